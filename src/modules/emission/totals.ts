@@ -1,0 +1,306 @@
+/**
+ * Totales arithmetic (BRIEF 2.4; FCFE A-C112..A-C130, B-C24, D-C6/D-C7).
+ * Decimal arithmetic only; each total is rounded half-up to 2 decimals once, never per line.
+ */
+import DecimalJs from 'decimal.js';
+import { ALLOWED_IND_FACT, IND_FACT_OPTIONAL, getCfeType, type CfeBranch } from './cfe-types.ts';
+import type { Cfe, DRG_Item, Decimal, Item, RetencPercepTotal, Totales } from './cfe.model.ts';
+
+const D = DecimalJs.clone({ precision: 50, rounding: DecimalJs.ROUND_HALF_UP });
+type Dec = InstanceType<typeof D>;
+
+/** IVA rates in % (FCFE Tabla B, in force since 01/10/2011; XSD TasaIVAType enum 10.000|22.000). */
+export const IVA_TASA_MINIMA = '10.000';
+export const IVA_TASA_BASICA = '22.000';
+
+/** Retention codes of form 2181 (tax credits) go to MntTotCredFisc, not MntTotRetenido (A-C125/125.1). */
+const CREDITO_FISCAL_PREFIX = '2181';
+
+export class TotalsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TotalsError';
+  }
+}
+
+export interface TotalsOptions {
+  /** Rate in % for IndFact 4 (Otra tasa / IVA sobre fictos); needed when such items exist. */
+  tasaOtra?: Decimal;
+}
+
+const ZERO = new D(0);
+const round2 = (x: Dec): Dec => x.toDecimalPlaces(2, DecimalJs.ROUND_HALF_UP);
+const fmt = (x: Dec): string => round2(x).toFixed(2);
+
+/** MontoItem (B-C24) = Cantidad × PrecioUnitario − DescuentoMonto + RecargoMnt; 0 for IndFact 5. */
+export function computeMontoItem(item: Item): Decimal {
+  if (item.IndFact === 5) return '0.00';
+  const base = new D(item.Cantidad ?? 0).times(item.PrecioUnitario ?? 0);
+  const discount = item.DescuentoMonto !== undefined ? new D(item.DescuentoMonto) : pctOf(base, item.DescuentoPct);
+  const surcharge = item.RecargoMnt !== undefined ? new D(item.RecargoMnt) : pctOf(base, item.RecargoPct);
+  return fmt(base.minus(discount).plus(surcharge));
+}
+
+function pctOf(base: Dec, pct: Decimal | undefined): Dec {
+  return pct === undefined ? ZERO : round2(base.times(pct).div(100));
+}
+
+/** Fills DescuentoMonto/RecargoMnt from their percentages and MontoItem where missing (B-C12, B-C16, B-C24). */
+export function completeItem(item: Item): Item {
+  const out: Item = { ...item };
+  const base = new D(item.Cantidad ?? 0).times(item.PrecioUnitario ?? 0);
+  if (out.DescuentoPct !== undefined && out.DescuentoMonto === undefined) out.DescuentoMonto = fmt(pctOf(base, out.DescuentoPct));
+  if (out.RecargoPct !== undefined && out.RecargoMnt === undefined) out.RecargoMnt = fmt(pctOf(base, out.RecargoPct));
+  if (out.MontoItem === undefined) out.MontoItem = computeMontoItem(out);
+  return out;
+}
+
+interface Buckets {
+  items: Map<number, Dec>;
+  adjusted: Map<number, Dec>;
+  present: Set<number>;
+}
+
+/**
+ * Σ_k of MontoItem per IndFact, and Σ_k − D_k + R_k with the DscRcgGlobal lines.
+ * TpoDR=2 (%) is applied to Σ_k of its indicator and rounded to 2 decimals. [I] The Formato
+ * gives the formula in terms of D-C6 values; how a % line converts to an amount is inferred.
+ */
+function bucket(items: Item[], drg: DRG_Item[] = []): Buckets {
+  const sums = new Map<number, Dec>();
+  const present = new Set<number>();
+  for (const item of items) {
+    if (item.IndFact === undefined) continue;
+    present.add(item.IndFact);
+    const monto = new D(item.MontoItem ?? computeMontoItem(item));
+    sums.set(item.IndFact, (sums.get(item.IndFact) ?? ZERO).plus(monto));
+  }
+  const adjusted = new Map(sums);
+  for (const line of drg) {
+    present.add(line.IndFactDR);
+    const base = sums.get(line.IndFactDR) ?? ZERO;
+    const amount = line.TpoDR === 2 ? round2(base.times(line.ValorDR).div(100)) : new D(line.ValorDR);
+    const signed = line.TpoMovDR === 'D' ? amount.neg() : amount;
+    adjusted.set(line.IndFactDR, (adjusted.get(line.IndFactDR) ?? ZERO).plus(signed));
+  }
+  return { items: sums, adjusted, present };
+}
+
+function sumOf(b: Buckets, codes: number[]): Dec {
+  return codes.reduce((acc, k) => acc.plus(b.adjusted.get(k) ?? ZERO), ZERO);
+}
+
+function has(b: Buckets, codes: number[]): boolean {
+  return codes.some((k) => b.present.has(k));
+}
+
+interface Retentions {
+  list: RetencPercepTotal[];
+  retenido: Dec;
+  credFisc: Dec;
+  hasRetenido: boolean;
+  hasCredFisc: boolean;
+}
+
+/** A-C127/A-C128: one line per code, accumulated; items with IndFact 9 subtract (annulled lines). */
+function retentions(items: Item[]): Retentions {
+  const byCode = new Map<string, Dec>();
+  for (const item of items) {
+    for (const r of item.RetencPercep ?? []) {
+      const value = new D(r.ValRetPerc);
+      byCode.set(r.CodRet, (byCode.get(r.CodRet) ?? ZERO).plus(item.IndFact === 9 ? value.neg() : value));
+    }
+  }
+  const out: Retentions = { list: [], retenido: ZERO, credFisc: ZERO, hasRetenido: false, hasCredFisc: false };
+  for (const [CodRet, value] of byCode) {
+    out.list.push({ CodRet, ValRetPerc: fmt(value) });
+    if (CodRet.startsWith(CREDITO_FISCAL_PREFIX)) {
+      out.credFisc = out.credFisc.plus(round2(value));
+      out.hasCredFisc = true;
+    } else {
+      out.retenido = out.retenido.plus(round2(value));
+      out.hasRetenido = true;
+    }
+  }
+  if (out.list.length > 20) throw new TotalsError('More than 20 distinct retention/perception codes (A-C127)');
+  return out;
+}
+
+/** MontoNF (A-C129) = Σ6 − D6 + R6 − (Σ7 − D7 + R7). */
+function montoNF(b: Buckets): Dec {
+  return round2(sumOf(b, [6])).minus(round2(sumOf(b, [7])));
+}
+
+export interface TotalsInput {
+  TipoCFE: number;
+  MntBruto?: 1 | 2 | 3;
+  IndCobPropia?: number;
+  TpoMoneda?: string;
+  TpoCambio?: Decimal;
+  Detalle: Item[];
+  DscRcgGlobal?: DRG_Item[];
+}
+
+function checkItems(branch: CfeBranch, input: TotalsInput): void {
+  const info = getCfeType(input.TipoCFE);
+  if (input.Detalle.length < 1 || input.Detalle.length > info.maxLines) {
+    throw new TotalsError(`${info.name} needs 1..${info.maxLines} detail lines, got ${input.Detalle.length}`);
+  }
+  const allowed = ALLOWED_IND_FACT[branch];
+  for (const item of input.Detalle) {
+    if (item.IndFact === undefined) {
+      if (!IND_FACT_OPTIONAL.has(branch)) throw new TotalsError(`Line ${item.NroLinDet}: IndFact is required`);
+      continue;
+    }
+    if (!allowed.includes(item.IndFact)) throw new TotalsError(`Line ${item.NroLinDet}: IndFact ${item.IndFact} not allowed in ${branch}`);
+    // BRIEF 2.6 constraints
+    if (input.MntBruto === 3 && [1, 2, 3, 4, 11, 12].includes(item.IndFact)) {
+      throw new TotalsError(`Line ${item.NroLinDet}: IndFact ${item.IndFact} is forbidden with MntBruto=3`);
+    }
+    if (input.IndCobPropia === 1 && ![6, 7].includes(item.IndFact)) {
+      throw new TotalsError(`Line ${item.NroLinDet}: only IndFact 6/7 allowed with IndCobPropia=1`);
+    }
+  }
+}
+
+function netOf(gross: Dec, ratePct: Decimal, mntBruto: number | undefined): Dec {
+  // A-C116/A-C117: with MntBruto=1 the lines include VAT, so the base is gross/(1+rate).
+  return round2(mntBruto === 1 ? gross.div(new D(ratePct).div(100).plus(1)) : gross);
+}
+
+/** Computes the Totales of a CFE from its items, global discounts/surcharges and retentions. */
+export function computeTotales(input: TotalsInput, options: TotalsOptions = {}): Totales {
+  const { branch } = getCfeType(input.TipoCFE);
+  checkItems(branch, input);
+  const CantLinDet = input.Detalle.length;
+  if (branch === 'eRem') return { CantLinDet };
+
+  const currency = { TpoMoneda: input.TpoMoneda ?? 'UYU', ...(input.TpoCambio !== undefined ? { TpoCambio: input.TpoCambio } : {}) };
+  if (currency.TpoMoneda !== 'UYU' && currency.TpoCambio === undefined) {
+    throw new TotalsError('TpoCambio is required when TpoMoneda is not UYU (A-C111)');
+  }
+  const b = bucket(input.Detalle, input.DscRcgGlobal);
+  const ret = retentions(input.Detalle);
+
+  if (branch === 'eResg') {
+    if (ret.list.length === 0) throw new TotalsError('An e-Resguardo needs at least one RetencPercep');
+    return {
+      ...currency,
+      MntTotRetenido: fmt(ret.retenido),
+      ...(ret.hasCredFisc ? { MntTotCredFisc: fmt(ret.credFisc) } : {}),
+      CantLinDet,
+      RetencPercep: ret.list,
+    };
+  }
+
+  if (branch === 'eRem_Exp') {
+    // A-C113 for 124: items minus items to deduct (IndFact 8); may be negative (A-C124). [I] on the sign.
+    let total = ZERO;
+    for (const item of input.Detalle) {
+      const monto = new D(item.MontoItem ?? computeMontoItem(item));
+      total = item.IndFact === 8 ? total.minus(monto) : total.plus(monto);
+    }
+    const t = fmt(total);
+    return { ...currency, MntExpoyAsim: t, MntTotal: t, CantLinDet };
+  }
+
+  const nf = montoNF(b);
+  const showNF = has(b, [6, 7]) || input.IndCobPropia === 1;
+
+  if (branch === 'eFact_Exp') {
+    const expo = round2(sumOf(b, [10]));
+    return {
+      ...currency,
+      MntExpoyAsim: fmt(expo),
+      MntTotal: fmt(expo),
+      CantLinDet,
+      ...(showNF ? { MontoNF: fmt(nf) } : {}),
+      MntPagar: fmt(expo.plus(nf)),
+    };
+  }
+
+  if (branch === 'eBoleta') {
+    // A-C112 for e-Boleta uses 13, 14, 15, 17; A-C130 subtracts retentions when MntBruto=2.
+    const noGrv = round2(sumOf(b, [13, 14, 15, 17]));
+    const susp = round2(sumOf(b, [12]));
+    const total = noGrv.plus(susp);
+    const retenido = ret.retenido.plus(ret.credFisc);
+    const pagar = input.MntBruto === 2 ? total.minus(retenido).plus(nf) : total.plus(retenido).plus(nf);
+    return {
+      ...currency,
+      ...(has(b, [13, 14, 15, 17]) ? { MntNoGrv: fmt(noGrv) } : {}),
+      ...(has(b, [12]) ? { MntIVaenSusp: fmt(susp) } : {}),
+      MntTotal: fmt(total),
+      ...(ret.list.length > 0 ? { MntTotRetenido: fmt(retenido) } : {}),
+      CantLinDet,
+      ...(ret.list.length > 0 ? { RetencPercep: ret.list } : {}),
+      ...(showNF ? { MontoNF: fmt(nf) } : {}),
+      MntPagar: fmt(pagar),
+    };
+  }
+
+  // eTck / eFact
+  const noGrv = round2(sumOf(b, [1, 16]));
+  const expo = round2(sumOf(b, [10]));
+  const perc = round2(sumOf(b, [11]));
+  const susp = round2(sumOf(b, [12]));
+  const netMin = netOf(sumOf(b, [2]), IVA_TASA_MINIMA, input.MntBruto);
+  const netBas = netOf(sumOf(b, [3]), IVA_TASA_BASICA, input.MntBruto);
+  const ivaMin = round2(netMin.times(IVA_TASA_MINIMA).div(100));
+  const ivaBas = round2(netBas.times(IVA_TASA_BASICA).div(100));
+  let netOtra = ZERO;
+  let ivaOtra = ZERO;
+  if (has(b, [4])) {
+    if (options.tasaOtra === undefined) throw new TotalsError('IndFact 4 (otra tasa) needs options.tasaOtra');
+    netOtra = netOf(sumOf(b, [4]), options.tasaOtra, input.MntBruto);
+    ivaOtra = round2(netOtra.times(options.tasaOtra).div(100));
+  }
+  const total = noGrv.plus(expo).plus(perc).plus(susp).plus(netMin).plus(netBas).plus(netOtra).plus(ivaMin).plus(ivaBas).plus(ivaOtra);
+  // A-C130 = A-C124 + A-C125 + A-C129 (MntTotCredFisc, A-C125.1, is not part of it)
+  const pagar = total.plus(ret.retenido).plus(nf);
+  return {
+    ...currency,
+    ...(has(b, [1, 16]) ? { MntNoGrv: fmt(noGrv) } : {}),
+    ...(has(b, [10]) ? { MntExpoyAsim: fmt(expo) } : {}),
+    ...(has(b, [11]) ? { MntImpuestoPerc: fmt(perc) } : {}),
+    ...(has(b, [12]) ? { MntIVaenSusp: fmt(susp) } : {}),
+    ...(has(b, [2]) ? { MntNetoIvaTasaMin: fmt(netMin) } : {}),
+    ...(has(b, [3]) ? { MntNetoIVATasaBasica: fmt(netBas) } : {}),
+    ...(has(b, [4]) ? { MntNetoIVAOtra: fmt(netOtra) } : {}),
+    // DGI's sample always carries both rates, even when one is unused (BRIEF 2.4).
+    IVATasaMin: IVA_TASA_MINIMA,
+    IVATasaBasica: IVA_TASA_BASICA,
+    ...(has(b, [2]) ? { MntIVATasaMin: fmt(ivaMin) } : {}),
+    ...(has(b, [3]) ? { MntIVATasaBasica: fmt(ivaBas) } : {}),
+    ...(has(b, [4]) ? { MntIVAOtra: fmt(ivaOtra) } : {}),
+    MntTotal: fmt(total),
+    ...(ret.hasRetenido ? { MntTotRetenido: fmt(ret.retenido) } : {}),
+    ...(ret.hasCredFisc ? { MntTotCredFisc: fmt(ret.credFisc) } : {}),
+    CantLinDet,
+    ...(ret.list.length > 0 ? { RetencPercep: ret.list } : {}),
+    ...(showNF ? { MontoNF: fmt(nf) } : {}),
+    MntPagar: fmt(pagar),
+  };
+}
+
+export type CfeDraft = Omit<Cfe, 'Totales'> & { Totales?: Pick<Totales, 'TpoMoneda' | 'TpoCambio'> };
+
+/** Completes items (MontoItem, discount amounts) and computes Totales for a draft CFE. */
+export function completeCfe(draft: CfeDraft, options: TotalsOptions = {}): Cfe {
+  const { branch } = getCfeType(draft.IdDoc.TipoCFE);
+  const pricedItems = branch !== 'eRem' && branch !== 'eResg';
+  const Detalle = pricedItems ? draft.Detalle.map(completeItem) : draft.Detalle;
+  const Totales = computeTotales(
+    {
+      TipoCFE: draft.IdDoc.TipoCFE,
+      MntBruto: draft.IdDoc.MntBruto,
+      IndCobPropia: draft.IdDoc.IndCobPropia,
+      TpoMoneda: draft.Totales?.TpoMoneda,
+      TpoCambio: draft.Totales?.TpoCambio,
+      Detalle,
+      DscRcgGlobal: draft.DscRcgGlobal,
+    },
+    options,
+  );
+  return { ...draft, Detalle, Totales };
+}
