@@ -1,0 +1,87 @@
+/**
+ * buildApp(deps): Fastify with the platform plugins, each module's routes (by name, in
+ * modules/index.ts), then 501 stubs for the spec endpoints no module claims yet.
+ * Plugin order: error handling → security/limits → OpenAPI → auth/tenancy → modules → stubs.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { AppConfig } from './config.js';
+import type { Database } from './platform/db/client.js';
+import type { Logger } from './platform/logger.js';
+import type { Mailer } from './platform/mailer.js';
+import { registerErrorHandling } from './platform/http/error-handler.js';
+import { registerNotImplemented } from './platform/http/not-implemented.js';
+import { registerOpenApi } from './platform/http/openapi.js';
+import { registerTenancy } from './platform/http/tenancy.js';
+import { createModules } from './modules/index.js';
+
+export const APP_VERSION = '0.1.0';
+
+export interface AppDeps {
+  config: AppConfig;
+  database: Database;
+  logger: Logger;
+  mailer: Mailer;
+  jwtSecret: string;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export async function buildApp(deps: AppDeps) {
+  const app = Fastify({
+    loggerInstance: deps.logger as unknown as FastifyBaseLogger,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    bodyLimit: 5 * 1024 * 1024,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { coerceTypes: false } },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(helmet, { contentSecurityPolicy: false });
+  await app.register(rateLimit, { global: false });
+  await app.register(multipart, { limits: { fileSize: 2 * 1024 * 1024, files: 1, fields: 20 } });
+  await registerOpenApi(app, { version: APP_VERSION });
+
+  const modules = createModules(deps);
+  registerTenancy(app, {
+    authenticate: modules.services.auth.authenticate,
+    companyExists: modules.services.companies.exists,
+  });
+
+  app.get('/healthz', { config: { public: true }, schema: { tags: ['Salud'], summary: 'Liveness', security: [], response: { 200: z.object({ status: z.literal('ok') }) } } }, async () => ({ status: 'ok' as const }));
+  app.get('/readyz', {
+    config: { public: true },
+    schema: { tags: ['Salud'], summary: 'Readiness (database reachable)', security: [], response: { 200: z.object({ status: z.literal('ready') }), 503: z.object({ status: z.literal('unavailable'), error: z.string() }) } },
+  }, async (_req, reply) => {
+    try {
+      await deps.database.db.execute(sql`select 1`);
+      return { status: 'ready' as const };
+    } catch (err) {
+      return reply.status(503).send({ status: 'unavailable' as const, error: (err as Error).message });
+    }
+  });
+
+  for (const routes of modules.routes) await app.register(routes);
+  await app.register(registerNotImplemented);
+  await app.ready();
+  return { app, modules };
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>['app'];

@@ -1,0 +1,95 @@
+/**
+ * The only reader of process.env. Parsed once with zod; a bad value stops startup with a message
+ * naming the variable (issue 2 point 2).
+ */
+import path from 'node:path';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().default('./data'),
+  /** External PostgreSQL. When unset, the service starts its own embedded PostgreSQL under DATA_DIR. */
+  DATABASE_URL: z.string().url().optional(),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
+  /** HMAC secret for access tokens; required in production, generated and kept in DATA_DIR otherwise. */
+  JWT_SECRET: z.string().min(32).optional(),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().min(5).max(1440).default(30),
+  MAX_FAILED_LOGINS: z.coerce.number().int().min(1).max(100).default(5),
+  ADMIN_USER: z.string().email().default('admin@localhost.localdomain'),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  /** nodemailer connection URL (smtp://user:pass@host:port). Unset: mails go to DATA_DIR/outbox and the log. */
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Facturación electrónica <no-reply@localhost.localdomain>'),
+  PUBLIC_URL: z.string().url().optional(),
+  /** Run the job worker inside the API process (the embedded default) or only in `npm run worker`. */
+  WORKER_IN_PROCESS: bool.optional(),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** AES-256-GCM master key (64 hex chars) for private keys at rest; mandatory in production. */
+  MASTER_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (32 bytes)').optional(),
+  WEBHOOK_ALLOW_PRIVATE_URLS: bool.optional().transform((v) => v ?? false),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Per-IP requests per minute on login / password-recovery endpoints. */
+  AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if (e.NODE_ENV === 'production') {
+    const missing = [
+      !e.JWT_SECRET && 'JWT_SECRET',
+      !e.MASTER_KEY && 'MASTER_KEY',
+    ].filter(Boolean);
+    if (missing.length) throw new ConfigError(`Invalid configuration: production mode requires ${missing.join(', ')}`);
+  }
+  const dataDir = path.resolve(e.DATA_DIR);
+  return Object.freeze({
+    env: e.NODE_ENV,
+    isProduction: e.NODE_ENV === 'production',
+    http: { port: e.PORT, host: e.HOST, publicUrl: e.PUBLIC_URL, shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS, authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE },
+    logLevel: e.LOG_LEVEL,
+    dataDir,
+    db: {
+      url: e.DATABASE_URL,
+      embeddedPort: e.EMBEDDED_PG_PORT,
+      poolMax: e.DB_POOL_MAX,
+    },
+    auth: {
+      jwtSecret: e.JWT_SECRET,
+      accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+      refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,
+      passwordResetTtlMinutes: e.PASSWORD_RESET_TTL_MINUTES,
+      maxFailedLogins: e.MAX_FAILED_LOGINS,
+      adminUser: e.ADMIN_USER,
+      adminPassword: e.ADMIN_PASSWORD,
+    },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM, outboxDir: path.join(dataDir, 'outbox') },
+    worker: {
+      inProcess: e.WORKER_IN_PROCESS ?? !e.DATABASE_URL,
+      concurrency: e.WORKER_CONCURRENCY,
+    },
+    secrets: { masterKey: e.MASTER_KEY },
+    webhooks: { allowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS, timeoutMs: e.WEBHOOK_TIMEOUT_MS },
+  });
+}
+
+export type AppConfig = ReturnType<typeof loadConfig>;
+
+export class ConfigError extends Error {}

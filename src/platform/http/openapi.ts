@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { listErrorCodes } from '../../lib/errors.js';
+
+/** OpenAPI 3 generated from the route schemas, served at /openapi.json with Swagger UI at /docs. */
+export async function registerOpenApi(app: FastifyInstance, opts: { version: string }): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Facturación electrónica Uruguay (CFE DGI)',
+        version: opts.version,
+        description: [
+          'Multi-company electronic invoicing API for Uruguay (DGI CFE).',
+          '',
+          '**Authentication.** `POST /api/auth/login` returns a short-lived Bearer access token (JWT) and an opaque refresh token;',
+          '`POST /api/auth/refresh` rotates it. Every other endpoint requires `Authorization: Bearer <accessToken>`.',
+          '',
+          '**Tenancy.** Any `idEmpresa` (query, path or body) is checked against the caller before any work; a company the',
+          'caller cannot see answers exactly like one that does not exist (404 `EMPRESA_NO_ENCONTRADA`).',
+          '',
+          '**Paging.** Lists take `start` (offset, default 0) and `length` (1..500, default 50) and answer `{ data, total, start, length }`.',
+          '',
+          '**Errors.** Every error body is JSON `{ error, code, requestId }` (+ `campos` on validation errors). Endpoints not built yet answer 501 `NO_IMPLEMENTADO`.',
+          '',
+          '| code | HTTP | meaning |',
+          '|---|---|---|',
+          ...listErrorCodes().map((c) => `| \`${c.code}\` | ${c.status} | ${c.message} |`),
+        ].join('\n'),
+      },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      },
+      security: [{ bearerAuth: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true }, config: { public: true } }, async () => app.swagger());
+}

@@ -1,0 +1,56 @@
+/**
+ * Outbound e-mail. With SMTP_URL: a real SMTP transport (nodemailer). Without it: each message is
+ * written as an .eml file to DATA_DIR/outbox and logged, so password recovery works on a fresh
+ * machine and tests can read what was "sent".
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { Logger } from './logger.js';
+
+export interface MailMessage {
+  to: string | string[];
+  subject: string;
+  text: string;
+  html?: string;
+  attachments?: Array<{ filename: string; content: Buffer | string; contentType?: string }>;
+}
+
+export interface Mailer {
+  send(message: MailMessage, opts?: { from?: string; smtpUrl?: string }): Promise<{ messageId: string; outboxFile?: string }>;
+  close(): void;
+}
+
+export function createMailer(config: { smtpUrl?: string; from: string; outboxDir: string }, logger: Logger): Mailer {
+  const transports = new Map<string, Transporter>();
+  const smtp = (url: string) => {
+    let t = transports.get(url);
+    if (!t) {
+      t = nodemailer.createTransport(url);
+      transports.set(url, t);
+    }
+    return t;
+  };
+  const fileTransport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+
+  return {
+    async send(message, opts = {}) {
+      const mail = { ...message, from: opts.from ?? config.from };
+      const url = opts.smtpUrl ?? config.smtpUrl;
+      if (url) {
+        const info = await smtp(url).sendMail(mail);
+        logger.info({ to: message.to, subject: message.subject, messageId: info.messageId }, 'mail sent');
+        return { messageId: String(info.messageId) };
+      }
+      const info = await fileTransport.sendMail(mail);
+      await fs.mkdir(config.outboxDir, { recursive: true });
+      const file = path.join(config.outboxDir, `${Date.now()}-${String(info.messageId).replace(/[^A-Za-z0-9.-]/g, '')}.eml`);
+      await fs.writeFile(file, info.message as Buffer);
+      logger.info({ to: message.to, subject: message.subject, file, text: message.text }, 'mail written to outbox (no SMTP_URL)');
+      return { messageId: String(info.messageId), outboxFile: file };
+    },
+    close() {
+      for (const t of transports.values()) t.close();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/** Worker process (`npm run worker`): the same modules, running queued jobs and cron; no HTTP. */
+import { ConfigError, loadConfig } from './config.js';
+import { createModules } from './modules/index.js';
+import { startJobRunner } from './platform/jobs/runner.js';
+import { createLogger } from './platform/logger.js';
+import { startRuntime } from './platform/runtime.js';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger(config);
+  const runtime = await startRuntime(config, logger);
+  const modules = createModules({ config, logger, ...runtime });
+  const runner = await startJobRunner({ pool: runtime.database.pool, jobs: modules.jobs, cron: modules.cron, concurrency: config.worker.concurrency, logger });
+  console.log('Worker running.');
+  const shutdown = async () => {
+    await runner.stop();
+    await runtime.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+}
+
+main().catch((err) => {
+  console.error('Worker failed:', err instanceof Error ? err.message : err);
+  process.exit(1);
+});
