@@ -39,13 +39,20 @@ export interface RutInfo {
 
 export interface RutLookupClient {
   /**
-   * `null` when DGI says the RUT does not exist or never had activity (faults 5 bad length, 10
-   * never had activity, 14 not available in Testing). Faults 11 (cancelled) and 12 (future start)
-   * still identify a company, so they resolve to a `RutInfo` with EstadoActividad CC / AF.
-   * Transport failures throw `DgiTransientError`.
+   * `null` for every DGI fault that means "no usable company" (5 bad length, 10 never had
+   * activity, 11 cancelled, 12 starts in the future, 14 not available in Testing);
+   * `lookupDetailed` tells them apart. Transport failures throw `DgiTransientError`.
    */
   lookup(rut: string): Promise<RutInfo | null>;
+  /** Same call, keeping DGI's reason when there is no RutInfo. */
+  lookupDetailed(rut: string): Promise<RutLookupOutcome>;
 }
+
+export type RutLookupOutcome =
+  | { kind: 'found'; info: RutInfo }
+  | { kind: 'invalid'; codigo: 5 } // bad RUT length
+  | { kind: 'not-found'; codigo: 10 | 14 } // never had activity / not available (Testing)
+  | { kind: 'inactive'; codigo: 11 | 12; EstadoActividad: 'CC' | 'AF' }; // cancelled / starts in the future
 
 export interface ExchangeRate {
   rate: string; // decimal string, BCU TCC (buyer) quote

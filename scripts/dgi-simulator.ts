@@ -1,0 +1,34 @@
+/**
+ * Starts the DGI + BCU simulator standalone on loopback and prints its URLs.
+ * Usage: npm run dgi:simulator -- [--port 8089] [--ack-delay-ms 0] [--no-cae-check]
+ */
+import { parseArgs } from 'node:util';
+import { startDgiSimulator } from '../src/modules/dgi/dgi.simulator.ts';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '8089' },
+    'ack-delay-ms': { type: 'string', default: '0' },
+    'no-cae-check': { type: 'boolean', default: false },
+  },
+});
+
+const simulator = await startDgiSimulator({
+  port: Number(values.port),
+  ackDelayMs: Number(values['ack-delay-ms']),
+  checkCaeRanges: !values['no-cae-check'],
+});
+
+console.log(`DGI simulator listening on ${simulator.url}`);
+console.log(`  WS_eFactura (ePrueba):        ${simulator.urls.efactura}`);
+console.log(`  WS_PersonaGetActEmpresarial:  ${simulator.urls.rut}`);
+console.log(`  BCU awsbcucotizaciones:       ${simulator.urls.bcu}`);
+console.log('Simulator CA (trust it for CAE/ACK signatures in demo mode):');
+console.log(simulator.control.caCertificatePem);
+
+const stop = async () => {
+  await simulator.close();
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

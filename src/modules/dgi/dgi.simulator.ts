@@ -1,0 +1,243 @@
+/**
+ * Local DGI + BCU simulator: one HTTP server on 127.0.0.1 serving the SOAP contracts at paths that
+ * mirror DGI's and BCU's, so the real clients talk to it unchanged. Used by tests, the demo and the
+ * embedded default environment. Not a security boundary: the test CA key lives in memory.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import type { RutInfo } from './dgi.client.ts';
+import { soapFaultXml } from './dgi.soap.ts';
+import { BcuService } from './simulator/bcu-service.ts';
+import type { CaeRange, CfeMatcher, CfeSummary } from './simulator/cfe-checks.ts';
+import { EfacturaService, uyDate, uyDateTime, type SoapReply } from './simulator/efactura-service.ts';
+import { RutService } from './simulator/rut-service.ts';
+import { createTestCa, issueTestCertificate, toPkcs12, type TestCa, type TestKeyPair } from './simulator/test-pki.ts';
+import { signEnveloped } from './simulator/xmldsig.ts';
+import { bodyOperation, childText, verifyWsSecurity } from './simulator/wss-verify.ts';
+
+export const SIMULATOR_PATHS = {
+  efactura: '/ePrueba/ws_eprueba',
+  rut: '/ePrueba/ws_personaGetActEmpresarialPrueba',
+  bcu: '/wscotizaciones/servlet/awsbcucotizaciones',
+} as const;
+
+export interface DgiSimulatorOptions {
+  port?: number; // 0 (default) = random
+  host?: string; // default 127.0.0.1
+  /** DGI's RUC as envelope receiver; Testing uses 219999830019 (BRIEF §5). */
+  rucDgi?: string;
+  /** Delay between ACKSobre and ACKCFE availability (Fechahora). Default 0. */
+  ackDelayMs?: number;
+  /** Reject CFEs whose number is outside a CAE issued by `control.issueCae` (E03/E09). Default true. */
+  checkCaeRanges?: boolean;
+}
+
+export interface Submission {
+  service: 'EFACRECEPCIONSOBRE' | 'EFACCONSULTARESTADOENVIO' | 'EFACRECEPCIONREPORTE' | 'RUT' | 'BCU' | 'UNKNOWN';
+  at: string;
+  xmlData: string;
+  httpStatus: number;
+  ackEstado?: string;
+  idReceptor?: string;
+  fault?: string;
+}
+
+export interface IssueCaeInput {
+  rucEmisor: string;
+  tipoCfe: string | number;
+  serie: string;
+  desde: number;
+  hasta: number;
+  fechaVencimiento: string; // YYYY-MM-DD
+  especial?: string; // CAEEspecial
+}
+
+export interface DgiSimulatorControl {
+  rejectNext(match: CfeMatcher, codes: string[]): void;
+  observe(listener: (submission: Submission) => void): () => void;
+  setLatency(ms: number): void;
+  setDown(down: boolean | 'reset' | '503'): void;
+  setAckDelay(ms: number): void;
+  submissions(): Submission[];
+  addRut(info: RutInfo): void;
+  setRate(bcuCode: number, date: string, rate: string | null): void;
+  issueCae(input: IssueCaeInput): { xml: string; NA: string };
+  issueCompanyCertificate(rut: string, name: string): { p12: Buffer; password: string } & TestKeyPair;
+  /** PEM of the simulator's CA and of the "DGI" certificate that signs ACKs and CAEs. */
+  readonly caCertificatePem: string;
+  readonly dgiCertificatePem: string;
+}
+
+export interface DgiSimulator {
+  url: string;
+  urls: { efactura: string; rut: string; bcu: string };
+  control: DgiSimulatorControl;
+  close(): Promise<void>;
+}
+
+export type { CfeSummary };
+
+/** CAE number "90" + yy + 6-digit correlative + check digit (BRIEF §10). The check digit
+ *  algorithm is not published; the simulator uses Luhn. */
+function caeNumber(correlative: number): string {
+  const base = `90${uyDate().slice(2, 4)}${String(correlative).padStart(6, '0')}`;
+  let sum = 0;
+  for (let i = 0; i < base.length; i++) {
+    let d = Number(base[base.length - 1 - i]);
+    if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return base + String((10 - (sum % 10)) % 10);
+}
+
+export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Promise<DgiSimulator> {
+  const ca: TestCa = createTestCa('Simulador DGI - CA de prueba');
+  const rucDgi = options.rucDgi ?? '219999830019';
+  const dgiKeys = issueTestCertificate(ca, { rut: rucDgi, name: 'DGI-RUC PRUEBA CEDE' });
+  const efactura = new EfacturaService(dgiKeys, rucDgi);
+  efactura.ackDelayMs = options.ackDelayMs ?? 0;
+  efactura.checkCaeRanges = options.checkCaeRanges ?? true;
+  const rut = new RutService();
+  const bcu = new BcuService();
+  const log: Submission[] = [];
+  const listeners = new Set<(s: Submission) => void>();
+  let latencyMs = 0;
+  let down: false | 'reset' | '503' = false;
+  let caeCorrelative = 1;
+  const sockets = new Set<Socket>();
+
+  const record = (s: Submission) => {
+    log.push(s);
+    for (const listener of listeners) listener(s);
+  };
+
+  const handle = (path: string, request: string): { reply: SoapReply; submission: Submission } => {
+    const base = { at: uyDateTime(), xmlData: '' };
+    if (path === SIMULATOR_PATHS.bcu) {
+      const reply = bcu.answer(request);
+      return { reply, submission: { ...base, service: 'BCU', xmlData: request, httpStatus: reply.status } };
+    }
+    const wss = verifyWsSecurity(request);
+    if (!wss.ok) {
+      const reply = { status: 500, body: soapFaultXml(101, 'Error de Seguridad en la invocación', wss.reason) };
+      return { reply, submission: { ...base, service: 'UNKNOWN', xmlData: request, httpStatus: 500, fault: wss.reason } };
+    }
+    const op = bodyOperation(wss.document);
+    if (path === SIMULATOR_PATHS.rut && op?.operation === 'WS_PersonaGetActEmpresarial.Execute') {
+      const rutValue = childText(op.body, 'Rut') ?? '';
+      const reply = rut.answer(rutValue.trim());
+      return { reply, submission: { ...base, service: 'RUT', xmlData: rutValue, httpStatus: reply.status } };
+    }
+    if (path === SIMULATOR_PATHS.efactura && op) {
+      const xmlData = childText(op.body, 'xmlData') ?? '';
+      const name = op.operation.replace(/^WS_eFactura\./, '');
+      if (name === 'EFACRECEPCIONSOBRE') {
+        const r = efactura.receiveEnvelope(xmlData, wss.certificate);
+        return { reply: r, submission: { ...base, service: name, xmlData, httpStatus: r.status, ackEstado: r.ackEstado, idReceptor: r.idReceptor } };
+      }
+      if (name === 'EFACCONSULTARESTADOENVIO') {
+        const reply = efactura.queryEnvelope(xmlData, wss.certificate);
+        return { reply, submission: { ...base, service: name, xmlData, httpStatus: reply.status } };
+      }
+      if (name === 'EFACRECEPCIONREPORTE') {
+        const r = efactura.receiveReport(xmlData, wss.certificate);
+        return { reply: r, submission: { ...base, service: name, xmlData, httpStatus: r.status, ackEstado: r.ackEstado } };
+      }
+    }
+    const reply = { status: 500, body: soapFaultXml(100, 'El método invocado ha detectado una excepción en su ejecución.', 'Operación desconocida') };
+    return { reply, submission: { ...base, service: 'UNKNOWN', xmlData: request, httpStatus: 500 } };
+  };
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const respond = () => {
+        if (down === 'reset') return req.socket.destroy();
+        if (down === '503') {
+          res.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable');
+          return;
+        }
+        const path = (req.url ?? '').split('?')[0];
+        if (req.method !== 'POST') {
+          res.writeHead(405, { allow: 'POST' }).end();
+          return;
+        }
+        let result: { reply: SoapReply; submission: Submission };
+        try {
+          result = handle(path, Buffer.concat(chunks).toString('utf8'));
+        } catch (error) {
+          result = {
+            reply: { status: 500, body: soapFaultXml(100, 'El método invocado ha detectado una excepción en su ejecución.', String(error), 'soapenv:Server') },
+            submission: { service: 'UNKNOWN', at: uyDateTime(), xmlData: '', httpStatus: 500, fault: String(error) },
+          };
+        }
+        record(result.submission);
+        res.writeHead(result.reply.status, { 'content-type': 'text/xml; charset=utf-8' }).end(result.reply.body);
+      };
+      if (latencyMs > 0) setTimeout(respond, latencyMs);
+      else respond();
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port, address } = server.address() as AddressInfo;
+  const url = `http://${address}:${port}`;
+
+  const control: DgiSimulatorControl = {
+    rejectNext: (match, codes) => void efactura.rejectRules.push({ match, codes }),
+    observe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    setLatency: (ms) => void (latencyMs = ms),
+    setDown: (value) => void (down = value === true ? 'reset' : value),
+    setAckDelay: (ms) => void (efactura.ackDelayMs = ms),
+    submissions: () => [...log],
+    addRut: (info) => rut.add(info),
+    setRate: (code, date, rate) => bcu.setRate(code, date, rate),
+    issueCae: (input) => {
+      const NA = caeNumber(caeCorrelative++);
+      const range: CaeRange = { ...input, tipoCfe: String(input.tipoCfe), NA };
+      efactura.caes.push(range);
+      // CAE.xsd / CAEType.xsd order; prefix ns0 as in DGI's real CAE files (samples/cae).
+      const da =
+        `<ns0:RucE>${range.rucEmisor}</ns0:RucE><ns0:TCFE>${range.tipoCfe}</ns0:TCFE><ns0:Serie>${range.serie}</ns0:Serie>` +
+        `<ns0:DNro>${range.desde}</ns0:DNro><ns0:HNro>${range.hasta}</ns0:HNro><ns0:TA>E</ns0:TA><ns0:NA>${NA}</ns0:NA>` +
+        `<ns0:FA>${uyDate()}</ns0:FA><ns0:FVD>${range.fechaVencimiento}</ns0:FVD>` +
+        (range.especial ? `<ns0:CAEEspecial>${range.especial}</ns0:CAEEspecial>` : '');
+      const unsigned = `<ns0:CAE xmlns:ns0="http://cfe.dgi.gub.uy" version="1.0"><ns0:TmstFrma>${uyDateTime()}</ns0:TmstFrma><ns0:DA>${da}</ns0:DA></ns0:CAE>`;
+      const xml = `<?xml version="1.0" encoding="UTF-8"?>${signEnveloped(unsigned, dgiKeys.privateKeyPem, dgiKeys.certificatePem)}`;
+      return { xml, NA };
+    },
+    issueCompanyCertificate: (rutValue, name) => {
+      const pair = issueTestCertificate(ca, { rut: rutValue, name });
+      const password = randomBytes(9).toString('base64url');
+      return { ...pair, p12: toPkcs12(pair, password, ca.certificatePem), password };
+    },
+    caCertificatePem: ca.certificatePem,
+    dgiCertificatePem: dgiKeys.certificatePem,
+  };
+
+  return {
+    url,
+    urls: {
+      efactura: url + SIMULATOR_PATHS.efactura,
+      rut: url + SIMULATOR_PATHS.rut,
+      bcu: url + SIMULATOR_PATHS.bcu,
+    },
+    control,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

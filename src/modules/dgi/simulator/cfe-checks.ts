@@ -1,0 +1,121 @@
+/**
+ * Per-CFE checks of the simulated DGI (FMR v19 §4.3-4.4): signature (E04), CAE range (E03/E09),
+ * duplicates (E02), plus rejections scripted by tests. CFCs (types 2xx) are never rejected, only
+ * observed: the same findings become CE with C-codes (BRIEF §6, §10).
+ */
+import { XMLSerializer } from '@xmldom/xmldom';
+import type { Motivo } from '../dgi.client.ts';
+import { GLOSAS, motivo, type CfeResult } from './ack-xml.ts';
+import { verifyEnveloped } from './xmldsig.ts';
+
+export interface CfeSummary {
+  rucEmisor: string;
+  tipoCFE: string;
+  serie: string;
+  nro: number;
+  fchEmis: string | null;
+  tmstFirma: string | null;
+}
+
+export interface CaeRange {
+  rucEmisor: string;
+  tipoCfe: string;
+  serie: string;
+  desde: number;
+  hasta: number;
+  fechaVencimiento: string;
+  especial?: string;
+  NA: string;
+}
+
+export type CfeMatcher = Partial<{ tipoCFE: string | number; serie: string; nro: number }> | ((cfe: CfeSummary) => boolean);
+
+export interface RejectRule {
+  match: CfeMatcher;
+  codes: string[];
+}
+
+function matches(rule: CfeMatcher, cfe: CfeSummary): boolean {
+  if (typeof rule === 'function') return rule(cfe);
+  return (
+    (rule.tipoCFE === undefined || String(rule.tipoCFE) === cfe.tipoCFE) &&
+    (rule.serie === undefined || rule.serie === cfe.serie) &&
+    (rule.nro === undefined || rule.nro === cfe.nro)
+  );
+}
+
+const first = (el: Element, name: string): string | null => {
+  const found = Array.from(el.getElementsByTagName('*')).find((e) => e.localName === name);
+  return found ? (found.textContent ?? '').trim() : null;
+};
+
+export function summarize(cfe: Element): CfeSummary {
+  return {
+    rucEmisor: first(cfe, 'RUCEmisor') ?? '',
+    tipoCFE: first(cfe, 'TipoCFE') ?? '',
+    serie: first(cfe, 'Serie') ?? '',
+    nro: Number(first(cfe, 'Nro') ?? NaN),
+    fchEmis: first(cfe, 'FchEmis'),
+    tmstFirma: first(cfe, 'TmstFirma'),
+  };
+}
+
+export interface CfeCheckContext {
+  certificatePem: string;
+  caes: CaeRange[];
+  /** Keys `ruc:tipo:serie:nro` already received (AE/CE); updated by `checkCfe`. */
+  seen: Set<string>;
+  rejectRules: RejectRule[];
+  checkCaeRanges: boolean;
+  today: string;
+}
+
+/** Evaluates one CFE element of an accepted envelope. Consumes a matching reject rule. */
+export function checkCfe(element: Element, ordinal: number, ctx: CfeCheckContext): CfeResult {
+  const cfe = summarize(element);
+  const isCfc = cfe.tipoCFE.startsWith('2');
+  const found: Motivo[] = [];
+
+  // DGI verifies each CFE as a standalone document (BRIEF §3): serializing the subtree keeps
+  // the namespace declarations the CFE itself carries, exactly like extracting it to a file.
+  const standalone = new XMLSerializer().serializeToString(element as never);
+  const signature = verifyEnveloped(standalone, ctx.certificatePem);
+  if (!signature.ok) found.push(motivo('E04', signature.reason));
+
+  const key = `${cfe.rucEmisor}:${cfe.tipoCFE}:${cfe.serie}:${cfe.nro}`;
+  if (!isCfc && ctx.checkCaeRanges) {
+    const forType = ctx.caes.filter((c) => c.rucEmisor === cfe.rucEmisor && c.tipoCfe === cfe.tipoCFE);
+    if (forType.length === 0) found.push(motivo('E09'));
+    else if (!forType.some((c) => c.serie === cfe.serie && cfe.nro >= c.desde && cfe.nro <= c.hasta && c.fechaVencimiento >= ctx.today)) {
+      found.push(motivo('E03', `Serie ${cfe.serie} Nro ${cfe.nro} fuera de los rangos autorizados`));
+    }
+  }
+  if (ctx.seen.has(key)) found.push(motivo('E02'));
+
+  const ruleIndex = ctx.rejectRules.findIndex((r) => matches(r.match, cfe));
+  if (ruleIndex >= 0) {
+    const [rule] = ctx.rejectRules.splice(ruleIndex, 1);
+    for (const code of rule.codes) found.push(motivo(code, 'Rechazo programado en el simulador'));
+  }
+
+  let estado: CfeResult['Estado'] = found.length === 0 ? 'AE' : 'BE';
+  let motivos = found;
+  if (isCfc && found.length > 0) {
+    estado = 'CE';
+    motivos = found.map((m) => {
+      const code = m.Motivo.startsWith('E') ? `C${m.Motivo.slice(1)}` : m.Motivo;
+      return GLOSAS[code] ? { ...m, Motivo: code, Glosa: GLOSAS[code] } : { ...m, Motivo: 'C14', Glosa: GLOSAS.C14 };
+    });
+  }
+  if (estado !== 'BE') ctx.seen.add(key);
+  return {
+    Nro_ordinal: ordinal,
+    TipoCFE: cfe.tipoCFE || null,
+    Serie: cfe.serie || null,
+    NroCFE: Number.isFinite(cfe.nro) ? String(cfe.nro) : null,
+    FechaCFE: cfe.fchEmis,
+    TmstCFE: cfe.tmstFirma,
+    Estado: estado,
+    motivos: motivos.slice(0, estado === 'CE' ? 10 : 30),
+  };
+}

@@ -1,0 +1,210 @@
+/**
+ * Simulated WS_eFactura (BRIEF §5-6, §9; FSOB v05; FMR v19; FREP v13.2): envelope checks S01-S08,
+ * per-CFE results after `Fechahora`, daily report AR/BR with R02-R06. Answers are DGI-shaped ACKs,
+ * signed with the simulator's key (rsa-sha1, like DGI's own).
+ */
+import { randomBytes, X509Certificate } from 'node:crypto';
+import { DOMParser } from '@xmldom/xmldom';
+import { validateXml } from '../../../platform/xml/xsd.ts';
+import type { Motivo } from '../dgi.client.ts';
+import { escapeXml, soapEnvelope, soapFaultXml } from '../dgi.soap.ts';
+import { ackCfeXml, ackRepDiarioXml, ackSobreXml, motivo, type CaratulaValues, type CfeResult } from './ack-xml.ts';
+import { checkCfe, type CaeRange, type RejectRule } from './cfe-checks.ts';
+import { base64ToPem, rucFromCertificate, signEnveloped, verifyEnveloped } from './xmldsig.ts';
+
+const CFE_NS = 'http://cfe.dgi.gub.uy';
+const MAX_ENVELOPE_BYTES = 2 * 1024 * 1024; // S07, FSOB
+
+export interface SoapReply {
+  status: number;
+  body: string;
+}
+
+interface StoredEnvelope {
+  caratula: CaratulaValues & { CantenSobre: number };
+  token: string;
+  readyAt: number;
+  results: CfeResult[];
+}
+
+/** Uruguay has had a fixed -03:00 offset since 2015. */
+export function uyDateTime(ms = Date.now()): string {
+  return `${new Date(ms - 3 * 3600_000).toISOString().slice(0, 19)}-03:00`;
+}
+
+export function uyDate(ms = Date.now()): string {
+  return uyDateTime(ms).slice(0, 10);
+}
+
+export class EfacturaService {
+  readonly caes: CaeRange[] = [];
+  readonly rejectRules: RejectRule[] = [];
+  ackDelayMs = 0;
+  checkCaeRanges = true;
+  private nextId = 306_900_000;
+  private readonly envelopes = new Map<string, StoredEnvelope>();
+  private readonly envelopeKeys = new Set<string>();
+  private readonly seenCfes = new Set<string>();
+  private readonly reportSeq = new Map<string, number>();
+
+  constructor(
+    private readonly keys: { privateKeyPem: string; certificatePem: string },
+    readonly rucDgi: string,
+  ) {}
+
+  private reply(xmlData: string, operation: string): SoapReply {
+    const signed = signEnveloped(xmlData, this.keys.privateKeyPem, this.keys.certificatePem, 'sha1');
+    return {
+      status: 200,
+      body: soapEnvelope(
+        `<WS_eFactura.${operation}Response xmlns="http://dgi.gub.uy"><Dataout><xmlData>${escapeXml(signed)}</xmlData></Dataout>` +
+          `</WS_eFactura.${operation}Response>`,
+      ),
+    };
+  }
+
+  /** EFACRECEPCIONSOBRE. `callerCert` is the WS-Security certificate, already verified. */
+  receiveEnvelope(xmlData: string, callerCert: X509Certificate): SoapReply & { ackEstado: string; idReceptor: string } {
+    const now = Date.now();
+    const id = String(this.nextId++);
+    const peek = (tag: string) => new RegExp(`<(?:\\w+:)?${tag}>\\s*([^<]*?)\\s*<`).exec(xmlData)?.[1] ?? '';
+    const caratula: CaratulaValues & { CantidadCFE: number } = {
+      RUCReceptor: this.rucDgi,
+      RUCEmisor: /^\d{12}$/.test(peek('RUCEmisor')) ? peek('RUCEmisor') : '000000000000',
+      IDRespuesta: id,
+      NomArch: '',
+      FecHRecibido: uyDateTime(now),
+      IDEmisor: /^\d{1,10}$/.test(peek('Idemisor')) ? peek('Idemisor') : '0',
+      IDReceptor: id,
+      CantidadCFE: Math.min(250, Number(peek('CantCFE')) || 0),
+      Tmst: uyDateTime(now),
+    };
+    const reject = (m: Motivo) => ({
+      ...this.reply(ackSobreXml(caratula, 'BS', [m], null), 'EFACRECEPCIONSOBRE'),
+      ackEstado: 'BS',
+      idReceptor: id,
+    });
+
+    if (Buffer.byteLength(xmlData, 'utf8') > MAX_ENVELOPE_BYTES) return reject(motivo('S07'));
+    let doc: Document;
+    try {
+      doc = new DOMParser({ onError: (level, msg) => { if (level !== 'warning') throw new Error(msg); } })
+        .parseFromString(xmlData, 'text/xml') as unknown as Document;
+    } catch (error) {
+      return reject(motivo('S01', (error as Error).message));
+    }
+    const root = doc.documentElement;
+    if (!root || root.localName !== 'EnvioCFE' || root.namespaceURI !== CFE_NS) return reject(motivo('S01'));
+    const xsd = validateXml('EnvioCFE', xmlData);
+    if (!xsd.ok) return reject(motivo('S04', xsd.errors[0]));
+
+    const cfes = Array.from(root.childNodes).filter((n) => n.nodeType === 1 && (n as Element).localName === 'CFE') as Element[];
+    if (cfes.length !== Number(peek('CantCFE'))) {
+      return reject(motivo('S05', `CantCFE=${peek('CantCFE')}, CFE en el sobre=${cfes.length}`));
+    }
+    let envelopeCertPem: string;
+    let envelopeCert: X509Certificate;
+    try {
+      envelopeCertPem = base64ToPem(peek('X509Certificate'));
+      envelopeCert = new X509Certificate(envelopeCertPem);
+    } catch {
+      return reject(motivo('S03', 'X509Certificate de la carátula no es un certificado'));
+    }
+    if (Date.parse(envelopeCert.validTo) < now || Date.parse(envelopeCert.validFrom) > now) return reject(motivo('S03'));
+    if (rucFromCertificate(envelopeCert) !== caratula.RUCEmisor || rucFromCertificate(callerCert) !== caratula.RUCEmisor) {
+      return reject(motivo('S02', 'EL RUC del Emisor no corresponde con el del certificado. -'));
+    }
+    const envelopeKey = `${caratula.RUCEmisor}:${caratula.IDEmisor}`;
+    if (this.envelopeKeys.has(envelopeKey)) return reject(motivo('S08', `Idemisor ${caratula.IDEmisor} ya recibido`));
+    this.envelopeKeys.add(envelopeKey);
+
+    const today = uyDate(now);
+    const results = cfes.map((cfe, i) =>
+      checkCfe(cfe, i + 1, {
+        certificatePem: envelopeCertPem,
+        caes: this.caes,
+        seen: this.seenCfes,
+        rejectRules: this.rejectRules,
+        checkCaeRanges: this.checkCaeRanges,
+        today,
+      }),
+    );
+    const token = randomBytes(72).toString('base64');
+    const readyAt = now + this.ackDelayMs;
+    this.envelopes.set(id, { caratula: { ...caratula, CantenSobre: cfes.length }, token, readyAt, results });
+    return {
+      ...this.reply(ackSobreXml(caratula, 'AS', [], { Token: token, Fechahora: uyDateTime(readyAt) }), 'EFACRECEPCIONSOBRE'),
+      ackEstado: 'AS',
+      idReceptor: id,
+    };
+  }
+
+  /** EFACCONSULTARESTADOENVIO: faults 2/3/4/104 for bad input, 105 before Fechahora. */
+  queryEnvelope(xmlData: string, callerCert: X509Certificate, notReadyCode = 105): SoapReply {
+    const idReceptor = /<(?:\w+:)?IdReceptor>\s*([^<]*?)\s*</.exec(xmlData)?.[1] ?? '';
+    const token = /<(?:\w+:)?Token>\s*([^<]*?)\s*</.exec(xmlData)?.[1] ?? '';
+    if (!/^\d+$/.test(idReceptor) || Number(idReceptor) <= 0) {
+      return { status: 500, body: soapFaultXml(2, 'El IdReceptor debe ser un número positivo') };
+    }
+    const stored = this.envelopes.get(idReceptor);
+    if (!stored) {
+      return {
+        status: 500,
+        body: soapFaultXml(104, 'No existe un sobre con dicho Id Receptor para el RUC especificado'),
+      };
+    }
+    if (stored.token !== token) return { status: 500, body: soapFaultXml(3, 'El Token corresponde a otro IdReceptor') };
+    if (rucFromCertificate(callerCert) !== stored.caratula.RUCEmisor) {
+      return { status: 500, body: soapFaultXml(4, 'El Token corresponde a otro RUC') };
+    }
+    if (Date.now() < stored.readyAt) {
+      const text =
+        notReadyCode === 13
+          ? 'Su envío aún no ha sido procesado'
+          : notReadyCode === 99
+            ? 'Información aún no disponible'
+            : 'El sobre con el Id Receptor especificado aún no ha sido procesado. Vuelva a consultar luego';
+      return { status: 500, body: soapFaultXml(notReadyCode, text) };
+    }
+    const caratula = { ...stored.caratula, IDRespuesta: String(this.nextId++), Tmst: uyDateTime() };
+    return this.reply(ackCfeXml(caratula, stored.results), 'EFACCONSULTARESTADOENVIO');
+  }
+
+  /** EFACRECEPCIONREPORTE, answered synchronously (FREP v13.2). */
+  receiveReport(xmlData: string, callerCert: X509Certificate): SoapReply & { ackEstado: string } {
+    const now = Date.now();
+    const peek = (tag: string) => new RegExp(`<(?:\\w+:)?${tag}>\\s*([^<]*?)\\s*<`).exec(xmlData)?.[1] ?? '';
+    const id = String(this.nextId++);
+    const ruc = /^\d{12}$/.test(peek('RUCEmisor')) ? peek('RUCEmisor') : '000000000000';
+    const caratula: CaratulaValues = {
+      RUCReceptor: this.rucDgi,
+      RUCEmisor: ruc,
+      IDRespuesta: id,
+      NomArch: '',
+      FecHRecibido: uyDateTime(now),
+      IDEmisor: /^\d{1,10}$/.test(peek('IDEmisor')) ? peek('IDEmisor') : peek('SecEnvio') || '0',
+      IDReceptor: id,
+      Tmst: uyDateTime(now),
+    };
+    const answer = (estado: 'AR' | 'BR', motivos: Motivo[]) => ({
+      ...this.reply(ackRepDiarioXml(caratula, estado, motivos), 'EFACRECEPCIONREPORTE'),
+      ackEstado: estado,
+    });
+    if (!/<(?:\w+:)?Reporte[\s>]/.test(xmlData)) return answer('BR', [motivo('R01')]);
+    const xsd = validateXml('Reporte', xmlData);
+    if (!xsd.ok) return answer('BR', [motivo('R04', xsd.errors[0])]);
+    if (rucFromCertificate(callerCert) !== ruc) return answer('BR', [motivo('R02')]);
+    const signature = verifyEnveloped(xmlData, callerCert.toString());
+    if (!signature.ok) return answer('BR', [motivo('R03', signature.reason)]);
+
+    const fechaResumen = peek('FechaResumen');
+    if (fechaResumen > uyDate(now)) return answer('BR', [motivo('R06')]);
+    const seqKey = `${ruc}:${fechaResumen}`;
+    const expected = (this.reportSeq.get(seqKey) ?? 0) + 1;
+    if (Number(peek('SecEnvio')) !== expected) {
+      return answer('BR', [motivo('R05', `SecEnvio esperado ${expected}`)]);
+    }
+    this.reportSeq.set(seqKey, expected);
+    return answer('AR', []);
+  }
+}
