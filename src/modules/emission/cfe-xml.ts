@@ -1,0 +1,149 @@
+/**
+ * Unsigned CFE XML, written directly as a string already in inclusive-C14N form (W3C
+ * REC-xml-c14n-20010315 §2: no XML declaration, start+end tags for empty elements, namespace
+ * declaration before attributes, text escaping of & < > and \r). That lets the template signer
+ * digest the bytes as they are, with no DOM parse on the hot path (STACK.md 4b).
+ */
+import { getCfeType } from './cfe-types.ts';
+import type { Cfe } from './cfe.model.ts';
+import {
+  CAE_DATA,
+  COMPL_FISCAL_DATA,
+  DRG_ITEM,
+  EMISOR,
+  ID_DOC,
+  ITEM,
+  MEDIO_PAGO,
+  RECEPTOR,
+  REFERENCIA,
+  STI_ITEM,
+  TOTALES,
+  ZONES,
+  type Shape,
+} from './cfe-xml-schema.ts';
+
+export const CFE_NAMESPACE = 'http://cfe.dgi.gub.uy';
+
+export class CfeXmlError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CfeXmlError';
+  }
+}
+
+// Characters XML 1.0 cannot carry at all (§2.2), so no escaping can make them signable.
+const INVALID_XML_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
+const NEEDS_ESCAPE = /[&<>\r]/;
+
+/** Text-node escaping exactly as C14N writes it (REC-xml-c14n §2.3, "Text Nodes"). */
+export function escapeC14nText(value: string): string {
+  if (INVALID_XML_CHARS.test(value)) throw new CfeXmlError(`Text contains characters not allowed in XML: ${JSON.stringify(value)}`);
+  if (!NEEDS_ESCAPE.test(value)) return value;
+  return value.replace(/[&<>\r]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&#xD;'));
+}
+
+function leafText(name: string, value: unknown): string {
+  if (typeof value === 'string') return escapeC14nText(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  throw new CfeXmlError(`${name}: expected a string or finite number, got ${typeof value}`);
+}
+
+type Node = Record<string, unknown>;
+
+function writeShape(out: string[], node: Node, shape: Shape, typeName: string): void {
+  let known = 0;
+  for (const field of shape) {
+    const name = typeof field === 'string' ? field : field[0];
+    const value = node[name];
+    if (value === undefined || value === null) continue;
+    known += 1;
+    const values = Array.isArray(value) ? value : [value];
+    for (const v of values) {
+      if (typeof field === 'string') {
+        out.push(`<${name}>`, leafText(name, v), `</${name}>`);
+      } else {
+        out.push(`<${name}>`);
+        writeShape(out, v as Node, field[1], name);
+        out.push(`</${name}>`);
+      }
+    }
+  }
+  // A property the branch's XSD type does not have would be silently lost: fail instead.
+  let defined = 0;
+  for (const key in node) if (node[key] !== undefined && node[key] !== null) defined += 1;
+  if (defined !== known) {
+    const allowed = new Set(shape.map((f) => (typeof f === 'string' ? f : f[0])));
+    const extra = Object.keys(node).filter((k) => node[k] !== undefined && node[k] !== null && !allowed.has(k));
+    throw new CfeXmlError(`${typeName}: ${extra.join(', ')} not allowed here by the XSD`);
+  }
+}
+
+function writeList(out: string[], wrapper: string, element: string, list: readonly object[] | undefined, shape: Shape): void {
+  if (!list || list.length === 0) return;
+  out.push(`<${wrapper}>`);
+  for (const entry of list) {
+    out.push(`<${element}>`);
+    writeShape(out, entry as Node, shape, element);
+    out.push(`</${element}>`);
+  }
+  out.push(`</${wrapper}>`);
+}
+
+/**
+ * The unsigned CFE for any branch, canonical, with the DGI namespace declared on CFE
+ * (BRIEF 3: each CFE is signed as a standalone document). Append the Signature with signer.ts.
+ */
+export function buildCfeXml(cfe: Cfe): string {
+  const { branch } = getCfeType(cfe.IdDoc.TipoCFE);
+  const zones = ZONES[branch];
+  if (!zones.dscRcgMediosPago && (cfe.DscRcgGlobal?.length || cfe.MediosPago?.length)) {
+    throw new CfeXmlError(`${branch} has no DscRcgGlobal/MediosPago zone`);
+  }
+  if (!zones.complFiscal && cfe.Compl_Fiscal) throw new CfeXmlError(`${branch} has no Compl_Fiscal zone`);
+
+  const out: string[] = [`<CFE xmlns="${CFE_NAMESPACE}" version="1.0"><${branch}><TmstFirma>`, leafText('TmstFirma', cfe.TmstFirma), '</TmstFirma><Encabezado><IdDoc>'];
+  writeShape(out, cfe.IdDoc as unknown as Node, ID_DOC[branch], 'IdDoc');
+  out.push('</IdDoc><Emisor>');
+  writeShape(out, cfe.Emisor as unknown as Node, EMISOR, 'Emisor');
+  out.push('</Emisor>');
+  if (cfe.Receptor) {
+    out.push('<Receptor>');
+    writeShape(out, cfe.Receptor as unknown as Node, RECEPTOR[branch], 'Receptor');
+    out.push('</Receptor>');
+  }
+  out.push('<Totales>');
+  writeShape(out, cfe.Totales as unknown as Node, TOTALES[branch], 'Totales');
+  out.push('</Totales></Encabezado>');
+  writeList(out, 'Detalle', 'Item', cfe.Detalle, ITEM[branch]);
+  writeList(out, 'SubTotInfo', 'STI_Item', cfe.SubTotInfo, STI_ITEM);
+  writeList(out, 'DscRcgGlobal', 'DRG_Item', cfe.DscRcgGlobal, DRG_ITEM);
+  writeList(out, 'MediosPago', 'MedioPago', cfe.MediosPago, MEDIO_PAGO);
+  writeList(out, 'Referencia', 'Referencia', cfe.Referencia, REFERENCIA);
+  out.push('<CAEData>');
+  writeShape(out, cfe.CAEData as unknown as Node, CAE_DATA, 'CAEData');
+  out.push('</CAEData>');
+  if (cfe.Compl_Fiscal) {
+    out.push('<Compl_Fiscal><Compl_Fiscal_Data>');
+    writeShape(out, cfe.Compl_Fiscal as unknown as Node, COMPL_FISCAL_DATA, 'Compl_Fiscal_Data');
+    out.push('</Compl_Fiscal_Data></Compl_Fiscal>');
+  }
+  out.push(`</${branch}></CFE>`);
+  return out.join('');
+}
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+/**
+ * TmstFirma as DGI writes it, `YYYY-MM-DDTHH:MM:SS-03:00` (zone H). Uruguay has used UTC−3 all
+ * year since DST was abolished in 2015, so the default offset is fixed rather than looked up.
+ */
+export function formatTmstFirma(date: Date, offsetMinutes = -180): string {
+  const local = new Date(date.getTime() + offsetMinutes * 60_000);
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMinutes);
+  return (
+    `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}` +
+    `T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${pad(local.getUTCSeconds())}` +
+    `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
+  );
+}
