@@ -29,7 +29,7 @@ export function soapEnvelope(body: string, extraNs: Record<string, string> = {})
     .join('');
   return (
     `<?xml version="1.0" encoding="UTF-8"?><soapenv:Envelope xmlns:soapenv="${SOAP_ENV_NS}"${ns}>` +
-    `<soapenv:Header/><soapenv:Body>${body}</soapenv:Body></soapenv:Envelope>`
+    `<soapenv:Header></soapenv:Header><soapenv:Body>${body}</soapenv:Body></soapenv:Envelope>`
   );
 }
 
