@@ -91,8 +91,9 @@ export function signCanonicalXml(canonicalXml: string, ctx: SigningContext): Sig
   if (rootEnd < 0) throw new SignatureError('Root element has no end tag');
   const digestValue = createHash(ctx.hash).update(canonicalXml, 'utf8').digest('base64');
   const signedInfoBody = ctx.signedInfoHead + digestValue + ctx.signedInfoTail;
-  // Canonical SignedInfo inherits xmlns from <Signature> (inclusive C14N renders in-scope namespaces).
-  const canonicalSignedInfo = `<SignedInfo xmlns="${DSIG_NS}">${signedInfoBody}</SignedInfo>`;
+  // Inclusive C14N renders every namespace in scope at SignedInfo: the xmldsig default from
+  // <Signature> plus any prefixed declaration on the root (DGI's samples: xmlns:ns0).
+  const canonicalSignedInfo = `<SignedInfo${signedInfoNamespaces(canonicalXml)}>${signedInfoBody}</SignedInfo>`;
   const signatureValue = sign(ctx.hash, Buffer.from(canonicalSignedInfo, 'utf8'), ctx.privateKey).toString('base64');
   const signature =
     `<Signature xmlns="${DSIG_NS}"><SignedInfo>${signedInfoBody}</SignedInfo>` +
@@ -103,6 +104,24 @@ export function signCanonicalXml(canonicalXml: string, ctx: SigningContext): Sig
 /** Builds and signs a CFE: the emission hot path (no DOM). */
 export function signCfe(cfe: Cfe, ctx: SigningContext): SignedXmlResult {
   return signCanonicalXml(buildCfeXml(cfe), ctx);
+}
+
+const DEFAULT_ROOT_NS = ` xmlns="${DSIG_NS}"`;
+let lastRootTag = '';
+let lastRootNs = DEFAULT_ROOT_NS;
+
+/** Namespace declarations of canonical SignedInfo for a document whose root start tag is given. */
+function signedInfoNamespaces(canonicalXml: string): string {
+  const end = canonicalXml.indexOf('>');
+  const rootTag = canonicalXml.slice(0, end);
+  if (rootTag === lastRootTag) return lastRootNs;
+  const prefixed: Array<[string, string]> = [];
+  for (const m of rootTag.matchAll(/\sxmlns:([^\s=]+)="([^"]*)"/g)) prefixed.push([m[1], m[2]]);
+  // C14N order: default namespace first, then prefixes by name (REC-xml-c14n §2.2).
+  prefixed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  lastRootTag = rootTag;
+  lastRootNs = DEFAULT_ROOT_NS + prefixed.map(([p, uri]) => ` xmlns:${p}="${uri}"`).join('');
+  return lastRootNs;
 }
 
 function parseXml(xml: string): Document {
@@ -163,16 +182,13 @@ export function verifyXmlSignature(xml: string, options: VerifyOptions = {}): Ve
   if (signatures.length !== 1) return { valid: false, reason: `Expected one Signature child of the root, found ${signatures.length}` };
   const digestNode = signatures[0].getElementsByTagNameNS(DSIG_NS, 'DigestValue')[0];
   const digestValue = digestNode?.textContent?.trim() || undefined;
-  const publicCert = options.certificate ? certificatePem(options.certificate) : undefined;
-  const signed = new SignedXml({
-    publicCert,
-    ...(publicCert ? { getCertFromKeyInfo: () => null } : {}),
-  });
+  const embedded = signatures[0].getElementsByTagNameNS(DSIG_NS, 'X509Certificate')[0]?.textContent?.replace(/\s+/g, '');
+  const source = options.certificate ?? (embedded ? Buffer.from(embedded, 'base64') : undefined);
+  if (!source) return { valid: false, reason: 'No certificate: KeyInfo has none and none was given', digestValue };
+  // The key is resolved here, not by xml-crypto, so exactly one certificate is ever used.
   try {
+    const signed = new SignedXml({ publicCert: certificatePem(source), getCertFromKeyInfo: () => null });
     signed.loadSignature(signatures[0] as unknown as Node);
-    if (!publicCert && !signatures[0].getElementsByTagNameNS(DSIG_NS, 'X509Certificate')[0]) {
-      return { valid: false, reason: 'No certificate: KeyInfo has none and none was given', digestValue };
-    }
     const references = signed.getReferences();
     if (references.length !== 1 || references[0].uri !== '') {
       return { valid: false, reason: 'Expected exactly one Reference with URI="" (whole document)', digestValue };
