@@ -4,13 +4,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { X509Certificate } from 'node:crypto';
 import { validateXml } from '../../platform/xml/xsd.ts';
 import { BcuSoapClient } from './bcu.soap-client.ts';
 import { DgiPermanentError, DgiTransientError, isTransientDgiError } from './dgi.errors.ts';
 import { DgiSoapReceptionClient } from './dgi.soap-client.ts';
 import { soapEnvelope } from './dgi.soap.ts';
 import { startDgiSimulator, type DgiSimulator } from './dgi.simulator.ts';
-import { envelope, signedTicket, zeroReport, type Signer } from './dgi.test-helpers.ts';
+import { loadPkcs12 } from '../../platform/crypto/pki.ts';
+import { envelope, signedCfc, signedTicket, zeroReport, type Signer } from './dgi.test-helpers.ts';
 import { postSoap } from './http-post.ts';
 import { RutSoapClient } from './rut.soap-client.ts';
 import { verifyEnveloped } from './simulator/xmldsig.ts';
@@ -98,6 +100,25 @@ describe('WS_eFactura', () => {
     const status = await client.queryEnvelopeStatus(ack.caratula.IDReceptor, ack.paramConsulta!.Token);
     assert.ok(status.ready);
     assert.equal(status.detalles[0].motivos[0].Motivo, 'E09');
+  });
+
+  test('CFC (2xx) is observed, never rejected: tampered signature gives CE C04', async () => {
+    const good = signedCfc(company, RUC);
+    const bad = signedCfc(company, RUC).replace(/(<ns0:Nro>)(\d+)(<)/, '$1953002$3');
+    const ack = await send([good, bad]);
+    assert.equal(ack.Estado, 'AS', JSON.stringify(ack.motivos));
+    const status = await statusOf(ack.caratula.IDReceptor, ack.paramConsulta!.Token);
+    assert.deepEqual(status.detalles.map((d) => [d.TipoCFE, d.Estado]), [['281', 'AE'], ['281', 'CE']]);
+    assert.equal(status.detalles[1].motivos[0].Motivo, 'C04');
+    assert.equal(status.caratula.CantCFCObservados, 1);
+    assert.deepEqual(validateXml('ACKCFE_DGI', status.xml), { ok: true });
+  });
+
+  test('company certificate from the simulator opens with platform loadPkcs12', () => {
+    const issued = sim.control.issueCompanyCertificate('219999820013', 'Demo SA');
+    const loaded = loadPkcs12(issued.p12, issued.password);
+    assert.match(new X509Certificate(loaded.certificatePem).subject, /serialNumber=RUC219999820013/);
+    assert.equal(loaded.chainPem.length, 1);
   });
 
   test('rejectNext scripts a rejection for one CFE only', async () => {

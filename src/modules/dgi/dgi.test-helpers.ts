@@ -18,6 +18,12 @@ const SAMPLE_TICKET = (/<ns0:CFE [\s\S]*?<\/ns0:CFE>/.exec(SAMPLE) ?? [''])[0].r
   '',
 );
 
+/** DGI's sample contingency e-Remito (TipoCFE 281, serie XA): a CFC, so DGI can only observe it. */
+const SAMPLE_CFC = ([...SAMPLE.matchAll(/<ns0:CFE [\s\S]*?<\/ns0:CFE>/g)].map((m) => m[0]).find((c) => c.includes('<ns0:TipoCFE>281<')) ?? '').replace(
+  /<Signature xmlns="http:\/\/www\.w3\.org\/2000\/09\/xmldsig#">[\s\S]*<\/Signature>/,
+  '',
+);
+
 const setTag = (xml: string, tag: string, value: string) =>
   xml.replace(new RegExp(`(<ns0:${tag}>)[^<]*(</ns0:${tag}>)`), `$1${value}$2`);
 
@@ -30,6 +36,11 @@ export function signedTicket(signer: Signer, cfe: { rucEmisor: string; serie: st
   xml = setTag(xml, 'Nro', String(cfe.nro));
   xml = setTag(xml, 'TmstFirma', uyDateTime(Date.now() - 60_000));
   return signEnveloped(xml, signer.privateKeyPem, signer.certificatePem, 'sha256');
+}
+
+/** The sample 281 CFC for `rucEmisor`, signed. */
+export function signedCfc(signer: Signer, rucEmisor: string): string {
+  return signEnveloped(setTag(SAMPLE_CFC, 'RUCEmisor', rucEmisor), signer.privateKeyPem, signer.certificatePem, 'sha256');
 }
 
 /** EnvioCFE to DGI (FSOB v05): signed CFEs embedded verbatim after the Caratula. */
