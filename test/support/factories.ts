@@ -1,18 +1,14 @@
 /** Readable test data. Companies are inserted directly until a test needs the HTTP flow. */
 import { companies } from '../../src/modules/companies/companies.tables.js';
+import { completeRut } from '../../src/lib/rut.js';
 import type { TestApp } from './app.js';
 
 let seq = 0;
 
-/** A valid RUT (12 digits, DGI check digit) derived from a counter. */
+/** A valid RUT (12 digits, DGI check digit, src/lib/rut.ts) derived from a counter. */
 export function validRut(n = ++seq): string {
-  const base = `21${String(100000 + (n % 900000)).padStart(6, '0')}001`; // 11 digits
-  const weights = [4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
-  const sum = base.split('').reduce((acc, d, i) => acc + Number(d) * weights[i], 0);
-  let check = 11 - (sum % 11);
-  if (check === 11) check = 0;
-  if (check === 10) return validRut(n + 1000);
-  return base + String(check);
+  const rut = completeRut(`21${String(100000 + (n % 900000)).padStart(6, '0')}001`);
+  return rut ?? validRut(n + 1000);
 }
 
 export async function insertCompany(t: TestApp, values: { razonSocial?: string; rut?: string } = {}) {
