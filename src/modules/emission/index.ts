@@ -1,0 +1,19 @@
+/** Pure emission library: CFE model, totals, canonical XML, XMLDSig, QR. No database, no HTTP. */
+export * from './cfe-types.ts';
+export type * from './cfe.model.ts';
+export { computeMontoItem, completeCfe, completeItem, computeTotales, IVA_TASA_BASICA, IVA_TASA_MINIMA, TotalsError } from './totals.ts';
+export type { CfeDraft, TotalsInput, TotalsOptions } from './totals.ts';
+export { buildCfeXml, CFE_NAMESPACE, CfeXmlError, escapeC14nText, formatTmstFirma } from './cfe-xml.ts';
+export {
+  createSigningContext,
+  DSIG_NS,
+  SignatureError,
+  signCanonicalXml,
+  signCfe,
+  signXmlDocument,
+  verifyXmlSignature,
+} from './signer.ts';
+export type { SignatureHash, SignedXmlResult, SigningContext, SigningContextInput, VerifyOptions, VerifyResult } from './signer.ts';
+export { extractEnvelopeCfes, type EnvelopeCfes } from './envelope-cfes.ts';
+export { buildQrUrl, QR_BASE_URL, qrAmount, qrDate, qrPngBase64, securityCode, type QrInput } from './qr.ts';
+export { SAMPLE_TYPES, sampleCfe } from './sample-cfes.ts';

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
+import { buildQrUrl, qrPngBase64, securityCode } from './qr.ts';
+
+const digestValue = 'dpmLMfgpd/WbZvORW8oErIkY+DtbsUHnh2gnmZyu5HY=';
+const base = { RUCEmisor: '219999830019', Serie: 'A', Nro: 758, TmstFirma: '2026-07-08T18:06:51-03:00', digestValue };
+const totales = { MntPagar: '291.45', MntTotal: '280.00', MntTotRetenido: '12.30' };
+
+describe('qr', () => {
+  it('security code is the first 6 characters of the DigestValue', () => {
+    assert.equal(securityCode(digestValue), 'dpmLMf');
+  });
+
+  it('e-Factura / e-Ticket / notes use MntPagar, date dd/mm/yyyy, hash URL-encoded', () => {
+    assert.equal(
+      buildQrUrl({ ...base, TipoCFE: 111, Totales: totales }),
+      'https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,111,A,758,291.45,08/07/2026,dpmLMfgpd%2FWbZvORW8oErIkY%2BDtbsUHnh2gnmZyu5HY%3D',
+    );
+    assert.match(buildQrUrl({ ...base, TipoCFE: 102, Totales: totales }), /,102,A,758,291\.45,/);
+  });
+
+  it('e-Remito uses 0', () => {
+    assert.match(buildQrUrl({ ...base, TipoCFE: 181, Totales: {} }), /,181,A,758,0,08\/07\/2026,/);
+  });
+
+  it('e-Resguardo uses MntTotRetenido', () => {
+    assert.match(buildQrUrl({ ...base, TipoCFE: 182, Totales: totales }), /,182,A,758,12\.30,/);
+  });
+
+  it('e-Remito de Exportación uses MntTotal', () => {
+    assert.match(buildQrUrl({ ...base, TipoCFE: 124, Totales: totales }), /,124,A,758,280\.00,/);
+  });
+
+  it('contingency codes follow their electronic type', () => {
+    assert.match(buildQrUrl({ ...base, TipoCFE: 281, Totales: totales }), /,281,A,758,0,/);
+  });
+
+  it('PNG decodes back to the URL', async () => {
+    const url = buildQrUrl({ ...base, TipoCFE: 101, Totales: totales });
+    const png = PNG.sync.read(Buffer.from(await qrPngBase64(url), 'base64'));
+    const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+    assert.equal(decoded?.data, url);
+  });
+});
