@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { specEndpoints } from '../../src/platform/http/spec-surface.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+
+let t: TestApp;
+let token: string;
+before(async () => {
+  t = await createTestApp();
+  token = await t.adminToken();
+});
+after(async () => t.close());
+
+describe('happy path', () => {
+  it('answers health and readiness without a token', async () => {
+    assert.deepEqual((await t.call(undefined, 'GET', '/healthz')).body, { status: 'ok' });
+    assert.deepEqual((await t.call(undefined, 'GET', '/readyz')).body, { status: 'ready' });
+  });
+
+  it('publishes an OpenAPI 3 document listing every path of the spec', async () => {
+    const res = await t.call(undefined, 'GET', '/openapi.json');
+    assert.equal(res.status, 200);
+    assert.match(res.body.openapi, /^3\./);
+    const paths = res.body.paths as Record<string, Record<string, unknown>>;
+    for (const ep of specEndpoints) {
+      const oaPath = ep.path.replace(/:(\w+)/g, '{$1}');
+      assert.ok(paths[oaPath]?.[ep.method.toLowerCase()], `missing ${ep.method} ${oaPath}`);
+    }
+    assert.ok(paths['/api/auth/refresh'], 'the refresh operation is documented');
+    const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
+    assert.equal(docs.statusCode, 200);
+  });
+
+  it('echoes a valid x-request-id and puts the request id in error bodies', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/usuario/empresas', headers: { 'x-request-id': 'abc-123' } });
+    assert.equal(res.statusCode, 401);
+    assert.equal(res.headers['x-request-id'], 'abc-123');
+    assert.equal(res.json().requestId, 'abc-123');
+  });
+});
+
+describe('errors', () => {
+  it('answers unbuilt spec endpoints with 501 naming the area', async () => {
+    const unbuilt = specEndpoints.find((e) => e.path === '/api/v1/facturacionrecurrente/catalogos')!;
+    const res = await t.call(token, unbuilt.method, unbuilt.path);
+    assert.equal(res.status, 501);
+    assert.equal(res.body.code, 'NO_IMPLEMENTADO');
+    assert.equal(res.body.area, unbuilt.area);
+    assert.ok(res.body.error.includes(unbuilt.area));
+  });
+
+  it('answers unknown routes with a JSON 404', async () => {
+    const res = await t.call(token, 'GET', '/api/v1/no-existe');
+    assert.equal(res.status, 404);
+    assert.equal(res.body.code, 'RUTA_NO_ENCONTRADA');
+    assert.ok(res.body.requestId);
+  });
+
+  it('turns malformed JSON and validation failures into 400s with fields, never a 500', async () => {
+    const bad = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json' }, payload: '{"usuario": ' });
+    assert.equal(bad.statusCode, 400);
+    assert.equal(bad.json().code, 'JSON_INVALIDO');
+    const empty = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json' }, payload: '' });
+    assert.equal(empty.statusCode, 400);
+    const invalid = await t.call(undefined, 'POST', '/api/auth/login', { usuario: 5 });
+    assert.equal(invalid.status, 400);
+    assert.equal(invalid.body.code, 'VALIDACION');
+    assert.deepEqual(invalid.body.campos.map((c: { campo: string }) => c.campo).sort(), ['clave', 'usuario']);
+    const query = await t.call(token, 'GET', '/api/v1/usuario/todos?start=-1');
+    assert.equal(query.status, 400);
+    assert.ok(query.body.campos.some((c: { campo: string }) => c.campo === 'query.start'));
+    assert.ok(!JSON.stringify(query.body).includes('at '), 'no stack trace');
+  });
+
+  it('rejects a non-numeric idEmpresa as a company that does not exist', async () => {
+    const res = await t.call(token, 'GET', '/api/v1/usuario/todos?idEmpresa=abc');
+    assert.equal(res.status, 400);
+  });
+});
