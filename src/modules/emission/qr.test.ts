@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import jsQR from 'jsqr';
-import { PNG } from 'pngjs';
+import { createRequire } from 'node:module';
 import { buildQrUrl, qrPngBase64, securityCode } from './qr.ts';
+
+// jsqr and pngjs are CommonJS test-only helpers without ESM typings.
+const require = createRequire(import.meta.url);
+const jsQR = require('jsqr') as (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
+const { PNG } = require('pngjs') as { PNG: { sync: { read(buf: Buffer): { data: Buffer; width: number; height: number } } } };
 
 const digestValue = 'dpmLMfgpd/WbZvORW8oErIkY+DtbsUHnh2gnmZyu5HY=';
 const base = { RUCEmisor: '219999830019', Serie: 'A', Nro: 758, TmstFirma: '2026-07-08T18:06:51-03:00', digestValue };

@@ -2,7 +2,7 @@
  * Totales arithmetic (BRIEF 2.4; FCFE A-C112..A-C130, B-C24, D-C6/D-C7).
  * Decimal arithmetic only; each total is rounded half-up to 2 decimals once, never per line.
  */
-import DecimalJs from 'decimal.js';
+import { Decimal as DecimalJs } from 'decimal.js';
 import { ALLOWED_IND_FACT, IND_FACT_OPTIONAL, getCfeType, type CfeBranch } from './cfe-types.ts';
 import type { Cfe, DRG_Item, Decimal, Item, RetencPercepTotal, Totales } from './cfe.model.ts';
 
