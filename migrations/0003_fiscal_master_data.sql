@@ -1,0 +1,1 @@
+ALTER TABLE "cae_ranges" ADD CONSTRAINT "cae_ranges_branch_fk" FOREIGN KEY ("branch_id","company_id") REFERENCES "public"."branches"("id","company_id") ON DELETE no action ON UPDATE no action;
