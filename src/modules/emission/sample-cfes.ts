@@ -4,7 +4,7 @@
  */
 import { getCfeType } from './cfe-types.ts';
 import type { Cfe, Emisor, Item, Receptor } from './cfe.model.ts';
-import { completeCfe, type CfeDraft } from './totals.ts';
+import { completeCfe, type CfeDraft } from './complete-cfe.ts';
 
 export const SAMPLE_EMISOR: Emisor = {
   RUCEmisor: '219999830019',

@@ -4,7 +4,7 @@
  */
 import { Decimal as DecimalJs } from 'decimal.js';
 import { ALLOWED_IND_FACT, IND_FACT_OPTIONAL, getCfeType, type CfeBranch } from './cfe-types.ts';
-import type { Cfe, DRG_Item, Decimal, Item, RetencPercepTotal, Totales } from './cfe.model.ts';
+import type { DRG_Item, Decimal, Item, RetencPercepTotal, Totales } from './cfe.model.ts';
 
 const D = DecimalJs.clone({ precision: 50, rounding: DecimalJs.ROUND_HALF_UP });
 type Dec = InstanceType<typeof D>;
@@ -281,26 +281,4 @@ export function computeTotales(input: TotalsInput, options: TotalsOptions = {}):
     ...(showNF ? { MontoNF: fmt(nf) } : {}),
     MntPagar: fmt(pagar),
   };
-}
-
-export type CfeDraft = Omit<Cfe, 'Totales'> & { Totales?: Pick<Totales, 'TpoMoneda' | 'TpoCambio'> };
-
-/** Completes items (MontoItem, discount amounts) and computes Totales for a draft CFE. */
-export function completeCfe(draft: CfeDraft, options: TotalsOptions = {}): Cfe {
-  const { branch } = getCfeType(draft.IdDoc.TipoCFE);
-  const pricedItems = branch !== 'eRem' && branch !== 'eResg';
-  const Detalle = pricedItems ? draft.Detalle.map(completeItem) : draft.Detalle;
-  const Totales = computeTotales(
-    {
-      TipoCFE: draft.IdDoc.TipoCFE,
-      MntBruto: draft.IdDoc.MntBruto,
-      IndCobPropia: draft.IdDoc.IndCobPropia,
-      TpoMoneda: draft.Totales?.TpoMoneda,
-      TpoCambio: draft.Totales?.TpoCambio,
-      Detalle,
-      DscRcgGlobal: draft.DscRcgGlobal,
-    },
-    options,
-  );
-  return { ...draft, Detalle, Totales };
 }
