@@ -1,0 +1,54 @@
+/**
+ * The catalogue of business events (spec 6). The spec fixes three names exactly (Cfe.Emitido,
+ * OrdenDeVenta.Creada, OrdenDeVenta.Finalizada); the other eight follow the same
+ * `<Resource>.<PastParticiple>` style, in the spec's published order.
+ */
+export const eventCatalogue = [
+  { type: 'OrdenDeVenta.Creada', description: 'A new sales order is created (spec 6 #1).', data: 'the sales order (see GET /api/v1/ordenventa/{id})' },
+  { type: 'OrdenDeVenta.Actualizada', description: 'A sales order changes data or state (spec 6 #2).', data: 'the sales order after the change' },
+  { type: 'OrdenDeVenta.Cancelada', description: 'A sales order is cancelled (spec 6 #3).', data: 'the cancelled sales order' },
+  { type: 'OrdenDeVenta.Finalizada', description: 'A sales order is finalized (spec 6 #4).', data: 'the finalized sales order (idCfeEmitido when a CFE was issued)' },
+  { type: 'Cfe.Emitido', description: 'Post-emission processing of a CFE finishes (spec 6 #5).', data: 'the issued CFE: idCfeEmitido, tipoCfe, serie, numero, CAE, fechaEmision, totals, QR' },
+  { type: 'CfeRecibido.Registrado', description: 'A received CFE is registered (spec 6 #6).', data: 'the received CFE: idCfeRecibido, emisor RUT, tipoCfe, serie, numero, fecha, totals' },
+  { type: 'Cfe.RechazadoDgi', description: 'DGI rejects a CFE in the second response of the envelope (spec 6 #7).', data: 'the CFE identity plus the DGI rejection reasons' },
+  { type: 'Contrato.EstadoCambiado', description: 'A contract changes state due to usage rules (spec 6 #8).', data: 'the contract: id, previous and new state, reason' },
+  { type: 'Cfe.ObservadoDgi', description: 'DGI observes a CFE in the second response of the envelope (spec 6 #9).', data: 'the CFE identity plus the DGI observations' },
+  { type: 'Cfe.RechazadoReceptor', description: 'The receiver (envelope exchange between companies) rejects the CFE (spec 6 #10).', data: 'the CFE identity plus the receiver rejection reasons' },
+  { type: 'Cfe.ObservadoReceptor', description: 'The receiver reports the observed state (CE) for a CFE in exchange between companies (spec 6 #11).', data: 'the CFE identity plus the receiver observations' },
+] as const;
+
+export type EventType = (typeof eventCatalogue)[number]['type'];
+export const eventTypes = eventCatalogue.map((e) => e.type) as unknown as readonly [EventType, ...EventType[]];
+
+/** Sent only by POST /api/v1/webhooks/{id}/probar; not subscribable and not in the feed. */
+export const TEST_EVENT_TYPE = 'Webhook.Prueba';
+
+export function isEventType(value: string): value is EventType {
+  return (eventTypes as readonly string[]).includes(value);
+}
+
+/** The JSON body of every delivery and of every item of GET /api/v1/eventos. */
+export interface EventEnvelope {
+  id: string;
+  type: string;
+  time: string;
+  idEmpresa: number;
+  data: unknown;
+}
+
+export const eventIdPrefix = 'evt_';
+
+export function toEnvelope(row: { id: number; type: string; createdAt: Date; companyId: number; data: unknown }): EventEnvelope {
+  return { id: `${eventIdPrefix}${row.id}`, type: row.type, time: row.createdAt.toISOString(), idEmpresa: row.companyId, data: row.data };
+}
+
+/** Markdown table of the catalogue for OpenAPI descriptions. */
+export function catalogueMarkdown(): string {
+  return [
+    '| type | emitted when | data |',
+    '|---|---|---|',
+    ...eventCatalogue.map((e) => `| \`${e.type}\` | ${e.description} | ${e.data} |`),
+    '',
+    'Every event is JSON `{ "id": "evt_123", "type": "Cfe.Emitido", "time": "2026-02-17T12:00:00.000Z", "idEmpresa": 7, "data": { … } }`.',
+  ].join('\n');
+}
