@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { flag01, pagedResponse, pagingQuery } from '../../platform/http/paging.js';
+
+/** Calendar date as the spec writes dates (YYYY-MM-DD), checked to be a real day. */
+export const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use el formato YYYY-MM-DD.')
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'Fecha inexistente.');
+
+const optText = (max: number, describe: string) => z.string().trim().max(max).nullish().describe(describe);
+const codigoCasa = z.number().int().min(0).max(9999);
+
+export const ambienteDgi = z.enum(['testing', 'produccion']).describe('DGI environment the company sends to (testing = homologación)');
+export const regimenTributario = z
+  .enum(['general', 'iva_minimo', 'monotributo', 'monotributo_social', 'exonerado'])
+  .describe('Tax regime (decides which CFE types and IVA rates apply)');
+
+/** Open-ended company settings, typed here; stored as JSON. Unknown keys are rejected. */
+export const configuracion = z
+  .object({
+    leyendaAdicional: z.string().max(500).optional().describe('Extra legend printed on the representación impresa'),
+    emailCopiaCfe: z.string().email().optional().describe('Address that receives a copy of every CFE sent by e-mail'),
+  })
+  .strict();
+
+const companyData = {
+  razonSocial: z.string().trim().min(1).max(150).describe('Legal name (Emisor/RznSoc)'),
+  nombreComercial: optText(150, 'Trade name (Emisor/NomComercial)'),
+  domicilioFiscal: optText(300, 'Fiscal address (Emisor/DomFiscal)'),
+  ciudad: optText(60, 'City'),
+  departamento: optText(30, 'Department (e.g. Montevideo)'),
+  telefono: optText(30, 'Phone'),
+  email: z.string().trim().email().max(200).nullish().describe('E-mail'),
+  actividad: optText(150, 'Activity (Emisor/GiroEmis)'),
+  ambienteDgi: ambienteDgi.optional(),
+  CodigoCasaDgiPorDefecto: codigoCasa.nullish().describe('Default DGI branch code (spec 2.2 rule 5, last fallback)'),
+  regimenTributario: regimenTributario.optional(),
+  urlVerificacion: z.string().url().max(300).nullish().describe('e-Ticket verification website printed in the legend'),
+  limiteCfeMensual: z.number().int().min(0).nullish().describe('CFE allowed per calendar month; null = unlimited. Operators only.'),
+  numeroResolucion: optText(40, 'DGI resolution number that authorises the company as issuer'),
+  fechaResolucion: isoDate.nullish().describe('Date of that resolution (YYYY-MM-DD)'),
+  configuracion: configuracion.optional(),
+};
+
+export const createCompanyBody = z
+  .object({
+    rut: z.string().trim().describe('RUT: 12 digits with the DGI check digit'),
+    habilitada: z.boolean().optional().describe('Default true'),
+    ...companyData,
+  })
+  .describe('Operators only. Example: {"rut":"219999830019","razonSocial":"Ejemplo S.A.","ciudad":"Montevideo","departamento":"Montevideo"}');
+
+export const editCompanyBody = z
+  .object({ idEmpresa: z.number().int().positive(), ...companyData, razonSocial: companyData.razonSocial.optional() })
+  .describe('Only the fields sent change; null clears an optional field. The RUT cannot change (it identifies the issuer of issued CFE).');
+
+export const companyView = z.object({
+  id: z.number().int(),
+  rut: z.string().describe('Example: 219999830019'),
+  razonSocial: z.string(),
+  nombreComercial: z.string().nullable(),
+  domicilioFiscal: z.string().nullable(),
+  ciudad: z.string().nullable(),
+  departamento: z.string().nullable(),
+  telefono: z.string().nullable(),
+  email: z.string().nullable(),
+  actividad: z.string().nullable(),
+  habilitada: z.boolean(),
+  tieneLogo: z.boolean(),
+  CodigoCasaDgiPorDefecto: z.number().int().nullable(),
+});
+
+export const companyParameters = z.object({
+  idEmpresa: z.number().int(),
+  ambienteDgi,
+  CodigoCasaDgiPorDefecto: z.number().int().nullable(),
+  regimenTributario,
+  urlVerificacion: z.string().nullable(),
+  limiteCfeMensual: z.number().int().nullable().describe('null = unlimited'),
+  numeroResolucion: z.string().nullable(),
+  fechaResolucion: z.string().nullable(),
+  configuracion,
+});
+
+export const companyFilters = z.object({
+  nombre: z.string().trim().min(1).max(150).optional().describe('Part of the legal or trade name (case-insensitive)'),
+  rut: z.string().trim().regex(/^\d{1,12}$/).optional().describe('RUT or its first digits'),
+  habilitada: flag01.optional().describe('1 = only enabled, 0 = only disabled'),
+});
+export const listCompaniesQuery = pagingQuery.merge(companyFilters);
+export const companiesPage = pagedResponse(companyView);
+
+export const idParams = z.object({ id: z.coerce.number().int().positive() });
+export const rutParams = z.object({ rut: z.string().describe('12-digit RUT') });
+export const companyQuery = z.object({ idEmpresa: z.coerce.number().int().positive() });

@@ -1,0 +1,41 @@
+/**
+ * The one lookup the emission flow makes before building a CFE (issue 3 point 4; spec 1 and
+ * 2.2 rules 4-5): one SQL round trip. It does not check the caller: the emitir route's `idEmpresa`
+ * is checked by the tenancy hook before this runs.
+ */
+import { errors } from '../../lib/errors.js';
+import type { DbOrTx } from '../../platform/db/client.js';
+import { companyErrors } from './companies.errors.js';
+import * as repo from './companies.repository.js';
+import { pickDgiBranchCode } from './dgi-branch-code.js';
+
+export interface ResolveEmissionPointInput {
+  idEmpresa: number;
+  codComercio: string;
+  codTerminal: string;
+  /** idDoc.fechaEmision, YYYY-MM-DD. */
+  fecha: string;
+}
+
+export function createEmissionResolver(db: DbOrTx) {
+  /**
+   * Errors: EMPRESA_NO_ENCONTRADA / SUCURSAL_NO_ENCONTRADA / PUNTO_EMISION_NO_ENCONTRADO (404),
+   * EMPRESA_DESHABILITADA / SUCURSAL_DESHABILITADA / PUNTO_EMISION_DESHABILITADO /
+   * CODIGO_DGI_NO_DEFINIDO (422).
+   */
+  return async function resolveEmissionPoint(input: ResolveEmissionPointInput, tx: DbOrTx = db) {
+    const row = await repo.resolveEmissionPoint(tx, input.idEmpresa, input.codComercio, input.codTerminal, input.fecha);
+    if (!row) throw errors.EMPRESA_NO_ENCONTRADA();
+    const { company, branch, point } = row;
+    if (!company.enabled) throw companyErrors.EMPRESA_DESHABILITADA();
+    if (!branch) throw companyErrors.SUCURSAL_NO_ENCONTRADA(`La empresa no tiene una sucursal con codComercio "${input.codComercio}".`);
+    if (!branch.enabled) throw companyErrors.SUCURSAL_DESHABILITADA(`La sucursal "${branch.codComercio}" está deshabilitada; habilítela antes de emitir.`);
+    if (!point) throw companyErrors.PUNTO_EMISION_NO_ENCONTRADO(`La sucursal "${branch.codComercio}" no tiene un punto de emisión con codTerminal "${input.codTerminal}".`);
+    if (!point.enabled) throw companyErrors.PUNTO_EMISION_DESHABILITADO(`El punto de emisión "${point.codTerminal}" está deshabilitado y no puede emitir.`);
+    const code = pickDgiBranchCode(row.historyCode, branch.codigoCasaDgi, company.codigoCasaDgiPorDefecto);
+    if (!code) throw companyErrors.CODIGO_DGI_NO_DEFINIDO();
+    return { company, branch, point, codigoDgiSucursal: code.codigoDgiSucursal, origenCodigoDgi: code.origen };
+  };
+}
+
+export type EmissionPointResolution = Awaited<ReturnType<ReturnType<typeof createEmissionResolver>>>;
