@@ -14,6 +14,8 @@ import { usersRoutes } from './users/users.routes.js';
 import { createAuthService } from './auth/auth.service.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { authJobHandlers } from './auth/auth.jobs.js';
+import { createCaeService } from './cae/cae.service.js';
+import { caeRoutes } from './cae/cae.routes.js';
 
 export interface ModuleDeps {
   config: AppConfig;
@@ -31,9 +33,12 @@ export function createModules(deps: ModuleDeps) {
   const users = createUsersService({ db, logger });
   const auth = createAuthService({ db, users, logger, settings: { ...config.auth, jwtSecret: deps.jwtSecret } });
 
+  const cae = createCaeService({ db, logger, trust: { extraCertificates: [] } });
+
   const routes: FastifyPluginAsync[] = [
     authRoutes(auth, { rateLimitPerMinute: config.http.authRateLimitPerMinute }),
     usersRoutes(users),
+    caeRoutes(cae),
   ] as unknown as FastifyPluginAsync[];
 
   const jobs: JobHandler[] = [
@@ -47,7 +52,7 @@ export function createModules(deps: ModuleDeps) {
   ];
   const cron: string[] = [];
 
-  return { services: { companies, users, auth }, routes, jobs, cron };
+  return { services: { companies, users, auth, cae }, routes, jobs, cron };
 }
 
 export type Modules = ReturnType<typeof createModules>;

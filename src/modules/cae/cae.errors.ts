@@ -1,0 +1,20 @@
+import { defineErrors } from '../../lib/errors.js';
+
+/** CAE ranges and CFC. Each refusal of a CAE file has its own code so the user knows what to fix. */
+export const caeErrors = defineErrors({
+  CAE_XML_INVALIDO: { status: 400, message: 'El archivo no es un CAE de DGI válido (XML mal formado o no cumple CAE.xsd).' },
+  CAE_FIRMA_INVALIDA: { status: 400, message: 'La firma del CAE no es válida: el archivo fue alterado o no es el original descargado de DGI.' },
+  CAE_FIRMANTE_NO_CONFIABLE: { status: 400, message: 'El CAE no está firmado por DGI; descargue el archivo original desde Servicios en línea de DGI.' },
+  CAE_RUT_DISTINTO: { status: 400, message: 'El CAE pertenece a otro RUT (RucE) que el de la empresa.' },
+  CAE_DUPLICADO: { status: 409, message: 'Ese CAE (mismo número NA) ya fue importado en la empresa.' },
+  CAE_RANGO_INVALIDO: { status: 400, message: 'El rango del CAE no es válido: DNro debe ser menor o igual que HNro y FA anterior a FVD.' },
+  CAE_NO_ENCONTRADO: { status: 404, message: 'El CAE no existe.' },
+  CAE_SIN_NUMEROS: { status: 409, message: 'No hay un CAE vigente con números disponibles para ese tipo de CFE y serie; importe un CAE nuevo.' },
+  CAE_NUMERO_INVALIDO: { status: 400, message: 'El número indicado no es válido para el rango del CAE.' },
+  CAE_NO_MODIFICABLE: { status: 409, message: 'El CAE está anulado o agotado y no admite cambios.' },
+  CAE_SUCURSAL_NO_ENCONTRADA: { status: 404, message: 'La sucursal no existe en la empresa del CAE.' },
+  CFC_NO_ENCONTRADO: { status: 404, message: 'El rango de contingencia (CFC) no existe.' },
+  CFC_TIPO_INVALIDO: { status: 400, message: 'El tipo de CFC debe ser un tipo de contingencia (2xx).' },
+  CFC_SUPERPUESTO: { status: 409, message: 'El rango de contingencia se superpone con otro ya registrado para ese tipo y serie.' },
+  CFC_NUMERO_NO_DISPONIBLE: { status: 409, message: 'El número de contingencia no está en un rango registrado o ya fue utilizado.' },
+});

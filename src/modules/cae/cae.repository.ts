@@ -1,0 +1,136 @@
+import { and, asc, count, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../platform/db/client.js';
+import type { Paging } from '../../platform/http/paging.js';
+import { caeRanges, caeVoidedNumbers } from './cae.tables.js';
+
+export type CaeRangeRow = typeof caeRanges.$inferSelect;
+
+export interface ReservedNumber {
+  caeRangeId: number;
+  serie: string;
+  numero: number;
+  cae: { NA: string; DNro: number; HNro: number; FVD: string; CAEEspecial?: number; CausalCAEEsp?: number };
+}
+
+/**
+ * One statement: lock the chosen range (branch-specific before company-wide, then the one that
+ * expires first), advance its cursor and count the day's usage. The row lock serializes concurrent
+ * callers; a rollback of the caller's transaction gives the number back.
+ */
+export async function reserveFromBestRange(
+  tx: DbOrTx,
+  p: { companyId: number; branchId: number | null; tipoCfe: number; serie: string | null; fecha: string },
+): Promise<ReservedNumber | undefined> {
+  const result = await tx.execute(sql`
+    with target as (
+      select id from cae_ranges
+      where company_id = ${p.companyId} and tipo_cfe = ${p.tipoCfe}
+        and (${p.serie}::varchar is null or serie = ${p.serie}::varchar)
+        and (branch_id = ${p.branchId}::integer or branch_id is null)
+        and annulled_at is null and fvd >= ${p.fecha}::date and next_number <= h_nro
+      order by (branch_id is null), fvd, d_nro, id
+      limit 1
+      for update
+    ), upd as (
+      update cae_ranges r set next_number = r.next_number + 1, updated_at = now()
+      from target where r.id = target.id and r.next_number <= r.h_nro
+      returning r.id, r.serie, r.next_number - 1 as numero, r.cae_number, r.d_nro, r.h_nro, r.fvd, r.cae_especial, r.causal_cae_esp
+    ), usage as (
+      insert into cae_daily_usage (cae_range_id, fecha, cantidad)
+      select id, ${p.fecha}::date, 1 from upd
+      on conflict (cae_range_id, fecha) do update set cantidad = cae_daily_usage.cantidad + 1
+    )
+    select * from upd`);
+  const row = result.rows[0] as Record<string, unknown> | undefined;
+  if (!row) return undefined;
+  return {
+    caeRangeId: Number(row.id),
+    serie: String(row.serie),
+    numero: Number(row.numero),
+    cae: {
+      NA: String(row.cae_number),
+      DNro: Number(row.d_nro),
+      HNro: Number(row.h_nro),
+      FVD: typeof row.fvd === 'string' ? row.fvd : toDate(row.fvd as Date),
+      ...(row.cae_especial != null ? { CAEEspecial: Number(row.cae_especial) } : {}),
+      ...(row.causal_cae_esp != null ? { CausalCAEEsp: Number(row.causal_cae_esp) } : {}),
+    },
+  };
+}
+
+function toDate(d: Date): string {
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+export async function insertRange(db: DbOrTx, values: typeof caeRanges.$inferInsert): Promise<CaeRangeRow> {
+  const [row] = await db.insert(caeRanges).values(values).returning();
+  return row;
+}
+
+export async function findRange(db: DbOrTx, id: number, forUpdate = false): Promise<CaeRangeRow | undefined> {
+  const q = db.select().from(caeRanges).where(eq(caeRanges.id, id));
+  const [row] = forUpdate ? await q.for('update') : await q;
+  return row;
+}
+
+export async function updateRange(db: DbOrTx, id: number, values: Partial<typeof caeRanges.$inferInsert>) {
+  const [row] = await db.update(caeRanges).set({ ...values, updatedAt: new Date() }).where(eq(caeRanges.id, id)).returning();
+  return row;
+}
+
+export async function insertVoided(db: DbOrTx, values: typeof caeVoidedNumbers.$inferInsert) {
+  await db.insert(caeVoidedNumbers).values(values);
+}
+
+/** Voided-number count per range (sum of the voided sub-ranges). */
+const voidedCount = sql<number>`coalesce((select sum(v.hasta - v.desde + 1) from cae_voided_numbers v where v.cae_range_id = ${caeRanges.id}), 0)::int`;
+
+export interface RangeFilters {
+  companyId: number;
+  tipoCfe?: number;
+  serie?: string;
+  /** true: only expired; false: only not expired; undefined: all. */
+  vencidos?: boolean;
+  today: string;
+}
+
+export async function listRanges(db: DbOrTx, f: RangeFilters, paging: Paging | undefined) {
+  const conds: SQL[] = [eq(caeRanges.companyId, f.companyId)];
+  if (f.tipoCfe !== undefined) conds.push(eq(caeRanges.tipoCfe, f.tipoCfe));
+  if (f.serie !== undefined) conds.push(eq(caeRanges.serie, f.serie));
+  if (f.vencidos === true) conds.push(lt(caeRanges.fvd, f.today));
+  if (f.vencidos === false) conds.push(gte(caeRanges.fvd, f.today));
+  const where = and(...conds);
+  const q = db.select({ range: caeRanges, voided: voidedCount }).from(caeRanges).where(where).orderBy(asc(caeRanges.tipoCfe), asc(caeRanges.serie), asc(caeRanges.fvd), asc(caeRanges.id));
+  const rows = paging ? await q.offset(paging.start).limit(paging.length) : await q;
+  const [{ total }] = await db.select({ total: count() }).from(caeRanges).where(where);
+  return { rows, total };
+}
+
+/** Usable ranges (not annulled, not expired, not exhausted) with the last 30 days of usage. */
+export async function usableRangesWithUsage(db: DbOrTx, companyId: number, today: string) {
+  return db
+    .select({
+      range: caeRanges,
+      used30: sql<number>`coalesce((select sum(u.cantidad) from cae_daily_usage u where u.cae_range_id = ${caeRanges.id} and u.fecha > ${today}::date - 30), 0)::int`,
+    })
+    .from(caeRanges)
+    .where(and(eq(caeRanges.companyId, companyId), isNull(caeRanges.annulledAt), gte(caeRanges.fvd, today), sql`${caeRanges.nextNumber} <= ${caeRanges.hNro}`))
+    .orderBy(asc(caeRanges.tipoCfe), asc(caeRanges.serie), asc(caeRanges.fvd));
+}
+
+export async function voidedOn(db: DbOrTx, companyId: number, fecha: string) {
+  return db.select().from(caeVoidedNumbers).where(and(eq(caeVoidedNumbers.companyId, companyId), eq(caeVoidedNumbers.fecha, fecha))).orderBy(asc(caeVoidedNumbers.tipoCfe), asc(caeVoidedNumbers.serie), asc(caeVoidedNumbers.desde));
+}
+
+export async function branchBelongsTo(db: DbOrTx, branchId: number, companyId: number): Promise<boolean> {
+  const r = await db.execute(sql`select 1 from branches where id = ${branchId} and company_id = ${companyId}`);
+  return r.rows.length > 0;
+}
+
+/** The company's RUT (read here until the companies service exposes it). */
+export async function companyRut(db: DbOrTx, companyId: number): Promise<string | undefined> {
+  const r = await db.execute(sql`select rut from companies where id = ${companyId} and deleted_at is null`);
+  return (r.rows[0] as { rut?: string } | undefined)?.rut;
+}
+

@@ -1,0 +1,261 @@
+/**
+ * CAE ranges (spec 4.3 CAE; BRIEF 10): import from DGI's file or by hand, list, availability,
+ * branch assignment, adjust and void, and the number reservation the emission flow calls.
+ */
+import { errors } from '../../lib/errors.js';
+import { PG_UNIQUE_VIOLATION, pgErrorCode, type Db, type DbOrTx } from '../../platform/db/client.js';
+import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
+import type { Paging } from '../../platform/http/paging.js';
+import type { Logger } from '../../platform/logger.js';
+import { addDays, uyToday } from './cae.dates.js';
+import { caeErrors } from './cae.errors.js';
+import * as repo from './cae.repository.js';
+import { checkCaeXml, rangeError, type CaeCheck, type CaeData, type CaeTrust } from './cae.xml.js';
+
+export interface ReserveInput {
+  companyId: number;
+  /** The emitting branch: its own ranges are used first, then company-wide ones (branch null). */
+  branchId: number | null;
+  tipoCfe: number;
+  /** A specific serie, or any serie when omitted. */
+  serie?: string | null;
+  /** Date the range must still be valid on (YYYY-MM-DD); default today in Uruguay. */
+  fecha?: string;
+}
+
+export function rangeView(r: repo.CaeRangeRow, voided: number, today: string) {
+  const consumed = r.nextNumber - r.dNro;
+  const remaining = r.annulledAt ? 0 : r.hNro - r.nextNumber + 1;
+  const vencido = r.fvd < today;
+  return {
+    id: r.id,
+    idEmpresa: r.companyId,
+    idSucursal: r.branchId,
+    tipoCfe: r.tipoCfe,
+    serie: r.serie,
+    desde: r.dNro,
+    hasta: r.hNro,
+    numeroCae: r.caeNumber,
+    fechaAutorizacion: r.fa,
+    fechaVencimiento: r.fvd,
+    caeEspecial: r.caeEspecial,
+    causalCaeEspecial: r.causalCaeEsp,
+    origen: r.origin,
+    proximoNumero: remaining > 0 ? r.nextNumber : null,
+    utilizados: consumed - voided,
+    anulados: voided,
+    disponibles: vencido ? 0 : remaining,
+    vencido,
+    anulado: r.annulledAt !== null,
+    estado: r.annulledAt ? ('anulado' as const) : vencido ? ('vencido' as const) : remaining === 0 ? ('agotado' as const) : ('vigente' as const),
+  };
+}
+export type CaeRangeView = ReturnType<typeof rangeView>;
+
+export interface ManualCaeInput {
+  idEmpresa: number;
+  tipoCfe: number;
+  serie: string;
+  desde: number;
+  hasta: number;
+  numeroCae: string;
+  fechaAutorizacion: string;
+  fechaVencimiento: string;
+  caeEspecial?: number;
+  causalCaeEspecial?: number;
+  idSucursal?: number | null;
+}
+
+export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust }) {
+  const { db } = deps;
+
+  async function loadVisible(actor: Actor, id: number, minRole: 'lectura' | 'emisor' | 'administrador', forUpdateTx?: DbOrTx) {
+    const row = await repo.findRange(forUpdateTx ?? db, id, Boolean(forUpdateTx));
+    if (!row) throw caeErrors.CAE_NO_ENCONTRADO();
+    assertCompanyRole(actor, row.companyId, minRole, () => caeErrors.CAE_NO_ENCONTRADO());
+    return row;
+  }
+
+  async function assertBranch(tx: DbOrTx, branchId: number | null | undefined, companyId: number) {
+    if (branchId == null) return;
+    if (!(await repo.branchBelongsTo(tx, branchId, companyId))) throw caeErrors.CAE_SUCURSAL_NO_ENCONTRADA();
+  }
+
+  async function store(data: CaeData, companyId: number, extra: { origin: 'xml' | 'manual'; xml?: string; branchId?: number | null }) {
+    try {
+      return await db.transaction(async (tx) => {
+        await assertBranch(tx, extra.branchId, companyId);
+        const row = await repo.insertRange(tx, {
+          companyId,
+          branchId: extra.branchId ?? null,
+          tipoCfe: data.tipoCfe,
+          serie: data.serie,
+          dNro: data.dNro,
+          hNro: data.hNro,
+          nextNumber: data.dNro,
+          caeNumber: data.na,
+          ta: data.ta ?? 'E',
+          fa: data.fa,
+          fvd: data.fvd,
+          caeEspecial: data.caeEspecial ?? null,
+          causalCaeEsp: data.causalCaeEsp ?? null,
+          origin: extra.origin,
+          xml: extra.xml ?? null,
+        });
+        return rangeView(row, 0, uyToday());
+      });
+    } catch (err) {
+      if (pgErrorCode(err) === PG_UNIQUE_VIOLATION) throw caeErrors.CAE_DUPLICADO(`El CAE ${data.na} ya fue importado en la empresa.`);
+      throw err;
+    }
+  }
+
+  async function checkForCompany(xml: string, companyId: number | undefined): Promise<CaeCheck & { rutEmpresa?: string }> {
+    const found = checkCaeXml(xml, deps.trust);
+    if (companyId === undefined || !found.data) return found;
+    const rut = await repo.companyRut(db, companyId);
+    if (!rut) throw errors.EMPRESA_NO_ENCONTRADA();
+    if (found.data.rucE !== rut) found.problems.push({ code: 'CAE_RUT_DISTINTO', message: `El CAE es del RUT ${found.data.rucE}; la empresa tiene RUT ${rut}.` });
+    return { ...found, rutEmpresa: rut };
+  }
+
+  return {
+    /** importar: DGI's signed CAE file. Refuses on the first problem, each with its own code. */
+    async importXml(actor: Actor, companyId: number, xml: string, branchId?: number | null) {
+      assertCompanyRole(actor, companyId, 'emisor');
+      const found = await checkForCompany(xml, companyId);
+      const first = found.problems[0];
+      if (first) throw (caeErrors as Record<string, (m?: string) => Error>)[first.code](first.message);
+      deps.logger.info({ companyId, NA: found.data!.na, warnings: found.warnings }, 'CAE imported');
+      return store(found.data!, companyId, { origin: 'xml', xml, branchId });
+    },
+
+    /** importar-manual: a CAE received on paper, typed in. No signature to check. */
+    async importManual(actor: Actor, input: ManualCaeInput) {
+      assertCompanyRole(actor, input.idEmpresa, 'emisor');
+      const data: CaeData = {
+        rucE: '', tipoCfe: input.tipoCfe, serie: input.serie, dNro: input.desde, hNro: input.hasta, na: input.numeroCae,
+        fa: input.fechaAutorizacion, fvd: input.fechaVencimiento, caeEspecial: input.caeEspecial, causalCaeEsp: input.causalCaeEspecial,
+      };
+      const problem = rangeError(data);
+      if (problem) throw caeErrors.CAE_RANGO_INVALIDO(problem);
+      return store(data, input.idEmpresa, { origin: 'manual', branchId: input.idSucursal });
+    },
+
+    /** validar: reports what the file contains and every problem found, storing nothing. */
+    async validate(actor: Actor, xml: string, companyId?: number) {
+      if (companyId !== undefined) assertCompanyRole(actor, companyId, 'lectura');
+      const found = await checkForCompany(xml, companyId);
+      return {
+        valido: found.problems.length === 0,
+        problemas: found.problems.map((p) => ({ codigo: p.code, mensaje: p.message })),
+        advertencias: found.warnings,
+        datos: found.data ?? null,
+        firmante: found.signer ?? null,
+      };
+    },
+
+    async list(actor: Actor, f: { idEmpresa: number; tipoCfe?: number; serie?: string; vencidos?: boolean }, paging?: Paging) {
+      assertCompanyRole(actor, f.idEmpresa, 'lectura');
+      const today = uyToday();
+      const { rows, total } = await repo.listRanges(db, { companyId: f.idEmpresa, tipoCfe: f.tipoCfe, serie: f.serie, vencidos: f.vencidos, today }, paging);
+      return { data: rows.map((r) => rangeView(r.range, r.voided, today)), total };
+    },
+
+    /** obtenerDisponibilidad: per type and serie, what is left and when it runs out at the last 30 days' pace. */
+    async availability(actor: Actor, companyId: number) {
+      assertCompanyRole(actor, companyId, 'lectura');
+      const today = uyToday();
+      const rows = await repo.usableRangesWithUsage(db, companyId, today);
+      const groups = new Map<string, { tipoCfe: number; serie: string; disponibles: number; vencimiento: string; usados30: number; rangos: number }>();
+      for (const { range: r, used30 } of rows) {
+        const key = `${r.tipoCfe}|${r.serie}`;
+        const g = groups.get(key) ?? { tipoCfe: r.tipoCfe, serie: r.serie, disponibles: 0, vencimiento: r.fvd, usados30: 0, rangos: 0 };
+        g.disponibles += r.hNro - r.nextNumber + 1;
+        g.vencimiento = g.vencimiento > r.fvd ? g.vencimiento : r.fvd;
+        g.usados30 += used30;
+        g.rangos += 1;
+        groups.set(key, g);
+      }
+      return [...groups.values()].map((g) => {
+        const perDay = g.usados30 / 30;
+        const exhaustion = perDay > 0 ? addDays(today, Math.ceil(g.disponibles / perDay)) : null;
+        return {
+          tipoCfe: g.tipoCfe,
+          serie: g.serie,
+          rangosVigentes: g.rangos,
+          numerosDisponibles: g.disponibles,
+          fechaVencimiento: g.vencimiento,
+          usoUltimos30Dias: g.usados30,
+          // Whichever comes first: running out of numbers or the last range expiring.
+          fechaEstimadaAgotamiento: exhaustion && exhaustion < g.vencimiento ? exhaustion : exhaustion ? g.vencimiento : null,
+        };
+      });
+    },
+
+    async setBranch(actor: Actor, id: number, branchId: number | null) {
+      return db.transaction(async (tx) => {
+        const row = await loadVisible(actor, id, 'administrador', tx);
+        await assertBranch(tx, branchId, row.companyId);
+        const updated = await repo.updateRange(tx, id, { branchId });
+        return rangeView(updated, await voidedOf(tx, id), uyToday());
+      });
+    },
+
+    /** ajustar-proximo-numero: forward only; the skipped numbers are voided today (daily report, BRIEF 10). */
+    async adjustNext(actor: Actor, id: number, proximoNumero: number) {
+      return db.transaction(async (tx) => {
+        const row = await loadVisible(actor, id, 'administrador', tx);
+        if (row.annulledAt || row.nextNumber > row.hNro) throw caeErrors.CAE_NO_MODIFICABLE();
+        if (proximoNumero <= row.nextNumber || proximoNumero > row.hNro + 1) {
+          throw caeErrors.CAE_NUMERO_INVALIDO(`El próximo número solo puede avanzar: debe estar entre ${row.nextNumber + 1} y ${row.hNro + 1}.`);
+        }
+        await repo.insertVoided(tx, { companyId: row.companyId, caeRangeId: id, tipoCfe: row.tipoCfe, serie: row.serie, desde: row.nextNumber, hasta: proximoNumero - 1, fecha: uyToday(), motivo: 'ajuste' });
+        const updated = await repo.updateRange(tx, id, { nextNumber: proximoNumero });
+        return rangeView(updated, await voidedOf(tx, id), uyToday());
+      });
+    },
+
+    /** anular-completo: voids the unused remainder; the range never hands out a number again. */
+    async annul(actor: Actor, id: number) {
+      return db.transaction(async (tx) => {
+        const row = await loadVisible(actor, id, 'administrador', tx);
+        if (row.annulledAt) throw caeErrors.CAE_NO_MODIFICABLE('El CAE ya está anulado.');
+        if (row.nextNumber <= row.hNro) {
+          await repo.insertVoided(tx, { companyId: row.companyId, caeRangeId: id, tipoCfe: row.tipoCfe, serie: row.serie, desde: row.nextNumber, hasta: row.hNro, fecha: uyToday(), motivo: 'anulacion' });
+        }
+        const updated = await repo.updateRange(tx, id, { nextNumber: row.hNro + 1, annulledAt: new Date() });
+        return rangeView(updated, await voidedOf(tx, id), uyToday());
+      });
+    },
+
+    /**
+     * For the emission flow: the next number, inside the caller's transaction. Never the same number
+     * twice, never a gap unless the caller rolls back (then the number is not consumed).
+     */
+    async reserveNumber(tx: DbOrTx, input: ReserveInput): Promise<repo.ReservedNumber> {
+      const params = { companyId: input.companyId, branchId: input.branchId, tipoCfe: input.tipoCfe, serie: input.serie ?? null, fecha: input.fecha ?? uyToday() };
+      // A range may run out between choosing and locking it: try again, the next range is then chosen.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const got = await repo.reserveFromBestRange(tx, params);
+        if (got) return got;
+      }
+      throw caeErrors.CAE_SIN_NUMEROS(`No hay CAE vigente con números para tipo ${input.tipoCfe}${input.serie ? ` serie ${input.serie}` : ''}.`);
+    },
+
+    /** For the emission flow: a number DGI rejected (except E02/E09) is voided for the daily report. */
+    async voidNumber(tx: DbOrTx, v: { companyId: number; caeRangeId: number; tipoCfe: number; serie: string; numero: number; fecha?: string }) {
+      await repo.insertVoided(tx, { companyId: v.companyId, caeRangeId: v.caeRangeId, tipoCfe: v.tipoCfe, serie: v.serie, desde: v.numero, hasta: v.numero, fecha: v.fecha ?? uyToday(), motivo: 'rechazo' });
+    },
+
+    /** For the daily report: numbers voided on a date (ranges desde..hasta). */
+    voidedNumbersOn: (tx: DbOrTx, companyId: number, fecha: string) => repo.voidedOn(tx, companyId, fecha),
+  };
+
+  async function voidedOf(tx: DbOrTx, id: number): Promise<number> {
+    const { rows } = await repo.listRanges(tx, { companyId: (await repo.findRange(tx, id))!.companyId, today: uyToday() }, undefined);
+    return rows.find((r) => r.range.id === id)?.voided ?? 0;
+  }
+}
+
+export type CaeService = ReturnType<typeof createCaeService>;
