@@ -83,7 +83,7 @@ export async function insertVoided(db: DbOrTx, values: typeof caeVoidedNumbers.$
 }
 
 /** Voided-number count per range (sum of the voided sub-ranges). */
-const voidedCount = sql<number>`coalesce((select sum(v.hasta - v.desde + 1) from cae_voided_numbers v where v.cae_range_id = ${caeRanges.id}), 0)::int`;
+const voidedCount = sql<number>`coalesce((select sum(v.hasta - v.desde + 1) from cae_voided_numbers v where v.cae_range_id = "cae_ranges"."id"), 0)::int`;
 
 export interface RangeFilters {
   companyId: number;
@@ -112,7 +112,7 @@ export async function usableRangesWithUsage(db: DbOrTx, companyId: number, today
   return db
     .select({
       range: caeRanges,
-      used30: sql<number>`coalesce((select sum(u.cantidad) from cae_daily_usage u where u.cae_range_id = ${caeRanges.id} and u.fecha > ${today}::date - 30), 0)::int`,
+      used30: sql<number>`coalesce((select sum(u.cantidad) from cae_daily_usage u where u.cae_range_id = "cae_ranges"."id" and u.fecha > ${today}::date - 30), 0)::int`,
     })
     .from(caeRanges)
     .where(and(eq(caeRanges.companyId, companyId), isNull(caeRanges.annulledAt), gte(caeRanges.fvd, today), sql`${caeRanges.nextNumber} <= ${caeRanges.hNro}`))
@@ -134,3 +134,8 @@ export async function companyRut(db: DbOrTx, companyId: number): Promise<string 
   return (r.rows[0] as { rut?: string } | undefined)?.rut;
 }
 
+
+export async function voidedCountOf(db: DbOrTx, caeRangeId: number): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`coalesce(sum(${caeVoidedNumbers.hasta} - ${caeVoidedNumbers.desde} + 1), 0)::int` }).from(caeVoidedNumbers).where(eq(caeVoidedNumbers.caeRangeId, caeRangeId));
+  return row.n;
+}

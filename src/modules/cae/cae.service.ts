@@ -253,8 +253,7 @@ export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust
   };
 
   async function voidedOf(tx: DbOrTx, id: number): Promise<number> {
-    const { rows } = await repo.listRanges(tx, { companyId: (await repo.findRange(tx, id))!.companyId, today: uyToday() }, undefined);
-    return rows.find((r) => r.range.id === id)?.voided ?? 0;
+    return repo.voidedCountOf(tx, id);
   }
 }
 
