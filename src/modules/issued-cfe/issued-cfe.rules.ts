@@ -1,0 +1,190 @@
+/**
+ * Pure emission rules of spec 2.2-2.4 plus the DGI rules the XSD would otherwise catch late
+ * (BRIEF 1, 2.5, 2.6, 2.8). No I/O: the service resolves data, these functions decide.
+ */
+import { Decimal } from 'decimal.js';
+import { ALLOWED_IND_FACT, IND_FACT_OPTIONAL, type CfeTypeInfo, findCfeType, isContingencyCode } from '../emission/index.js';
+import type { Emisor, Receptor, Totales } from '../emission/index.js';
+import { isValidCi, isValidRut } from '../../lib/rut.js';
+import { issuedCfeErrors as E } from './issued-cfe.errors.js';
+import { TOTALS_AMOUNT_FIELDS, type CfeBody, type DetalleBody } from './issued-cfe.schemas.js';
+
+/** Electronic types only: contingency (2xx) receipts are transcribed through the CFC flow, not emitir. */
+export function cfeTypeOf(tipoCfe: number): CfeTypeInfo {
+  const info = findCfeType(tipoCfe);
+  if (!info || isContingencyCode(tipoCfe)) throw E.TIPO_CFE_INVALIDO(`El tipo de comprobante ${tipoCfe} no es un CFE electrónico válido.`);
+  return info;
+}
+
+export function indCobPropiaOf(cfe: CfeBody): number | undefined {
+  return cfe.indCobPropia ?? cfe.IndCobPropia ?? cfe.idDoc.indCobPropia;
+}
+
+/** Spec 2.4 rules 1-2 and BRIEF 2.8. */
+export function checkReferences(info: CfeTypeInfo, cfe: CfeBody): void {
+  const refs = cfe.referencias ?? [];
+  refs.forEach((r, i) => {
+    const complete = r.indicadorGlobal === 1 ? !!r.razon && r.tipoCfe === undefined && r.numero === undefined : r.tipoCfe !== undefined && !!r.serie && r.numero !== undefined;
+    if (!complete) throw E.REFERENCIA_INCOMPLETA(`Referencia ${i + 1}: debe ser global (indicadorGlobal = 1 con razon, sin tipo/serie/numero) o indicar tipoCfe, serie y numero.`);
+  });
+  const seen = new Set<string>();
+  for (const r of refs) {
+    if (r.indicadorGlobal === 1) continue;
+    const key = `${r.tipoCfe}/${r.serie}/${r.numero}`;
+    if (seen.has(key)) throw E.REFERENCIA_INCOMPLETA(`La referencia ${key} está repetida.`);
+    seen.add(key);
+  }
+  if (indCobPropiaOf(cfe) === 1 && refs.length === 0) throw E.COBRANZA_PROPIA_SIN_REFERENCIA();
+  if (info.note && refs.length === 0) throw E.REFERENCIA_REQUERIDA(`Una ${info.name} debe indicar en referencias el comprobante que corrige.`);
+}
+
+/** Line count (BRIEF 1: 700/200) and IndFact per branch and regime (BRIEF 2.5, 2.6). */
+export function checkLines(info: CfeTypeInfo, cfe: CfeBody): void {
+  const n = cfe.detalles.length;
+  if (n > info.maxLines) throw E.LINEAS_FUERA_DE_RANGO(`Un ${info.name} admite hasta ${info.maxLines} líneas de detalle; se enviaron ${n}.`);
+  const allowed = ALLOWED_IND_FACT[info.branch];
+  const cobPropia = indCobPropiaOf(cfe) === 1;
+  cfe.detalles.forEach((d, i) => {
+    const line = d.numeroLineaDetalle ?? i + 1;
+    if (d.indicadorFacturacion === undefined) {
+      if (!IND_FACT_OPTIONAL.has(info.branch)) throw E.INDICADOR_FACTURACION_INVALIDO(`Línea ${line}: falta indicadorFacturacion.`);
+      return;
+    }
+    if (!allowed.includes(d.indicadorFacturacion)) {
+      throw E.INDICADOR_FACTURACION_INVALIDO(`Línea ${line}: indicadorFacturacion ${d.indicadorFacturacion} no está permitido en ${info.name} (permitidos: ${allowed.join(', ')}).`);
+    }
+    if (cobPropia && ![6, 7].includes(d.indicadorFacturacion)) throw E.COBRANZA_PROPIA_INDICADOR(`Línea ${line}: con cobranza propia solo se admiten los indicadores 6 y 7.`);
+    if (cfe.idDoc.mntBruto === 3 && [1, 2, 3, 4, 11, 12].includes(d.indicadorFacturacion)) {
+      throw E.INDICADOR_FACTURACION_INVALIDO(`Línea ${line}: con mntBruto = 3 (IVA mínimo / Monotributo) no se admite el indicador ${d.indicadorFacturacion}.`);
+    }
+  });
+}
+
+export interface VariantRule {
+  id: number;
+  requiresLot: boolean;
+  requiresSerial: boolean;
+}
+
+/** Spec 2.4 rule 3: both ids when the product is controlled by lot and serial. */
+export function checkTraceability(lines: DetalleBody[], variants: ReadonlyMap<number, VariantRule>): void {
+  lines.forEach((d, i) => {
+    if (d.idVariante === undefined) return;
+    const v = variants.get(d.idVariante);
+    if (!v) throw E.VARIANTE_NO_ENCONTRADA(`Línea ${d.numeroLineaDetalle ?? i + 1}: la variante ${d.idVariante} no existe en esta empresa.`);
+    const t = d.datosTrazabilidad;
+    const missing = [v.requiresLot && !t?.id_lote ? 'id_lote' : null, v.requiresSerial && !t?.id_serie ? 'id_serie' : null].filter(Boolean);
+    if (missing.length > 0) throw E.TRAZABILIDAD_REQUERIDA(`Línea ${d.numeroLineaDetalle ?? i + 1}: el producto requiere trazabilidad; falta ${missing.join(' y ')} en datosTrazabilidad.`);
+  });
+}
+
+/** What the companies module resolves for (idEmpresa, codComercio, fechaEmision). */
+export interface IssuerData {
+  rut: string;
+  razonSocial: string;
+  nombreComercial?: string | null;
+  actividad?: string | null;
+  domicilioFiscal?: string | null;
+  ciudad?: string | null;
+  departamento?: string | null;
+  telefono?: string | null;
+  email?: string | null;
+  branch: { nombre?: string | null; direccion?: string | null; ciudad?: string | null; departamento?: string | null; telefono?: string | null; email?: string | null };
+  /** Already resolved by spec 2.2 rule 5 (history at fechaEmision → branch → company default). */
+  codigoDgiSucursal: number | null;
+}
+
+const cut = (v: string | null | undefined, max: number) => (v ? v.slice(0, max) : undefined);
+
+/** Spec 2.2: the sent issuer when it has a ruc, otherwise company + branch (branch first for contact data). */
+export function buildEmisor(sent: CfeBody['emisor'], issuer: IssuerData): Emisor {
+  if (sent?.ruc) {
+    return {
+      RUCEmisor: sent.ruc,
+      RznSoc: sent.razonSocial ?? issuer.razonSocial,
+      NomComercial: sent.nombreComercial,
+      GiroEmis: sent.giro,
+      Telefono: sent.telefono ? [sent.telefono] : undefined,
+      CorreoEmisor: sent.correo,
+      EmiSucursal: sent.sucursal,
+      CdgDGISucur: sent.codigoDgiSucursal ?? issuer.codigoDgiSucursal ?? 1,
+      DomFiscal: sent.domicilioFiscal ?? cut(issuer.branch.direccion ?? issuer.domicilioFiscal, 70) ?? 'N/A',
+      Ciudad: sent.ciudad ?? cut(issuer.branch.ciudad ?? issuer.ciudad, 30) ?? 'N/A',
+      Departamento: sent.departamento ?? cut(issuer.branch.departamento ?? issuer.departamento, 30) ?? 'N/A',
+    };
+  }
+  const b = issuer.branch;
+  const phone = b.telefono ?? issuer.telefono;
+  return {
+    RUCEmisor: issuer.rut,
+    RznSoc: cut(issuer.razonSocial, 150)!,
+    NomComercial: cut(issuer.nombreComercial, 30),
+    GiroEmis: cut(issuer.actividad, 100),
+    Telefono: phone ? [cut(phone, 20)!] : undefined,
+    CorreoEmisor: cut(b.email ?? issuer.email, 80),
+    EmiSucursal: cut(b.nombre, 20),
+    // [I] XSD requires CdgDGISucur; with no code anywhere 1 (casa principal) is DGI's usual first code.
+    CdgDGISucur: issuer.codigoDgiSucursal ?? 1,
+    DomFiscal: cut(b.direccion ?? issuer.domicilioFiscal, 70) ?? 'N/A',
+    Ciudad: cut(b.ciudad ?? issuer.ciudad, 30) ?? 'N/A',
+    Departamento: cut(b.departamento ?? issuer.departamento, 30) ?? 'N/A',
+  };
+}
+
+/**
+ * Spec 2.3 rules 1-2: totales "present and non-empty" means at least one amount was sent; a
+ * totales carrying only tipoMoneda/tipoCambio selects the currency and the amounts are computed.
+ */
+export function hasSentAmounts(totales: CfeBody['totales']): boolean {
+  if (!totales) return false;
+  return TOTALS_AMOUNT_FIELDS.some((f) => totales[f] !== undefined) || (totales.retencPercep?.length ?? 0) > 0;
+}
+
+const upperFirst = (s: string) => (s.startsWith('iva') ? `IVA${s.slice(3)}` : s[0].toUpperCase() + s.slice(1));
+
+/** The sent totals, as sent (spec 2.3 rule 1), in DGI's element names. */
+export function sentTotales(totales: NonNullable<CfeBody['totales']>, currency: { TpoMoneda: string; TpoCambio?: string }, cantLinDet: number): Totales {
+  const out: Record<string, unknown> = { ...currency };
+  for (const f of TOTALS_AMOUNT_FIELDS) if (totales[f] !== undefined) out[upperFirst(f)] = totales[f];
+  out.CantLinDet = totales.cantLinDet ?? cantLinDet;
+  if (totales.retencPercep?.length) out.RetencPercep = totales.retencPercep.map((r) => ({ CodRet: r.codRet, ValRetPerc: r.valRetPerc }));
+  return out as unknown as Totales;
+}
+
+/** BRIEF 1: net amount excluding VAT, Σ(A-C112..A-C118), in pesos. */
+export function netAmountUyu(t: Totales): Decimal {
+  const fields = ['MntNoGrv', 'MntExpoyAsim', 'MntImpuestoPerc', 'MntIVaenSusp', 'MntNetoIvaTasaMin', 'MntNetoIVATasaBasica', 'MntNetoIVAOtra'] as const;
+  const net = fields.reduce((acc, f) => acc.plus(t[f] ?? 0), new Decimal(0));
+  return t.TpoMoneda && t.TpoMoneda !== 'UYU' ? net.times(t.TpoCambio ?? 1) : net;
+}
+
+/** Receiver rules per type (BRIEF 1); `uiThresholdUyu` = 5,000 × UI at the close of the previous year. */
+export function checkReceptor(info: CfeTypeInfo, receptor: Receptor | undefined, totales: Totales, uiThresholdUyu: Decimal): void {
+  const identified = !!receptor?.TipoDocRecep && !!(receptor.DocRecep || receptor.DocRecepExt);
+  if (info.receptor === 'RUC') {
+    if (receptor?.TipoDocRecep !== 2 || !receptor.DocRecep || !isValidRut(receptor.DocRecep) || !receptor.RznSocRecep) throw E.RECEPTOR_RUC_REQUERIDO();
+    return;
+  }
+  if ((info.receptor === 'IDENTIFIED' || info.receptor === 'SELLER') && !identified) {
+    throw E.RECEPTOR_REQUERIDO(`Un ${info.name} requiere identificar al receptor (documento y tipo de documento).`);
+  }
+  if (info.receptor === 'THRESHOLD' && !identified) {
+    const hasRetentions = (totales.RetencPercep?.length ?? 0) > 0;
+    if (hasRetentions) throw E.RECEPTOR_REQUERIDO('Un e-Ticket con retenciones o percepciones requiere identificar al receptor.');
+    if (netAmountUyu(totales).gt(uiThresholdUyu)) throw E.RECEPTOR_REQUERIDO_TOPE_UI();
+  }
+}
+
+/** Document checks of BRIEF 1 (A-C60..A-C62): RUT / C.I. check digits; TipoDocRecep 1-3 are Uruguayan. */
+export function checkDocument(tipo: number, codPais: string, doc: string): void {
+  if (tipo === 2 && !isValidRut(doc)) throw E.DOCUMENTO_RECEPTOR_INVALIDO(`El RUT ${doc} del receptor no es válido.`);
+  if (tipo === 3 && !isValidCi(doc)) throw E.DOCUMENTO_RECEPTOR_INVALIDO(`La cédula ${doc} del receptor no es válida.`);
+  if (tipo <= 3 && codPais !== 'UY') throw E.DOCUMENTO_RECEPTOR_INVALIDO('Los documentos de tipo 1 a 3 son uruguayos: codPais debe ser UY.');
+}
+
+/** Default document type when the client sends only `documento`: 12 digits with a valid RUT check digit → RUT. */
+export function guessDocumentType(doc: string): number {
+  if (/^\d{12}$/.test(doc)) return 2;
+  if (/^\d{6,8}$/.test(doc)) return 3;
+  return 4;
+}

@@ -1,0 +1,155 @@
+/**
+ * The emitir request of spec 2.1, field names exactly as the spec writes them. Where the spec is
+ * silent (references, discounts, payment means, export fields) the DGI element names are accepted in
+ * lowerCamel form (mntBruto, clauVenta, viaTransp, …), documented in the OpenAPI description.
+ */
+import { z } from 'zod';
+
+/** Amounts travel as JSON numbers or decimal strings; both become exact decimal strings. */
+const decimal = z
+  .union([z.number().finite(), z.string().regex(/^-?\d+(\.\d+)?$/)])
+  .transform((v) => (typeof v === 'number' ? numberToDecimal(v) : v))
+  .describe('Decimal amount (number or string such as "1220.50").');
+
+function numberToDecimal(n: number): string {
+  // Shortest round-trip form; exponent notation (1e21, 1e-7) is expanded by toFixed.
+  const s = String(n);
+  return /e/i.test(s) ? n.toFixed(10).replace(/\.?0+$/, '') : s;
+}
+
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'formato YYYY-MM-DD');
+const int = z.number().int();
+
+export const idDocBody = z.object({
+  tipoCfe: int.describe('CFE type code (101 e-Ticket, 111 e-Factura, 112 NC e-Factura, 181 e-Remito, …).').meta({ example: 101 }),
+  fechaEmision: date.describe('FchEmis, YYYY-MM-DD.').meta({ example: '2026-03-10' }),
+  formaPago: z.union([z.literal(1), z.literal(2)]).optional().describe('FmaPago: 1 contado, 2 crédito. Default 1 (omitted on remitos/resguardos).'),
+  mntBruto: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional().describe('MntBruto: 1 = line prices include VAT.'),
+  fechaVencimiento: date.optional().describe('FchVenc'),
+  numeroInterno: z.string().max(50).optional().describe('NroInterno'),
+  periodoDesde: date.optional(),
+  periodoHasta: date.optional(),
+  clauVenta: z.string().max(3).optional().describe('Export: Incoterm (ClauVenta).'),
+  modVenta: int.optional().describe('ModVenta'),
+  viaTransp: int.optional().describe('Export: ViaTransp.'),
+  tipoTraslado: z.union([z.literal(1), z.literal(2)]).optional().describe('e-Remito: TipoTraslado (1 venta, 2 traslado interno).'),
+  fchValor: date.optional().describe('e-Resguardo: FchValor.'),
+  indCompraMEReventa: int.optional(),
+  infoAdicionalDoc: z.string().max(150).optional(),
+  ivaAlDia: int.optional().describe('IVAalDia'),
+  secProf: int.optional(),
+  indPagCta3ros: int.optional(),
+  indCobPropia: int.optional(),
+});
+
+export const emisorBody = z.object({
+  ruc: z.string().regex(/^\d{12}$/).optional().describe('RUCEmisor; when absent the issuer is built from company and branch (spec 2.2).'),
+  razonSocial: z.string().max(150).optional(),
+  nombreComercial: z.string().max(30).optional(),
+  giro: z.string().max(100).optional(),
+  telefono: z.string().max(20).optional(),
+  correo: z.string().max(80).optional(),
+  sucursal: z.string().max(20).optional(),
+  codigoDgiSucursal: int.optional().describe('CdgDGISucur'),
+  domicilioFiscal: z.string().max(70).optional(),
+  ciudad: z.string().max(30).optional(),
+  departamento: z.string().max(30).optional(),
+});
+
+export const receptorBody = z.object({
+  idCliente: int.positive().optional().describe('Customer of the same company (spec 2.3 rule 3).'),
+  documento: z.string().min(1).max(20).optional().describe('Tax id / document of the receiver.'),
+  tipoDocumento: int.min(1).max(7).optional().describe('TipoDocRecep: 2 RUT, 3 C.I., 4 otros, 5 pasaporte, 6 DNI, 7 NIFE. Default: 2 for 12-digit documents, 3 otherwise.'),
+  codPais: z.string().length(2).optional().describe('CodPaisRecep; default UY.'),
+  razonSocial: z.string().max(150).optional(),
+  direccion: z.string().max(70).optional(),
+  ciudad: z.string().max(30).optional(),
+  departamento: z.string().max(30).optional(),
+  pais: z.string().max(30).optional(),
+  codigoPostal: z.string().max(10).optional(),
+  compraId: z.string().max(50).optional(),
+});
+
+/** Amount fields accepted in totales with DGI's names in lowerCamel form (BRIEF 2.4). */
+export const TOTALS_AMOUNT_FIELDS = [
+  'mntNoGrv', 'mntExpoyAsim', 'mntImpuestoPerc', 'mntIVaenSusp', 'mntNetoIvaTasaMin', 'mntNetoIVATasaBasica', 'mntNetoIVAOtra',
+  'ivaTasaMin', 'ivaTasaBasica', 'mntIVATasaMin', 'mntIVATasaBasica', 'mntIVAOtra', 'mntTotal', 'mntTotRetenido', 'mntTotCredFisc',
+  'montoNF', 'mntPagar',
+] as const;
+
+export const totalesBody = z.object({
+  tipoMoneda: z.string().regex(/^[A-Z]{3}$/).optional().describe('TpoMoneda, ISO 4217 (UYU default).').meta({ example: 'UYU' }),
+  tipoCambio: decimal.optional().describe('TpoCambio; when omitted for a foreign currency it is resolved (spec 2.3 rule 7).'),
+  ...Object.fromEntries(TOTALS_AMOUNT_FIELDS.map((f) => [f, decimal.optional()])) as Record<(typeof TOTALS_AMOUNT_FIELDS)[number], z.ZodOptional<typeof decimal>>,
+  cantLinDet: int.optional(),
+  retencPercep: z.array(z.object({ codRet: z.string(), valRetPerc: decimal })).max(20).optional(),
+});
+
+const retencionItem = z.object({
+  codRet: z.string().max(7), tasa: decimal.optional(), mntSujetoaRet: decimal.optional(), infoAdicionalRet: z.string().max(50).optional(), valRetPerc: decimal,
+});
+
+export const detalleBody = z.object({
+  numeroLineaDetalle: int.positive().optional(),
+  indicadorFacturacion: int.optional().describe('IndFact (BRIEF 2.6). Required except on remitos/resguardos.'),
+  nombreItem: z.string().min(1).max(80).optional().describe('NomItem; required on every type except e-Resguardo (182).'),
+  descripcionItem: z.string().max(1000).optional(),
+  cantidad: decimal.optional().describe('Cantidad; required except on e-Resguardo.'),
+  unidadMedida: z.string().min(1).max(4).optional().describe('UniMed; default "N/A".'),
+  precioUnitario: decimal.optional(),
+  montoItem: decimal.optional().describe('MontoItem; computed when omitted.'),
+  descuentoPct: decimal.optional(),
+  descuentoMonto: decimal.optional(),
+  recargoPct: decimal.optional(),
+  recargoMnt: decimal.optional(),
+  codigoItem: z.array(z.object({ tpoCod: z.string(), cod: z.string() })).max(5).optional(),
+  retencPercep: z.array(retencionItem).max(5).optional(),
+  idVariante: int.positive().optional(),
+  datosTrazabilidad: z.object({ id_lote: int.positive().optional(), id_serie: int.positive().optional() }).optional(),
+});
+
+export const referenciaBody = z.object({
+  indicadorGlobal: z.literal(1).optional().describe('1 = the referenced document cannot be identified; then razon is required.'),
+  tipoCfe: int.optional().describe('TpoDocRef: type of the referenced receipt.'),
+  serie: z.string().max(2).optional(),
+  numero: int.positive().optional().describe('NroCFERef'),
+  razon: z.string().max(90).optional().describe('RazonRef'),
+  fecha: date.optional().describe('FechaCFEref'),
+});
+
+export const cfeBody = z.object({
+  idDoc: idDocBody,
+  emisor: emisorBody.optional(),
+  receptor: receptorBody.optional(),
+  totales: totalesBody.optional(),
+  detalles: z.array(detalleBody).min(1).max(700),
+  referencias: z.array(referenciaBody).max(40).optional(),
+  indCobPropia: int.optional(),
+  IndCobPropia: int.optional(),
+  descuentosRecargos: z.array(z.object({
+    tipoMovimiento: z.enum(['D', 'R']), tipo: z.union([z.literal(1), z.literal(2)]), glosa: z.string().max(50), valor: decimal, indicadorFacturacion: int, codigo: int.optional(),
+  })).max(20).optional().describe('DscRcgGlobal lines.'),
+  mediosPago: z.array(z.object({ codigo: int.optional(), glosa: z.string().max(50), valor: decimal })).max(40).optional(),
+  complementoFiscal: z.object({ tipoDocMandante: int, pais: z.string().length(2), documentoMandante: z.string().max(20), nombreMandante: z.string().max(150) }).optional()
+    .describe('Cuenta ajena (131-133, 141-143): the mandante (Compl_Fiscal_Data).'),
+  adenda: z.string().max(10000).optional().describe('Free text; stored and printed, not part of the signed CFE (BRIEF 2.11).'),
+});
+
+export const issueCfeBody = z.object({
+  idEmpresa: int.positive(),
+  codComercio: z.string().min(1).max(40),
+  codTerminal: z.string().min(1).max(40),
+  cfe: cfeBody,
+});
+
+export type IssueCfeBody = z.infer<typeof issueCfeBody>;
+export type CfeBody = IssueCfeBody['cfe'];
+export type DetalleBody = z.infer<typeof detalleBody>;
+
+export const cfeIdParams = z.object({ id: z.coerce.number().int().positive() });
+export const getByIdQuery = z.object({ idCfeEmitido: z.coerce.number().int().positive() });
+
+export const signXmlBody = z.object({
+  idEmpresa: int.positive(),
+  xml: z.string().min(1).max(2_000_000).describe('A CFE XML (root CFE in http://cfe.dgi.gub.uy), unsigned.'),
+});
