@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { flag01, pagedResponse, pagingQuery } from '../../platform/http/paging.js';
+import { isoDate } from './companies.schemas.js';
+
+const optText = (max: number, describe: string) => z.string().trim().max(max).nullish().describe(describe);
+
+export const dgiCodeEntry = z.object({
+  codigoDgiSucursal: z.number().int().min(0).max(9999).describe('Branch code DGI assigned (Emisor/CdgDGISucur)'),
+  vigenciaDesde: isoDate.describe('First day the code applies (YYYY-MM-DD, inclusive)'),
+  vigenciaHasta: isoDate.nullish().describe('Last day the code applies (inclusive); null/omitted = still valid'),
+});
+
+const codigosDgi = z
+  .array(dgiCodeEntry)
+  .max(200)
+  .describe('History of DGI branch codes (spec 2.2 rule 5). Windows must not overlap. On edit, the list sent replaces the stored history. Example: [{"codigoDgiSucursal":1,"vigenciaDesde":"2024-01-01","vigenciaHasta":"2024-12-31"},{"codigoDgiSucursal":2,"vigenciaDesde":"2025-01-01"}]');
+
+const branchData = {
+  codComercio: z.string().trim().min(1).max(40).describe('Branch code, unique within the company (spec 1). Example: "SUC01"'),
+  nombre: z.string().trim().min(1).max(150).describe('Branch name (Emisor/EmiSucursal)'),
+  direccion: optText(300, 'Address'),
+  ciudad: optText(60, 'City'),
+  departamento: optText(30, 'Department'),
+  telefono: optText(30, 'Phone'),
+  email: z.string().trim().email().max(200).nullish().describe('E-mail'),
+  CodigoCasaDgi: z.number().int().min(0).max(9999).nullish().describe('Sucursal.CodigoCasaDgi: used when no history entry applies'),
+  habilitada: z.boolean().optional().describe('Default true'),
+  codigosDgi: codigosDgi.optional(),
+};
+
+export const createBranchBody = z.object({ idEmpresa: z.number().int().positive(), ...branchData });
+export const editBranchBody = z
+  .object({
+    idSucursal: z.number().int().positive(),
+    ...branchData,
+    codComercio: branchData.codComercio.optional(),
+    nombre: branchData.nombre.optional(),
+  })
+  .describe('Only the fields sent change; null clears an optional field; codigosDgi, when sent, replaces the history.');
+
+export const branchView = z.object({
+  id: z.number().int(),
+  idEmpresa: z.number().int(),
+  codComercio: z.string(),
+  nombre: z.string(),
+  direccion: z.string().nullable(),
+  ciudad: z.string().nullable(),
+  departamento: z.string().nullable(),
+  telefono: z.string().nullable(),
+  email: z.string().nullable(),
+  CodigoCasaDgi: z.number().int().nullable(),
+  habilitada: z.boolean(),
+  tieneLogo: z.boolean(),
+  codigosDgi: z.array(z.object({ codigoDgiSucursal: z.number().int(), vigenciaDesde: z.string(), vigenciaHasta: z.string().nullable() })),
+});
+
+export const listBranchesQuery = pagingQuery.extend({
+  idEmpresa: z.coerce.number().int().positive().optional().describe('Company; omitted = every company visible to the caller'),
+  codComercio: z.string().trim().min(1).max(40).optional(),
+  habilitada: flag01.optional().describe('1 = only enabled, 0 = only disabled'),
+});
+export const branchesPage = pagedResponse(branchView);
+
+export const companiesWithBranchesPage = pagedResponse(
+  z.object({
+    idEmpresa: z.number().int(),
+    rut: z.string(),
+    razonSocial: z.string(),
+    sucursales: z.array(z.object({ idSucursal: z.number().int(), codComercio: z.string(), nombre: z.string() })),
+  }),
+);
+
+export const branchIdQuery = z.object({ idSucursal: z.coerce.number().int().positive() });
+export const branchCode = z.object({ idSucursal: z.number().int(), idEmpresa: z.number().int(), codComercio: z.string() });
+export const dgiCodeQuery = z.object({ fecha: isoDate.describe('Date (YYYY-MM-DD), normally idDoc.fechaEmision') });
+export const dgiCodeAt = z.object({
+  idSucursal: z.number().int(),
+  fecha: z.string(),
+  codigoDgiSucursal: z.number().int().nullable().describe('null when neither history, branch nor company define one'),
+  origen: z.enum(['historial', 'sucursal', 'empresa']).nullable().describe('Which step of spec 2.2 rule 5 gave the code'),
+});

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { flag01, pagedResponse, pagingQuery } from '../../platform/http/paging.js';
+
+const codTerminal = z.string().trim().min(1).max(40).describe('Terminal code, unique within the branch (spec 1). Example: "CAJA1"');
+
+export const pointView = z.object({
+  id: z.number().int(),
+  idSucursal: z.number().int(),
+  idEmpresa: z.number().int(),
+  codComercio: z.string().describe('Code of the branch of this point'),
+  codTerminal: z.string(),
+  descripcion: z.string().nullable(),
+  habilitada: z.boolean().describe('A disabled point cannot issue CFE'),
+});
+export const pointsPage = pagedResponse(pointView);
+
+export const createPointBody = z.object({
+  idSucursal: z.number().int().positive(),
+  codTerminal,
+  descripcion: z.string().trim().max(150).nullish(),
+  habilitada: z.boolean().optional().describe('Default true'),
+});
+
+export const editPointBody = z.object({
+  idPuntoEmision: z.number().int().positive(),
+  codTerminal: codTerminal.optional(),
+  descripcion: z.string().trim().max(150).nullish(),
+  habilitada: z.boolean().optional(),
+});
+
+export const listPointsQuery = pagingQuery.extend({
+  idEmpresa: z.coerce.number().int().positive().describe('Company whose points to list'),
+  codTerminal: z.string().trim().min(1).max(40).optional(),
+  habilitada: flag01.optional().describe('1 = only enabled, 0 = only disabled'),
+});
+
+export const pointIdParams = z.object({ id: z.coerce.number().int().positive() });
+export const branchParams = z.object({ idSucursal: z.coerce.number().int().positive() });
+export const branchPointsQuery = pagingQuery.extend({
+  idEmpresa: z.coerce.number().int().positive().optional().describe('When sent, must be the branch company'),
+});
+export const byTerminalQuery = z.object({
+  idEmp: z.coerce.number().int().positive().optional().describe('Company id; when sent, must be the branch company'),
+  codTerm: z.string().trim().min(1).max(40).describe('Terminal code'),
+});
