@@ -17,9 +17,6 @@ import { authRoutes } from './auth/auth.routes.js';
 import { authJobHandlers } from './auth/auth.jobs.js';
 import { createCaeService } from './cae/cae.service.js';
 import { caeRoutes } from './cae/cae.routes.js';
-import { createCertificatesService } from './certificates/certificates.service.js';
-import { certificatesRoutes } from './certificates/certificates.routes.js';
-import { resolveMasterKey } from './certificates/certificates.crypto.js';
 
 export interface ModuleDeps {
   config: AppConfig;
@@ -38,15 +35,12 @@ export function createModules(deps: ModuleDeps) {
   const auth = createAuthService({ db, users, logger, settings: { ...config.auth, jwtSecret: deps.jwtSecret } });
 
   const cae = createCaeService({ db, logger, trust: { extraCertificates: [] } });
-  const masterKey = resolveMasterKey({ masterKey: config.secrets.masterKey, isProduction: config.isProduction, dataDir: config.dataDir });
-  const certificates = createCertificatesService({ db, logger, masterKey });
 
   const routes: FastifyPluginAsync[] = [
     authRoutes(auth, { rateLimitPerMinute: config.http.authRateLimitPerMinute }),
     usersRoutes(users),
     companiesRoutes(companies),
     caeRoutes(cae),
-    certificatesRoutes(certificates),
   ] as unknown as FastifyPluginAsync[];
 
   const jobs: JobHandler[] = [
@@ -60,7 +54,7 @@ export function createModules(deps: ModuleDeps) {
   ];
   const cron: string[] = [];
 
-  return { services: { companies, users, auth, cae, certificates }, routes, jobs, cron };
+  return { services: { companies, users, auth, cae }, routes, jobs, cron };
 }
 
 export type Modules = ReturnType<typeof createModules>;
