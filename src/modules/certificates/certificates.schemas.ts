@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+export const certificateView = z.object({
+  id: z.number().int(),
+  idEmpresa: z.number().int(),
+  sujeto: z.string().describe('Subject, RFC 2253'),
+  emisor: z.string().describe('Issuer, RFC 2253 (as X509IssuerName)'),
+  numeroSerie: z.string().describe('Serial number in decimal (as X509SerialNumber)'),
+  validoDesde: z.string(),
+  validoHasta: z.string(),
+  activo: z.boolean().describe('The company signs with this certificate'),
+  vigente: z.boolean(),
+  venceEnDias: z.number().int(),
+  porVencer: z.boolean().describe(`Active and expiring within 30 days`),
+});
+export const certificateList = z.array(certificateView);
+export const companyIdParams = z.object({ id: z.coerce.number().int().positive() });
+export const assignBody = z.object({ idEmpresa: z.number().int().positive(), idCertificado: z.number().int().positive() });
+export const importJsonBody = z.object({
+  idEmpresa: z.number().int().positive(),
+  clave: z.string().describe('Password of the .p12/.pfx'),
+  archivo: z.string().min(1).describe('The .p12/.pfx file, base64'),
+  activar: z.boolean().optional(),
+});

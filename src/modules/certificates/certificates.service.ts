@@ -1,0 +1,132 @@
+/**
+ * Company signing certificates (spec 4.3 Empresa; BRIEF 3): import a PKCS#12, choose the active
+ * one, list them, and hand the emission flow a ready signing key.
+ */
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { errors } from '../../lib/errors.js';
+import { loadPkcs12, Pkcs12Error, readCertificate, type CertificateInfo } from '../../platform/crypto/pki.js';
+import { PG_UNIQUE_VIOLATION, pgErrorCode, type Db } from '../../platform/db/client.js';
+import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
+import type { Logger } from '../../platform/logger.js';
+import { decryptSecret, encryptSecret } from './certificates.crypto.js';
+import { certificateErrors as e } from './certificates.errors.js';
+import * as repo from './certificates.repository.js';
+
+const DAY = 86_400_000;
+export const EXPIRY_WARNING_DAYS = 30;
+
+function view(r: repo.CertificateRow, now = Date.now()) {
+  const venceEnDias = Math.floor((r.notAfter.getTime() - now) / DAY);
+  return {
+    id: r.id,
+    idEmpresa: r.companyId,
+    sujeto: r.subject,
+    emisor: r.issuer,
+    numeroSerie: r.serialNumber,
+    validoDesde: r.notBefore.toISOString(),
+    validoHasta: r.notAfter.toISOString(),
+    activo: r.isActive,
+    vigente: r.notBefore.getTime() <= now && now <= r.notAfter.getTime(),
+    venceEnDias,
+    porVencer: r.isActive && venceEnDias >= 0 && venceEnDias < EXPIRY_WARNING_DAYS,
+  };
+}
+
+export interface SigningMaterial {
+  certificateId: number;
+  privateKey: KeyObject;
+  certificatePem: string;
+  certificate: CertificateInfo;
+}
+
+export function createCertificatesService(deps: { db: Db; logger: Logger; masterKey: Buffer }) {
+  const { db } = deps;
+  const cache = new Map<number, SigningMaterial>();
+
+  function warnIfExpiring(r: repo.CertificateRow) {
+    const v = view(r);
+    if (v.porVencer) deps.logger.warn({ companyId: r.companyId, certificateId: r.id, venceEnDias: v.venceEnDias }, 'active signing certificate expires soon');
+  }
+
+  return {
+    /** importarCertificado: password, key/certificate pair, validity now and serialNumber=RUC<company RUT>. */
+    async importCertificate(actor: Actor, input: { idEmpresa: number; clave: string; archivo?: Buffer; activar?: boolean }) {
+      assertCompanyRole(actor, input.idEmpresa, 'administrador');
+      const rut = await repo.companyRut(db, input.idEmpresa);
+      if (!rut) throw errors.EMPRESA_NO_ENCONTRADA();
+      if (!input.archivo?.length) throw e.CERTIFICADO_ARCHIVO_REQUERIDO();
+      let contents;
+      try {
+        contents = loadPkcs12(input.archivo, input.clave);
+      } catch (err) {
+        if (!(err instanceof Pkcs12Error)) throw err;
+        throw { WRONG_PASSWORD: e.CERTIFICADO_CLAVE_INCORRECTA, MALFORMED: e.CERTIFICADO_ARCHIVO_INVALIDO, NO_KEY: e.CERTIFICADO_SIN_CLAVE_PRIVADA, NO_CERT: e.CERTIFICADO_CLAVE_NO_CORRESPONDE }[err.code]();
+      }
+      const info = readCertificate(contents.certificatePem);
+      const now = Date.now();
+      if (info.notBefore.getTime() > now || info.notAfter.getTime() < now) {
+        throw e.CERTIFICADO_NO_VIGENTE(`El certificado es válido del ${info.notBefore.toISOString()} al ${info.notAfter.toISOString()}.`);
+      }
+      // DGI rejects envelopes signed by a certificate without the issuer's RUC (S02, BRIEF 3).
+      if (info.rut !== rut) throw e.CERTIFICADO_RUT_DISTINTO(`El sujeto del certificado tiene serialNumber=${info.subjectSerialNumber ?? '(ninguno)'}; se requiere RUC${rut}.`);
+      try {
+        const row = await db.transaction(async (tx) => {
+          const inserted = await repo.insertCertificate(tx, {
+            companyId: input.idEmpresa, subject: info.subject, issuer: info.issuer, serialNumber: info.serialNumber,
+            notBefore: info.notBefore, notAfter: info.notAfter, fingerprint256: info.fingerprint256,
+            certificatePem: contents.certificatePem, chainPem: contents.chainPem.join('\n'),
+            encryptedKey: encryptSecret(deps.masterKey, contents.privateKeyPem),
+          });
+          const hasActive = await repo.activeCertificate(tx, input.idEmpresa);
+          if (input.activar !== false && (input.activar || !hasActive)) await repo.activate(tx, input.idEmpresa, inserted.id);
+          return (await repo.findCertificate(tx, inserted.id))!;
+        });
+        if (row.isActive) cache.delete(input.idEmpresa);
+        return view(row);
+      } catch (err) {
+        if (pgErrorCode(err) === PG_UNIQUE_VIOLATION) throw e.CERTIFICADO_DUPLICADO();
+        throw err;
+      }
+    },
+
+    /** asignarCertificado: an already imported, currently valid certificate becomes the active one. */
+    async assign(actor: Actor, companyId: number, certificateId: number) {
+      assertCompanyRole(actor, companyId, 'administrador');
+      const row = await repo.findCertificate(db, certificateId);
+      if (!row || row.companyId !== companyId) throw e.CERTIFICADO_NO_ENCONTRADO();
+      if (!view(row).vigente) throw e.CERTIFICADO_NO_VIGENTE();
+      await db.transaction((tx) => repo.activate(tx, companyId, certificateId));
+      cache.delete(companyId);
+      return view((await repo.findCertificate(db, certificateId))!);
+    },
+
+    async list(actor: Actor, companyId: number) {
+      assertCompanyRole(actor, companyId, 'lectura');
+      const rows = await repo.listCertificates(db, companyId);
+      rows.filter((r) => r.isActive).forEach(warnIfExpiring);
+      return rows.map((r) => view(r));
+    },
+
+    /**
+     * For the emission flow: the active certificate's key, decrypted once and cached per company
+     * (dropped when the active certificate changes in this process).
+     */
+    async getSigningContext(companyId: number): Promise<SigningMaterial> {
+      const cached = cache.get(companyId);
+      if (cached && cached.certificate.notAfter.getTime() > Date.now()) return cached;
+      const row = await repo.activeCertificate(db, companyId);
+      if (!row) throw e.EMPRESA_SIN_CERTIFICADO();
+      warnIfExpiring(row);
+      const material: SigningMaterial = {
+        certificateId: row.id,
+        privateKey: createPrivateKey(decryptSecret(deps.masterKey, row.encryptedKey)),
+        certificatePem: row.certificatePem,
+        certificate: readCertificate(row.certificatePem),
+      };
+      cache.set(companyId, material);
+      return material;
+    },
+  };
+}
+
+export type CertificatesService = ReturnType<typeof createCertificatesService>;
