@@ -15,13 +15,6 @@ import { usersRoutes } from './users/users.routes.js';
 import { createAuthService } from './auth/auth.service.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { authJobHandlers } from './auth/auth.jobs.js';
-import { createEventsService } from './events/events.service.js';
-import { eventsRoutes } from './events/events.routes.js';
-import { createWebhooksService } from './webhooks/webhooks.service.js';
-import { webhooksRoutes } from './webhooks/webhooks.routes.js';
-import { createDeliveryEngine } from './webhooks/delivery-engine.js';
-import { createSalesOrdersService } from './sales-orders/sales-orders.service.js';
-import { salesOrdersRoutes } from './sales-orders/sales-orders.routes.js';
 import { createCaeService } from './cae/cae.service.js';
 import { caeRoutes } from './cae/cae.routes.js';
 import { createCertificatesService } from './certificates/certificates.service.js';
@@ -48,18 +41,9 @@ export function createModules(deps: ModuleDeps) {
   const masterKey = resolveMasterKey({ masterKey: config.secrets.masterKey, isProduction: config.isProduction, dataDir: config.dataDir });
   const certificates = createCertificatesService({ db, logger, masterKey });
 
-  const events = createEventsService({ db });
-  const webhooks = createWebhooksService({ db, events, allowPrivateUrls: config.webhooks.allowPrivateUrls });
-  // Started by main.ts (when config.worker.inProcess) and worker.ts; idle until start().
-  const webhookEngine = createDeliveryEngine({ database, logger, ...config.webhooks });
-  const salesOrders = createSalesOrdersService({ db, events });
-
   const routes: FastifyPluginAsync[] = [
     authRoutes(auth, { rateLimitPerMinute: config.http.authRateLimitPerMinute }),
     usersRoutes(users),
-    eventsRoutes(events),
-    webhooksRoutes(webhooks),
-    salesOrdersRoutes(salesOrders),
     companiesRoutes(companies),
     caeRoutes(cae),
     certificatesRoutes(certificates),
