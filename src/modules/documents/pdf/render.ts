@@ -1,0 +1,45 @@
+/**
+ * renderCfePdf: the CFE's printed representation (representación impresa, BRIEF 4) as a PDF,
+ * A4 or 80 mm thermal ticket. Pure: no database, no I/O besides the output stream.
+ */
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import PDFDocument from 'pdfkit';
+import { drawA4 } from './layout-a4.ts';
+import { drawTicket } from './layout-ticket.ts';
+import { buildCfeView, type CfePdfInput, type CfePdfOptions } from './view.ts';
+
+function createDocument(input: CfePdfInput, options: CfePdfOptions): PDFKit.PDFDocument {
+  const view = buildCfeView(input);
+  const doc = new PDFDocument({
+    autoFirstPage: false,
+    margin: 0,
+    compress: true,
+    info: { Title: view.title, Author: view.emisor.nombre, Subject: view.preview ? 'Vista previa' : 'Representación impresa de CFE' },
+  });
+  // Drawing happens before the caller ends the document (STACK 6: doc.end() last).
+  if (options.formato === 'ticket80') drawTicket(doc, view, input.logo);
+  else drawA4(doc, view, input.logo);
+  return doc;
+}
+
+/** Renders into `out` (a file, an HTTP response, an upload stream); resolves when `out` has finished. */
+export async function renderCfePdfToStream(input: CfePdfInput, options: CfePdfOptions, out: Writable): Promise<void> {
+  const doc = createDocument(input, options);
+  const done = pipeline(doc, out);
+  doc.end();
+  await done;
+}
+
+/** Renders the whole PDF into memory. */
+export async function renderCfePdf(input: CfePdfInput, options: CfePdfOptions): Promise<Buffer> {
+  const doc = createDocument(input, options);
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  doc.end();
+  return done;
+}
