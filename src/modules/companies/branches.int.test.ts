@@ -237,3 +237,36 @@ describe('access', () => {
     assert.equal((await t.call(boss.token, 'POST', '/api/v1/puntoemision/crear', { idSucursal: myBranch.id, codTerminal: 'T3' })).status, 201);
   });
 });
+
+describe('documentation and logos', () => {
+  it('publishes every Empresa/Sucursal/Punto Emision endpoint of this module in /openapi.json', async () => {
+    const res = await t.call(undefined, 'GET', '/openapi.json');
+    assert.equal(res.status, 200);
+    const paths = res.body.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    for (const [method, path] of [
+      ['post', '/api/v1/empresa/crear'], ['get', '/api/v1/empresa/{id}'], ['delete', '/api/v1/empresa/{id}'], ['get', '/api/v1/empresa/parametros'],
+      ['get', '/api/v1/empresa/exportarExcel'], ['post', '/api/v1/empresa/habilitarPorRut/{rut}'], ['post', '/api/v1/sucursal/crear'],
+      ['get', '/api/v1/sucursal/getEmpresasSucursales'], ['get', '/api/v1/puntoemision/getBySucursalTerminal/{idSucursal}'], ['get', '/api/v1/puntoemision/todos'],
+    ]) {
+      assert.ok(paths[path]?.[method], `${method} ${path} missing`);
+      assert.ok(!paths[path][method].responses['501'], `${method} ${path} is still a stub`);
+    }
+  });
+
+  it('uploads, serves and removes a branch logo (SVG)', async () => {
+    const company = await insertCompany(t);
+    const br = await createBranch(admin, { idEmpresa: company.id, codComercio: 'L1' });
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>');
+    const boundary = '----b' + Date.now();
+    const payload = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="l.svg"\r\nContent-Type: image/svg+xml\r\n\r\n`), svg, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+    const up = await t.app.inject({ method: 'POST', url: `/api/v1/sucursal/actualizarLogo?idSucursal=${br.id}`, payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${admin}` } });
+    assert.equal(up.statusCode, 200, up.body);
+    assert.deepEqual(up.json(), { idSucursal: br.id, contentType: 'image/svg+xml', bytes: svg.length });
+    const got = await t.app.inject({ method: 'GET', url: `/api/v1/sucursal/${br.id}/logo`, headers: { authorization: `Bearer ${admin}` } });
+    assert.equal(got.headers['content-type'], 'image/svg+xml');
+    assert.equal(got.body, svg.toString());
+    assert.equal((await t.call(admin, 'GET', `/api/v1/sucursal/${br.id}`)).body.tieneLogo, true);
+    assert.equal((await t.call(admin, 'POST', `/api/v1/sucursal/eliminarLogo?idSucursal=${br.id}`)).status, 204);
+    assert.equal((await t.call(admin, 'POST', `/api/v1/sucursal/eliminarLogo?idSucursal=${br.id}`)).body.code, 'LOGO_NO_ENCONTRADO');
+  });
+});
