@@ -20,6 +20,10 @@ import { caeRoutes } from './cae/cae.routes.js';
 import { createCertificatesService } from './certificates/certificates.service.js';
 import { certificatesRoutes } from './certificates/certificates.routes.js';
 import { resolveMasterKey } from './certificates/certificates.crypto.js';
+import { createCustomersService } from './customers/customers.service.js';
+import { customersRoutes } from './customers/customers.routes.js';
+import { createCurrenciesService } from './currencies/currencies.service.js';
+import { currenciesRoutes } from './currencies/currencies.routes.js';
 
 export interface ModuleDeps {
   config: AppConfig;
@@ -40,6 +44,8 @@ export function createModules(deps: ModuleDeps) {
   const cae = createCaeService({ db, logger, trust: { extraCertificates: [] } });
   const masterKey = resolveMasterKey({ masterKey: config.secrets.masterKey, isProduction: config.isProduction, dataDir: config.dataDir });
   const certificates = createCertificatesService({ db, logger, masterKey });
+  const customers = createCustomersService({ db });
+  const currencies = createCurrenciesService({ db });
 
   const routes: FastifyPluginAsync[] = [
     authRoutes(auth, { rateLimitPerMinute: config.http.authRateLimitPerMinute }),
@@ -47,6 +53,8 @@ export function createModules(deps: ModuleDeps) {
     companiesRoutes(companies),
     caeRoutes(cae),
     certificatesRoutes(certificates),
+    customersRoutes(customers),
+    currenciesRoutes(currencies),
   ] as unknown as FastifyPluginAsync[];
 
   const jobs: JobHandler[] = [
@@ -60,7 +68,7 @@ export function createModules(deps: ModuleDeps) {
   ];
   const cron: string[] = [];
 
-  return { services: { companies, users, auth, cae, certificates }, routes, jobs, cron };
+  return { services: { companies, users, auth, cae, certificates, customers, currencies }, routes, jobs, cron };
 }
 
 export type Modules = ReturnType<typeof createModules>;

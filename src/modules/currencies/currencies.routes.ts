@@ -1,0 +1,35 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponses } from '../../platform/http/error-body.js';
+import { paged, pagedResponse, pagingQuery } from '../../platform/http/paging.js';
+import { requireActor } from '../../platform/http/tenancy.js';
+import type { CurrenciesService } from './currencies.service.js';
+
+const ymd = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'formato AAAA-MM-DD');
+const rate = z.object({
+  moneda: z.string().length(3).describe('ISO 4217 code from the catalogue, e.g. USD'),
+  fecha: ymd,
+  tipoCambio: z.union([z.string().regex(/^\d+(\.\d+)?$/), z.number().positive()]).describe('UYU per unit; sent as string to keep precision'),
+});
+const rateView = z.object({ moneda: z.string(), fecha: z.string(), tipoCambio: z.string() });
+
+export function currenciesRoutes(currencies: CurrenciesService): FastifyPluginAsyncZod {
+  return async (app) => {
+    const tags = ['Monedas y cotizaciones'];
+    app.get('/api/v1/moneda/todas', {
+      schema: { tags, summary: 'Currency catalogue', description: 'Not in the spec. ISO 4217 codes of DGI TipMonType (includes UYI and UYR).', response: { 200: z.array(z.string()), ...errorResponses } },
+    }, async () => [...currencies.catalogue()]);
+
+    app.post('/api/v1/empresa/cotizaciones/cargar', {
+      schema: { tags, summary: 'Load exchange rates', description: 'Not in the spec. Inserts or replaces the company rates (currency, date, rate). Emission uses them before the central bank (spec 2.3 rule 7). Role: emisor.', body: z.object({ idEmpresa: z.number().int().positive(), cotizaciones: z.array(rate).min(1).max(1000) }), response: { 200: z.object({ cargadas: z.number().int() }), ...errorResponses } },
+    }, async (req) => currencies.loadRates(requireActor(req), req.body.idEmpresa, req.body.cotizaciones));
+
+    app.get('/api/v1/empresa/cotizaciones', {
+      schema: { tags, summary: 'List exchange rates', description: 'Not in the spec. Rates of `idEmpresa`, newest first; filters moneda, desde, hasta.', querystring: pagingQuery.extend({ idEmpresa: z.coerce.number().int().positive(), moneda: z.string().length(3).optional(), desde: ymd.optional(), hasta: ymd.optional() }), response: { 200: pagedResponse(rateView), ...errorResponses } },
+    }, async (req) => {
+      const { start, length, ...f } = req.query;
+      const { data, total } = await currencies.listRates(requireActor(req), f, { start, length });
+      return paged(data, total, { start, length });
+    });
+  };
+}

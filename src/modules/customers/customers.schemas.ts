@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { pagedResponse, pagingQuery } from '../../platform/http/paging.js';
+
+/** DGI receiver block (CFEType.xsd Receptor): TipoDocRecep, CodPaisRecep, DocRecep, RznSocRecep, DirRecep, CiudadRecep, DeptoRecep, PaisRecep, CP. */
+const fields = {
+  tipoDocumento: z.number().int().refine((v) => [2, 3, 4, 5, 6, 7].includes(v), 'TipoDocRecep: 2 RUT, 3 CI, 4 otros, 5 pasaporte, 6 DNI, 7 NIFE').describe('TipoDocRecep: 2 RUT, 3 CI, 4 otros, 5 pasaporte, 6 DNI, 7 NIFE'),
+  codPais: z.string().regex(/^[A-Z]{2}$/).default('UY').describe('CodPaisRecep (ISO 3166 alpha-2)'),
+  documento: z.string().min(1).max(20).describe('DocRecep'),
+  razonSocial: z.string().min(1).max(150).describe('RznSocRecep'),
+  direccion: z.string().max(70).nullable().optional(),
+  ciudad: z.string().max(30).nullable().optional(),
+  departamento: z.string().max(30).nullable().optional(),
+  pais: z.string().max(30).nullable().optional(),
+  codigoPostal: z.string().max(10).nullable().optional(),
+  email: z.string().email().nullable().optional().describe('Address the receipts are delivered to'),
+};
+export const createBody = z.object({ idEmpresa: z.number().int().positive(), ...fields });
+export const editBody = z.object({ idCliente: z.number().int().positive(), ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, (v as z.ZodTypeAny).optional()])) } as { idCliente: z.ZodNumber } & { [K in keyof typeof fields]: z.ZodOptional<(typeof fields)[K]> });
+export const customerView = z.object({
+  id: z.number().int(), idEmpresa: z.number().int(), tipoDocumento: z.number().int(), codPais: z.string(), documento: z.string(), razonSocial: z.string(),
+  direccion: z.string().nullable(), ciudad: z.string().nullable(), departamento: z.string().nullable(), pais: z.string().nullable(), codigoPostal: z.string().nullable(), email: z.string().nullable(),
+});
+export const listQuery = pagingQuery.extend({ idEmpresa: z.coerce.number().int().positive(), q: z.string().max(150).optional().describe('Part of the legal name or document') });
+export const byDocumentQuery = z.object({ idEmpresa: z.coerce.number().int().positive(), documento: z.string().min(1).max(20), codPais: z.string().length(2).optional() });
+export const idParams = z.object({ id: z.coerce.number().int().positive() });
+export const customersPage = pagedResponse(customerView);

@@ -1,0 +1,74 @@
+/**
+ * Customers (clientes) of a company: the receiver of a CFE. Emission uses `findForCompany`
+ * (spec 2.3 rule 3: idCliente must belong to the same company) and `findByDocument`.
+ */
+import { and, asc, count, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { PG_UNIQUE_VIOLATION, pgErrorCode, type Db, type DbOrTx } from '../../platform/db/client.js';
+import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
+import type { Paging } from '../../platform/http/paging.js';
+import { customerErrors as e } from './customers.errors.js';
+import { customers } from './customers.tables.js';
+
+type Row = typeof customers.$inferSelect;
+const view = (r: Row) => ({
+  id: r.id, idEmpresa: r.companyId, tipoDocumento: r.tipoDocumento, codPais: r.codPais, documento: r.documento, razonSocial: r.razonSocial,
+  direccion: r.direccion, ciudad: r.ciudad, departamento: r.departamento, pais: r.pais, codigoPostal: r.codigoPostal, email: r.email,
+});
+
+async function guard<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (pgErrorCode(err) === PG_UNIQUE_VIOLATION) throw e.CLIENTE_DUPLICADO();
+    throw err;
+  }
+}
+
+export function createCustomersService(deps: { db: Db }) {
+  const { db } = deps;
+  async function visible(actor: Actor, id: number, role: 'lectura' | 'emisor') {
+    const [row] = await db.select().from(customers).where(eq(customers.id, id));
+    if (!row) throw e.CLIENTE_NO_ENCONTRADO();
+    assertCompanyRole(actor, row.companyId, role, () => e.CLIENTE_NO_ENCONTRADO());
+    return row;
+  }
+  return {
+    async create(actor: Actor, input: { idEmpresa: number } & Omit<typeof customers.$inferInsert, 'companyId'>) {
+      assertCompanyRole(actor, input.idEmpresa, 'emisor');
+      const { idEmpresa, ...values } = input;
+      return guard(async () => view((await db.insert(customers).values({ ...values, companyId: idEmpresa }).returning())[0]));
+    },
+    async edit(actor: Actor, input: { idCliente: number } & Partial<Omit<typeof customers.$inferInsert, 'companyId'>>) {
+      await visible(actor, input.idCliente, 'emisor');
+      const { idCliente, ...values } = input;
+      return guard(async () => view((await db.update(customers).set({ ...values, updatedAt: new Date() }).where(eq(customers.id, idCliente)).returning())[0]));
+    },
+    get: async (actor: Actor, id: number) => view(await visible(actor, id, 'lectura')),
+    async list(actor: Actor, f: { idEmpresa: number; q?: string }, paging: Paging) {
+      assertCompanyRole(actor, f.idEmpresa, 'lectura');
+      const conds: SQL[] = [eq(customers.companyId, f.idEmpresa)];
+      if (f.q) conds.push(or(ilike(customers.razonSocial, `%${f.q}%`), ilike(customers.documento, `%${f.q}%`))!);
+      const where = and(...conds);
+      const rows = await db.select().from(customers).where(where).orderBy(asc(customers.razonSocial), asc(customers.id)).offset(paging.start).limit(paging.length);
+      const [{ total }] = await db.select({ total: count() }).from(customers).where(where);
+      return { data: rows.map(view), total };
+    },
+    async searchByDocument(actor: Actor, companyId: number, documento: string, codPais?: string) {
+      assertCompanyRole(actor, companyId, 'lectura');
+      return (await this.findByDocument(db, companyId, documento, codPais)).map(view);
+    },
+    /** For emission: the customer only if it belongs to the company. */
+    async findForCompany(tx: DbOrTx, companyId: number, id: number) {
+      const [row] = await tx.select().from(customers).where(and(eq(customers.id, id), eq(customers.companyId, companyId)));
+      return row;
+    },
+    /** For emission (spec 2.3 rule 3): customers of the company with that document. */
+    findByDocument(tx: DbOrTx, companyId: number, documento: string, codPais?: string) {
+      const conds = [eq(customers.companyId, companyId), eq(customers.documento, documento.trim())];
+      if (codPais) conds.push(eq(customers.codPais, codPais));
+      return tx.select().from(customers).where(and(...conds)).orderBy(asc(customers.id));
+    },
+  };
+}
+
+export type CustomersService = ReturnType<typeof createCustomersService>;
