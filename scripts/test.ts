@@ -77,6 +77,9 @@ async function main() {
       fs.chmodSync(tmpDir, 0o755);
       const port = await freePort();
       embedded = await startEmbeddedPostgres({ dir: path.join(tmpDir, 'data'), port, persistent: false });
+      const stopOnSignal = () => void embedded?.stop().finally(() => process.exit(130));
+      process.once('SIGINT', stopOnSignal);
+      process.once('SIGTERM', stopOnSignal);
       baseUrl = embedded.baseUrl;
       console.log(`tests: embedded PostgreSQL on port ${port}`);
     }

