@@ -75,7 +75,7 @@ export function stamp(doc: Doc, text: string, cx: number, cy: number, size: numb
   doc.save();
   doc.rotate(angle, { origin: [cx, cy] });
   font(doc, size, true, '#cc0000');
-  doc.fillOpacity(0.22);
+  doc.fillOpacity(0.3);
   const w = doc.widthOfString(text);
   doc.text(text, cx - w / 2, cy - size / 2, { lineBreak: false });
   doc.restore();

@@ -7,7 +7,7 @@
  */
 import { drawQr, MM } from './qr-vector.ts';
 import { box, font, GREY, hr, line, openLogo, para, stamp, type Doc, type Logo } from './draw.ts';
-import type { CfeView, ViewLine } from './view.ts';
+import { PREVIEW_TEXT, type CfeView, type ViewLine } from './view.ts';
 
 const PAGE_W = 595.28;
 const PAGE_H = 841.89;
@@ -258,6 +258,10 @@ export function drawA4(doc: Doc, view: CfeView, logoBytes?: Buffer): void {
     font(doc, 7.5, false, GREY);
     line(doc, `${view.tipoNombre} ${view.serieNumero}`, M, PAGE_H - M - 8, W / 2);
     line(doc, `Página ${i + 1} de ${pages.length}`, M + W / 2, PAGE_H - M - 8, W / 2, 'right');
-    if (view.preview) stamp(doc, 'VISTA PREVIA - SIN VALIDEZ FISCAL', PAGE_W / 2, PAGE_H / 2, 38, -52);
+    if (view.preview) {
+      stamp(doc, PREVIEW_TEXT, PAGE_W / 2, PAGE_H / 2, 38, -52);
+      font(doc, 8, true, '#cc0000');
+      line(doc, PREVIEW_TEXT, M, M / 2 - 1, W, 'center');
+    }
   });
 }

@@ -7,7 +7,7 @@
  */
 import { drawQr, MM } from './qr-vector.ts';
 import { box, font, GREY, hr, line, openLogo, para, stamp, type Doc } from './draw.ts';
-import type { CfeView } from './view.ts';
+import { PREVIEW_TEXT, type CfeView } from './view.ts';
 
 export const TICKET_WIDTH = 226.77;
 const M = 8;
@@ -54,6 +54,7 @@ function pair(doc: Doc, label: string, value: string, size: number, bold: boolea
 
 function buildBlocks(doc: Doc, view: CfeView, logoBytes?: Buffer): Block[] {
   const b: Block[] = [];
+  if (view.preview) b.push(centred(doc, PREVIEW_TEXT, 7.5, true, '#cc0000'));
   const logo = openLogo(doc, logoBytes, 140, 45);
   if (logo.img) {
     const img = logo.img;
@@ -181,7 +182,7 @@ export function drawTicket(doc: Doc, view: CfeView, logoBytes?: Buffer): void {
       line(doc, `Página ${i + 1} de ${pages.length}`, M, pageH - M - 7, CW, 'center');
     }
     if (view.preview) {
-      for (let sy = Math.min(150, pageH / 2); sy < pageH; sy += 300) stamp(doc, 'VISTA PREVIA - SIN VALIDEZ FISCAL', TICKET_WIDTH / 2, sy, 11, -35);
+      for (let sy = Math.min(150, pageH / 2); sy < pageH; sy += 300) stamp(doc, PREVIEW_TEXT, TICKET_WIDTH / 2, sy, 11, -35);
     }
   });
 }

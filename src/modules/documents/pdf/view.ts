@@ -8,6 +8,9 @@ import { formatCantidad, formatFecha, formatFechaHora, formatMonto, formatNumber
 
 export type PdfFormato = 'A4' | 'ticket80';
 
+/** Stamped diagonally across every page, and once horizontally at the top, in preview mode. */
+export const PREVIEW_TEXT = 'VISTA PREVIA - SIN VALIDEZ FISCAL';
+
 /** What the renderer needs besides the CFE: signature data and presentation extras. */
 export interface CfePdfInput {
   /** The complete (totals computed) CFE model, as signed. */
