@@ -18,3 +18,6 @@ export type { SignatureHash, SignedXmlResult, SigningContext, SigningContextInpu
 export { extractEnvelopeCfes, type EnvelopeCfes } from './envelope-cfes.ts';
 export { buildQrUrl, QR_BASE_URL, qrAmount, qrDate, qrPngBase64, securityCode, type QrInput } from './qr.ts';
 export { SAMPLE_TYPES, sampleCfe } from './sample-cfes.ts';
+export * from './sobre.ts';
+export * from './reporte-diario.ts';
+export * from './cfe-states.ts';
