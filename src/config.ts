@@ -38,9 +38,21 @@ const envSchema = z.object({
   MASTER_KEY: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hexadecimal characters (32 bytes)').optional(),
   WEBHOOK_ALLOW_PRIVATE_URLS: bool.optional().transform((v) => v ?? false),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Webhook deliveries in flight at once per delivery engine, and its poll fallback when NOTIFY is missed. */
+  WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(5000).default(256),
+  WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Per-IP requests per minute on login / password-recovery endpoints. */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** DGI RUT lookup and BCU rates: the local simulator (default) or the real services. */
+  DGI_MODE: z.enum(['simulator', 'real']).default('simulator'),
+  /** A running simulator (`npm run dgi:simulator`); unset in simulator mode = start one in-process. */
+  DGI_SIMULATOR_URL: z.string().url().optional(),
+  DGI_RUT_URL: z.string().url().default('https://efactura.dgi.gub.uy:6470/ePrueba/ws_personaGetActEmpresarialPrueba'),
+  BCU_RATES_URL: z.string().url().default('https://cotizaciones.bcu.gub.uy/wscotizaciones/servlet/awsbcucotizaciones'),
+  LOOKUP_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(3600),
+  /** UI (Unidad Indexada) value at 31 December of the previous year, for the 5,000 UI e-Ticket threshold (BRIEF 1). */
+  UI_VALUE: z.string().regex(/^\d+(\.\d+)?$/).default('6.4'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -86,7 +98,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       concurrency: e.WORKER_CONCURRENCY,
     },
     secrets: { masterKey: e.MASTER_KEY },
-    webhooks: { allowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS, timeoutMs: e.WEBHOOK_TIMEOUT_MS },
+    dgi: { mode: e.DGI_MODE, simulatorUrl: e.DGI_SIMULATOR_URL, rutUrl: e.DGI_RUT_URL, bcuUrl: e.BCU_RATES_URL, cacheTtlSeconds: e.LOOKUP_CACHE_TTL_SECONDS },
+    emission: { uiValue: e.UI_VALUE },
+    webhooks: { allowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS, timeoutMs: e.WEBHOOK_TIMEOUT_MS, maxInFlight: e.WEBHOOK_MAX_IN_FLIGHT, pollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS },
   });
 }
 

@@ -29,6 +29,7 @@ async function main() {
   let runner: JobRunner | undefined;
   if (config.worker.inProcess) {
     runner = await startJobRunner({ pool: runtime.database.pool, jobs: modules.jobs, cron: modules.cron, concurrency: config.worker.concurrency, logger });
+    await modules.services.webhookEngine.start();
   }
 
   const address = await app.listen({ port: config.http.port, host: config.http.host });
@@ -47,6 +48,7 @@ async function main() {
     try {
       await app.close();
       await runner?.stop();
+      if (config.worker.inProcess) await modules.services.webhookEngine.stop();
       await runtime.close();
       logger.info('shutdown complete');
       process.exit(0);

@@ -20,9 +20,11 @@ async function main() {
   const runtime = await startRuntime(config, logger);
   const modules = createModules({ config, logger, ...runtime });
   const runner = await startJobRunner({ pool: runtime.database.pool, jobs: modules.jobs, cron: modules.cron, concurrency: config.worker.concurrency, logger });
+  await modules.services.webhookEngine.start();
   console.log('Worker running.');
   const shutdown = async () => {
     await runner.stop();
+    await modules.services.webhookEngine.stop();
     await runtime.close();
     process.exit(0);
   };

@@ -15,6 +15,13 @@ import { usersRoutes } from './users/users.routes.js';
 import { createAuthService } from './auth/auth.service.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { authJobHandlers } from './auth/auth.jobs.js';
+import { createEventsService } from './events/events.service.js';
+import { eventsRoutes } from './events/events.routes.js';
+import { createWebhooksService } from './webhooks/webhooks.service.js';
+import { webhooksRoutes } from './webhooks/webhooks.routes.js';
+import { createDeliveryEngine } from './webhooks/delivery-engine.js';
+import { createSalesOrdersService } from './sales-orders/sales-orders.service.js';
+import { salesOrdersRoutes } from './sales-orders/sales-orders.routes.js';
 import { createCaeService } from './cae/cae.service.js';
 import { caeRoutes } from './cae/cae.routes.js';
 import { createCertificatesService } from './certificates/certificates.service.js';
@@ -47,9 +54,18 @@ export function createModules(deps: ModuleDeps) {
   const customers = createCustomersService({ db });
   const currencies = createCurrenciesService({ db });
 
+  const events = createEventsService({ db });
+  const webhooks = createWebhooksService({ db, events, allowPrivateUrls: config.webhooks.allowPrivateUrls });
+  // Started by main.ts (when config.worker.inProcess) and worker.ts; idle until start().
+  const webhookEngine = createDeliveryEngine({ database, logger, ...config.webhooks });
+  const salesOrders = createSalesOrdersService({ db, events });
+
   const routes: FastifyPluginAsync[] = [
     authRoutes(auth, { rateLimitPerMinute: config.http.authRateLimitPerMinute }),
     usersRoutes(users),
+    eventsRoutes(events),
+    webhooksRoutes(webhooks),
+    salesOrdersRoutes(salesOrders),
     companiesRoutes(companies),
     caeRoutes(cae),
     certificatesRoutes(certificates),
@@ -68,7 +84,7 @@ export function createModules(deps: ModuleDeps) {
   ];
   const cron: string[] = [];
 
-  return { services: { companies, users, auth, cae, certificates, customers, currencies }, routes, jobs, cron };
+  return { services: { companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders }, routes, jobs, cron };
 }
 
 export type Modules = ReturnType<typeof createModules>;

@@ -1,0 +1,226 @@
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { insertCompany } from '../../../test/support/factories.js';
+import { createDeliveryEngine, type DeliveryEngine } from './delivery-engine.js';
+import { RETRY_DELAYS_SECONDS } from './retry-policy.js';
+import { silentLogger, startReceiver, type Answer } from './webhooks.test-helpers.js';
+
+let t: TestApp;
+let admin: string;
+let clock: Date;
+let engine: DeliveryEngine;
+const receiver = await startReceiver();
+const SECRET = 'whsec_' + Buffer.from('a-very-secret-key-for-tests').toString('base64');
+
+function newEngine() {
+  return createDeliveryEngine({ database: t.database, logger: silentLogger, timeoutMs: 400, allowPrivateUrls: true, now: () => clock });
+}
+
+/** A company with one endpoint subscribed to Cfe.Emitido, answering with `answer`. */
+async function setup(answer: (n: number) => Answer, extra: Record<string, unknown> = {}) {
+  const company = await insertCompany(t);
+  let n = 0;
+  const tag = `c${company.id}`;
+  receiver.answer = (r) => (r.headers['x-tag'] === tag ? answer(++n) : 200);
+  const res = await t.call(admin, 'POST', `/api/v1/webhooks?idEmpresa=${company.id}`, { url: receiver.url, events: ['Cfe.Emitido'], secret: SECRET, headers: { 'X-Tag': tag }, ...extra });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  const mine = () => receiver.received.filter((r) => r.headers['x-tag'] === tag);
+  return { companyId: company.id, endpointId: res.body.id as number, mine };
+}
+
+async function emit(companyId: number, resource: Record<string, unknown> = { idCfeEmitido: 1 }) {
+  return t.db.transaction((tx) => t.modules.services.events.record(tx, { type: 'Cfe.Emitido', companyId, resource }));
+}
+
+async function deliveries(endpointId: number) {
+  const res = await t.call(admin, 'GET', `/api/v1/webhooks/${endpointId}/entregas`);
+  assert.equal(res.status, 200);
+  return res.body.data as any[];
+}
+
+before(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+  clock = new Date();
+  engine = newEngine();
+});
+after(async () => {
+  await engine.close();
+  await receiver.close();
+  await t.close();
+});
+
+describe('happy path', () => {
+  it('delivers a signed Cfe.Emitido verifiable with node crypto, with the documented headers', async () => {
+    const { companyId, endpointId, mine } = await setup(() => 200);
+    const event = await emit(companyId, { idCfeEmitido: 42, serie: 'A', numero: 7 });
+    assert.equal((await engine.tick()).attempted, 1);
+    const [r] = mine();
+    assert.equal(r.headers['content-type'], 'application/json');
+    assert.equal(r.headers['webhook-id'], event.id);
+    const body = JSON.parse(r.body);
+    assert.deepEqual({ id: body.id, type: body.type, idEmpresa: body.idEmpresa, data: body.data }, { id: event.id, type: 'Cfe.Emitido', idEmpresa: companyId, data: { idCfeEmitido: 42, serie: 'A', numero: 7 } });
+    const key = Buffer.from(SECRET.slice(6), 'base64');
+    const expected = createHmac('sha256', key).update(`${r.headers['webhook-id']}.${r.headers['webhook-timestamp']}.${r.body}`).digest('base64');
+    assert.equal(r.headers['webhook-signature'], `v1,${expected}`);
+    const [d] = await deliveries(endpointId);
+    assert.equal(d.status, 'entregado');
+    assert.equal(d.intentos.length, 1);
+    assert.equal(d.intentos[0].statusCode, 200);
+    assert.equal(d.intentos[0].responseExcerpt, 'answer 200');
+    assert.equal(r.headers['idempotency-key'], d.idempotencyKey);
+  });
+
+  it('any 2xx is delivered at once: 202 and 204', async () => {
+    for (const code of [202, 204]) {
+      const { companyId, endpointId } = await setup(() => code);
+      await emit(companyId);
+      await engine.tick();
+      const [d] = await deliveries(endpointId);
+      assert.equal(d.status, 'entregado');
+      assert.equal(d.attempts, 1);
+    }
+  });
+
+  it('follows the exact delay sequence and is exhausted at the default 8 attempts; Idempotency-Key stable', async () => {
+    const { companyId, endpointId, mine } = await setup(() => 503);
+    await emit(companyId);
+    await engine.tick();
+    for (let k = 1; k < 8; k++) {
+      const [d] = await deliveries(endpointId);
+      assert.equal(d.status, 'pendiente');
+      assert.equal(new Date(d.nextAttemptAt).getTime() - clock.getTime(), RETRY_DELAYS_SECONDS[k - 1] * 1000, `delay after attempt ${k}`);
+      clock = new Date(new Date(d.nextAttemptAt).getTime() - 1);
+      assert.equal((await engine.tick()).attempted, 0, 'not due 1 ms early');
+      clock = new Date(d.nextAttemptAt);
+      assert.equal((await engine.tick()).attempted, 1);
+    }
+    const [d] = await deliveries(endpointId);
+    assert.equal(d.status, 'agotado');
+    assert.equal(d.intentos.length, 8);
+    assert.deepEqual(d.intentos.map((a: any) => a.outcome), [...Array(7).fill('reintento'), 'agotado']);
+    clock = new Date(clock.getTime() + 86_400_000);
+    assert.equal((await engine.tick()).attempted, 0);
+    const keys = new Set(mine().map((r) => r.headers['idempotency-key']));
+    assert.equal(mine().length, 8);
+    assert.deepEqual([...keys], [d.idempotencyKey]);
+    assert.equal(new Set(mine().map((r) => r.headers['webhook-id'])).size, 1);
+  });
+
+  it('exhausts at a configured maximum (3)', async () => {
+    const { companyId, endpointId } = await setup(() => 500, { maxAttempts: 3 });
+    await emit(companyId);
+    for (let i = 0; i < 3; i++) {
+      await engine.tick();
+      clock = new Date(clock.getTime() + 3600_000);
+    }
+    const [d] = await deliveries(endpointId);
+    assert.equal(d.status, 'agotado');
+    assert.equal(d.intentos.length, 3);
+  });
+});
+
+describe('delivery table (spec 3)', () => {
+  for (const [code, status] of [[429, 'pendiente'], [500, 'pendiente'], [503, 'pendiente'], [400, 'fallido'], [404, 'fallido'], [410, 'fallido']] as const) {
+    it(`${code} → ${status}`, async () => {
+      const { companyId, endpointId } = await setup(() => code);
+      await emit(companyId);
+      await engine.tick();
+      const [d] = await deliveries(endpointId);
+      assert.equal(d.status, status);
+      assert.equal(d.intentos[0].statusCode, code);
+      assert.equal(d.intentos[0].outcome, status === 'fallido' ? 'fallido' : 'reintento');
+      if (status === 'pendiente') assert.equal(new Date(d.nextAttemptAt).getTime() - clock.getTime(), 5000);
+    });
+  }
+
+  it('a timeout is retried, then a 200 delivers with the same Idempotency-Key', async () => {
+    const { companyId, endpointId, mine } = await setup((n) => (n === 1 ? 'hang' : 200));
+    await emit(companyId);
+    await engine.tick();
+    let [d] = await deliveries(endpointId);
+    assert.equal(d.status, 'pendiente');
+    assert.equal(d.intentos[0].statusCode, null);
+    assert.match(d.intentos[0].error, /Tiempo de espera/);
+    clock = new Date(clock.getTime() + 5000);
+    await engine.tick();
+    [d] = await deliveries(endpointId);
+    assert.equal(d.status, 'entregado');
+    assert.equal(mine().length, 2);
+    assert.equal(mine()[0].headers['idempotency-key'], mine()[1].headers['idempotency-key']);
+  });
+
+  it('a network error (closed port) is retried', async () => {
+    const { endpointId, companyId } = await setup(() => 200);
+    await t.call(admin, 'PATCH', `/api/v1/webhooks/${endpointId}`, { url: 'http://127.0.0.1:1/nothing' });
+    await emit(companyId);
+    await engine.tick();
+    const [d] = await deliveries(endpointId);
+    assert.equal(d.status, 'pendiente');
+    assert.equal(d.intentos[0].statusCode, null);
+    assert.ok(d.intentos[0].error);
+  });
+
+  it('re-delivers one exhausted delivery and all failed ones in a window', async () => {
+    const { companyId, endpointId, mine } = await setup((n) => (n === 1 ? 410 : 200));
+    await emit(companyId);
+    await engine.tick();
+    let [d] = await deliveries(endpointId);
+    assert.equal(d.status, 'fallido');
+    const res = await t.call(admin, 'POST', `/api/v1/webhooks/${endpointId}/entregas/${d.id}/reenviar`);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.status, 'pendiente');
+    clock = new Date(Math.max(clock.getTime(), Date.now()) + 1000);
+    await engine.tick();
+    [d] = await deliveries(endpointId);
+    assert.equal(d.status, 'entregado');
+    assert.equal(d.intentos.length, 2);
+    assert.equal(mine()[0].headers['idempotency-key'], mine()[1].headers['idempotency-key']);
+    const again = await t.call(admin, 'POST', `/api/v1/webhooks/${endpointId}/reenviar`, { desde: new Date(Date.now() - 3600_000).toISOString(), hasta: new Date(Date.now() + 3600_000).toISOString() });
+    assert.deepEqual(again.body, { reenviadas: 0 });
+  });
+});
+
+describe('durability', () => {
+  it('the outbox does not publish an event whose transaction rolled back', async () => {
+    const { companyId, mine } = await setup(() => 200);
+    await assert.rejects(t.db.transaction(async (tx) => {
+      await t.modules.services.events.record(tx, { type: 'Cfe.Emitido', companyId, resource: { x: 1 } });
+      throw new Error('rollback');
+    }));
+    await engine.tick();
+    assert.equal(mine().length, 0);
+    const feed = await t.call(admin, 'GET', `/api/v1/eventos?idEmpresa=${companyId}`);
+    assert.equal(feed.body.total, 0);
+  });
+
+  it('two workers ticking at once never deliver an attempt twice', async () => {
+    const { companyId, mine } = await setup(() => 200);
+    for (let i = 0; i < 60; i++) await emit(companyId, { i });
+    const other = newEngine();
+    await Promise.all([engine.drain(), other.drain(), engine.drain()]);
+    await other.close();
+    assert.equal(mine().length, 60);
+    assert.equal(new Set(mine().map((r) => r.headers['idempotency-key'])).size, 60);
+  });
+
+  it('a delivery claimed by a worker that died falls due again after its lease', async () => {
+    const { companyId, endpointId, mine } = await setup(() => 200);
+    await emit(companyId);
+    // Fan out, then simulate a worker that claimed the row and was killed before sending.
+    await t.db.execute(sql`select 1`);
+    const { fanOut, claimDue } = await import('./deliveries.repository.js');
+    await fanOut(t.db, clock, 100);
+    const leaseEnd = new Date(clock.getTime() + 70_000);
+    const claimed = await claimDue(t.db, clock, leaseEnd, '00000000-0000-4000-8000-000000000000', 100);
+    assert.equal(claimed.length, 1);
+    assert.equal((await engine.tick()).attempted, 0, 'leased row is not taken by another worker');
+    clock = new Date(leaseEnd.getTime() + 1);
+    assert.equal((await engine.tick()).attempted, 1);
+    assert.equal(mine().length, 1);
+    assert.equal((await deliveries(endpointId))[0].status, 'entregado');
+  });
+});

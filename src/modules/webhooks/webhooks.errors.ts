@@ -1,0 +1,14 @@
+import { defineErrors } from '../../lib/errors.js';
+
+/** Spec 7.1 and 7.2 fix the meaning of the first two messages: registration needs url and events. */
+export const webhookErrors = defineErrors({
+  WEBHOOK_CAMPOS_REQUERIDOS: { status: 400, message: 'Los campos requeridos son url y events.' },
+  WEBHOOK_PAYLOAD_INVALIDO: { status: 400, message: 'El payload está vacío o no es válido.' },
+  WEBHOOK_EVENTO_DESCONOCIDO: { status: 400, message: 'Uno o más eventos no existen en el catálogo de eventos.' },
+  WEBHOOK_URL_INVALIDA: { status: 400, message: 'La url debe ser una dirección http o https válida.' },
+  WEBHOOK_URL_PRIVADA: { status: 400, message: 'La url apunta a una dirección privada o local, que no está permitida.' },
+  WEBHOOK_EMPRESA_REQUERIDA: { status: 400, message: 'Indique idEmpresa en la consulta: su usuario tiene acceso a más de una empresa.' },
+  WEBHOOK_NO_ENCONTRADO: { status: 404, message: 'El webhook no existe.' },
+  ENTREGA_NO_ENCONTRADA: { status: 404, message: 'La entrega no existe.' },
+  ENTREGA_PENDIENTE: { status: 409, message: 'La entrega todavía está pendiente; espere a que termine antes de reenviarla.' },
+});
