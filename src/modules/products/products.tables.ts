@@ -33,6 +33,8 @@ export const productVariants = pgTable(
     codigo: varchar({ length: 35 }).notNull(),
     nombre: varchar({ length: 80 }).notNull(),
     precioUnitario: numeric({ precision: 24, scale: 10 }),
+    /** DGI UniMed of this variant; null = the product's unidadMedida. */
+    unidadMedida: varchar({ length: 4 }),
     enabled: boolean().notNull().default(true),
     ...timestamps,
   },

@@ -1,0 +1,1 @@
+ALTER TABLE "product_variants" ADD COLUMN "unidad_medida" varchar(4);
