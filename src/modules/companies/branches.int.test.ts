@@ -251,6 +251,9 @@ describe('documentation and logos', () => {
       assert.ok(paths[path]?.[method], `${method} ${path} missing`);
       assert.ok(!paths[path][method].responses['501'], `${method} ${path} is still a stub`);
     }
+    const body = (res.body.paths['/api/v1/sucursal/crear'].post.requestBody.content['application/json'].schema);
+    assert.equal(body.example?.codComercio, 'CENTRO');
+    assert.ok(res.body.paths['/api/v1/puntoemision/{id}'].get.responses['200'].content['application/json'].schema.example);
   });
 
   it('uploads, serves and removes a branch logo (SVG)', async () => {

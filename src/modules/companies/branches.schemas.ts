@@ -28,7 +28,9 @@ const branchData = {
   codigosDgi: codigosDgi.optional(),
 };
 
-export const createBranchBody = z.object({ idEmpresa: z.number().int().positive(), ...branchData });
+export const createBranchBody = z.object({ idEmpresa: z.number().int().positive(), ...branchData }).meta({
+  example: { idEmpresa: 12, codComercio: 'CENTRO', nombre: 'Sucursal Centro', ciudad: 'Montevideo', departamento: 'Montevideo', CodigoCasaDgi: 5, codigosDgi: [{ codigoDgiSucursal: 1, vigenciaDesde: '2024-01-01', vigenciaHasta: '2024-12-31' }, { codigoDgiSucursal: 2, vigenciaDesde: '2025-01-01' }] },
+});
 export const editBranchBody = z
   .object({
     idSucursal: z.number().int().positive(),
@@ -36,7 +38,8 @@ export const editBranchBody = z
     codComercio: branchData.codComercio.optional(),
     nombre: branchData.nombre.optional(),
   })
-  .describe('Only the fields sent change; null clears an optional field; codigosDgi, when sent, replaces the history.');
+  .describe('Only the fields sent change; null clears an optional field; codigosDgi, when sent, replaces the history.')
+  .meta({ example: { idSucursal: 3, telefono: '29005678', codigosDgi: [{ codigoDgiSucursal: 2, vigenciaDesde: '2025-01-01' }] } });
 
 export const branchView = z.object({
   id: z.number().int(),
@@ -52,7 +55,7 @@ export const branchView = z.object({
   habilitada: z.boolean(),
   tieneLogo: z.boolean(),
   codigosDgi: z.array(z.object({ codigoDgiSucursal: z.number().int(), vigenciaDesde: z.string(), vigenciaHasta: z.string().nullable() })),
-});
+}).meta({ example: { id: 3, idEmpresa: 12, codComercio: 'CENTRO', nombre: 'Sucursal Centro', direccion: 'Colonia 1000', ciudad: 'Montevideo', departamento: 'Montevideo', telefono: '29001234', email: null, CodigoCasaDgi: 5, habilitada: true, tieneLogo: false, codigosDgi: [{ codigoDgiSucursal: 1, vigenciaDesde: '2024-01-01', vigenciaHasta: '2024-12-31' }, { codigoDgiSucursal: 2, vigenciaDesde: '2025-01-01', vigenciaHasta: null }] } });
 
 export const listBranchesQuery = pagingQuery.extend({
   idEmpresa: z.coerce.number().int().positive().optional().describe('Company; omitted = every company visible to the caller'),
@@ -71,11 +74,11 @@ export const companiesWithBranchesPage = pagedResponse(
 );
 
 export const branchIdQuery = z.object({ idSucursal: z.coerce.number().int().positive() });
-export const branchCode = z.object({ idSucursal: z.number().int(), idEmpresa: z.number().int(), codComercio: z.string() });
+export const branchCode = z.object({ idSucursal: z.number().int(), idEmpresa: z.number().int(), codComercio: z.string() }).meta({ example: { idSucursal: 3, idEmpresa: 12, codComercio: 'CENTRO' } });
 export const dgiCodeQuery = z.object({ fecha: isoDate.describe('Date (YYYY-MM-DD), normally idDoc.fechaEmision') });
 export const dgiCodeAt = z.object({
   idSucursal: z.number().int(),
   fecha: z.string(),
   codigoDgiSucursal: z.number().int().nullable().describe('null when neither history, branch nor company define one'),
   origen: z.enum(['historial', 'sucursal', 'empresa']).nullable().describe('Which step of spec 2.2 rule 5 gave the code'),
-});
+}).meta({ example: { idSucursal: 3, fecha: '2024-06-15', codigoDgiSucursal: 1, origen: 'historial' } });

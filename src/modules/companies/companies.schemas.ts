@@ -48,11 +48,13 @@ export const createCompanyBody = z
     habilitada: z.boolean().optional().describe('Default true'),
     ...companyData,
   })
-  .describe('Operators only. Example: {"rut":"219999830019","razonSocial":"Ejemplo S.A.","ciudad":"Montevideo","departamento":"Montevideo"}');
+  .describe('Operators only.')
+  .meta({ example: { rut: '219999830019', razonSocial: 'Ejemplo S.A.', domicilioFiscal: 'Av. 18 de Julio 1234', ciudad: 'Montevideo', departamento: 'Montevideo', CodigoCasaDgiPorDefecto: 1, regimenTributario: 'general', limiteCfeMensual: null } });
 
 export const editCompanyBody = z
   .object({ idEmpresa: z.number().int().positive(), ...companyData, razonSocial: companyData.razonSocial.optional() })
-  .describe('Only the fields sent change; null clears an optional field. The RUT cannot change (it identifies the issuer of issued CFE).');
+  .describe('Only the fields sent change; null clears an optional field. The RUT cannot change (it identifies the issuer of issued CFE).')
+  .meta({ example: { idEmpresa: 12, telefono: '29001234', ambienteDgi: 'produccion' } });
 
 export const companyView = z.object({
   id: z.number().int(),
@@ -68,7 +70,7 @@ export const companyView = z.object({
   habilitada: z.boolean(),
   tieneLogo: z.boolean(),
   CodigoCasaDgiPorDefecto: z.number().int().nullable(),
-});
+}).meta({ example: { id: 12, rut: '219999830019', razonSocial: 'Ejemplo S.A.', nombreComercial: 'Ejemplo', domicilioFiscal: 'Av. 18 de Julio 1234', ciudad: 'Montevideo', departamento: 'Montevideo', telefono: '29001234', email: 'facturacion@ejemplo.com.uy', actividad: 'Comercio minorista', habilitada: true, tieneLogo: false, CodigoCasaDgiPorDefecto: 1 } });
 
 export const companyParameters = z.object({
   idEmpresa: z.number().int(),
@@ -80,7 +82,7 @@ export const companyParameters = z.object({
   numeroResolucion: z.string().nullable(),
   fechaResolucion: z.string().nullable(),
   configuracion,
-});
+}).meta({ example: { idEmpresa: 12, ambienteDgi: 'testing', CodigoCasaDgiPorDefecto: 1, regimenTributario: 'iva_minimo', urlVerificacion: 'https://www.efactura.dgi.gub.uy/', limiteCfeMensual: 1000, numeroResolucion: '123/2024', fechaResolucion: '2024-05-02', configuracion: { leyendaAdicional: 'Gracias por su compra' } } });
 
 export const companyFilters = z.object({
   nombre: z.string().trim().min(1).max(150).optional().describe('Part of the legal or trade name (case-insensitive)'),

@@ -11,7 +11,7 @@ export const pointView = z.object({
   codTerminal: z.string(),
   descripcion: z.string().nullable(),
   habilitada: z.boolean().describe('A disabled point cannot issue CFE'),
-});
+}).meta({ example: { id: 7, idSucursal: 3, idEmpresa: 12, codComercio: 'CENTRO', codTerminal: 'CAJA1', descripcion: 'Caja 1', habilitada: true } });
 export const pointsPage = pagedResponse(pointView);
 
 export const createPointBody = z.object({
@@ -19,14 +19,14 @@ export const createPointBody = z.object({
   codTerminal,
   descripcion: z.string().trim().max(150).nullish(),
   habilitada: z.boolean().optional().describe('Default true'),
-});
+}).meta({ example: { idSucursal: 3, codTerminal: 'CAJA1', descripcion: 'Caja 1' } });
 
 export const editPointBody = z.object({
   idPuntoEmision: z.number().int().positive(),
   codTerminal: codTerminal.optional(),
   descripcion: z.string().trim().max(150).nullish(),
   habilitada: z.boolean().optional(),
-});
+}).meta({ example: { idPuntoEmision: 7, habilitada: false } });
 
 export const listPointsQuery = pagingQuery.extend({
   idEmpresa: z.coerce.number().int().positive().describe('Company whose points to list'),
