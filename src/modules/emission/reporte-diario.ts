@@ -14,7 +14,8 @@
  *   CantDocsEmi (C29) = C26 − C28.  CantDocsMay_topeUI: e-Ticket blocks, emitted over the UI threshold.
  *   CFC (2xx) blocks: emitted, non-observed CFCs (CantCFCEmi), no ranges, no annulled ones.
  *   CantComprobantes = Σ C26 + Σ CantCFCEmi. Zero → no Rsmn blocks (the "zero report").
- * Only emitted CFEs/CFCs contribute amounts.
+ * Only emitted CFEs/CFCs contribute amounts. Each CFE's amounts are converted with its own rate
+ * (reportRate) and rounded to 2 decimals half-up before being summed into its Mnts item.
  */
 import { Decimal as Dec } from 'decimal.js';
 import { getCfeType, type CfeBranch } from './cfe-types.ts';
