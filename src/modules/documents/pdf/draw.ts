@@ -7,9 +7,10 @@ export const FONT_BOLD = 'Helvetica-Bold';
 export const GREY = '#555555';
 export const LINE = '#999999';
 
-/** Cuts `text` with an ellipsis so that it fits `width` in the current font. */
-export function fit(doc: Doc, text: string, width: number): string {
-  if (doc.widthOfString(text) <= width) return text;
+/** Cuts `text` with an ellipsis so that it fits `width` in the current font; returns it with its width. */
+export function fit(doc: Doc, text: string, width: number): { text: string; width: number } {
+  const full = doc.widthOfString(text);
+  if (full <= width) return { text, width: full };
   let lo = 0;
   let hi = text.length;
   while (lo < hi) {
@@ -17,16 +18,16 @@ export function fit(doc: Doc, text: string, width: number): string {
     if (doc.widthOfString(`${text.slice(0, mid)}…`) <= width) lo = mid;
     else hi = mid - 1;
   }
-  return `${text.slice(0, lo).trimEnd()}…`;
+  const cut = `${text.slice(0, lo).trimEnd()}…`;
+  return { text: cut, width: doc.widthOfString(cut) };
 }
 
 /** One line of text, never wrapping, truncated to `width`. */
 export function line(doc: Doc, text: string, x: number, y: number, width: number, align: Align = 'left'): void {
   if (!text) return;
   const s = fit(doc, text, width);
-  const w = doc.widthOfString(s);
-  const dx = align === 'left' ? 0 : align === 'right' ? width - w : (width - w) / 2;
-  doc.text(s, x + dx, y, { lineBreak: false });
+  const dx = align === 'left' ? 0 : align === 'right' ? width - s.width : (width - s.width) / 2;
+  doc.text(s.text, x + dx, y, { lineBreak: false });
 }
 
 /** Sets font, size and colour in one call. */

@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import PDFDocument from 'pdfkit';
 import { drawA4 } from './layout-a4.ts';
+import { loadStandardFonts } from './fonts.ts';
 import { drawTicket } from './layout-ticket.ts';
 import { buildCfeView, type CfePdfInput, type CfePdfOptions } from './view.ts';
 
@@ -13,10 +14,13 @@ function createDocument(input: CfePdfInput, options: CfePdfOptions): PDFKit.PDFD
   const view = buildCfeView(input);
   const doc = new PDFDocument({
     autoFirstPage: false,
+    // No default font: loadStandardFonts installs Helvetica and Helvetica-Bold from a shared parse.
+    font: null as unknown as string,
     margin: 0,
     compress: true,
     info: { Title: view.title, Author: view.emisor.nombre, Subject: view.preview ? 'Vista previa' : 'Representación impresa de CFE' },
   });
+  loadStandardFonts(doc);
   // Drawing happens before the caller ends the document (STACK 6: doc.end() last).
   if (options.formato === 'ticket80') drawTicket(doc, view, input.logo);
   else drawA4(doc, view, input.logo);
