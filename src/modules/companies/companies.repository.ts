@@ -98,28 +98,40 @@ export async function findCompanyLogo(db: DbOrTx, companyId: number) {
   return row;
 }
 
-/**
- * The emission lookup in one round trip: company, the branch by codComercio, the point by
- * codTerminal and the history code valid at `fecha` (spec 2.2 rules 4-5). Missing pieces come back null.
- */
-export async function resolveEmissionPoint(db: DbOrTx, idEmpresa: number, codComercio: string, codTerminal: string, fecha: string) {
+/** The emission lookup's query, built once per db handle and run as a named prepared statement. */
+function buildResolveQuery(db: DbOrTx) {
+  const fecha = sql`${sql.placeholder('fecha')}::date`;
   const history = db
     .select({ codigo: branchDgiCodes.codigoDgiSucursal })
     .from(branchDgiCodes)
     .where(and(
       eq(branchDgiCodes.branchId, branches.id),
-      sql`${branchDgiCodes.validFrom} <= ${fecha}::date`,
-      sql`(${branchDgiCodes.validTo} is null or ${branchDgiCodes.validTo} >= ${fecha}::date)`,
+      sql`${branchDgiCodes.validFrom} <= ${fecha}`,
+      sql`(${branchDgiCodes.validTo} is null or ${branchDgiCodes.validTo} >= ${fecha})`,
     ))
     .orderBy(sql`${branchDgiCodes.validFrom} desc`)
     .limit(1)
     .as('h');
-  const [row] = await db
+  return db
     .select({ company: companies, branch: branches, point: emissionPoints, historyCode: history.codigo })
     .from(companies)
-    .leftJoin(branches, and(eq(branches.companyId, companies.id), eq(branches.codComercio, codComercio)))
-    .leftJoin(emissionPoints, and(eq(emissionPoints.branchId, branches.id), eq(emissionPoints.codTerminal, codTerminal)))
+    .leftJoin(branches, and(eq(branches.companyId, companies.id), eq(branches.codComercio, sql.placeholder('codComercio'))))
+    .leftJoin(emissionPoints, and(eq(emissionPoints.branchId, branches.id), eq(emissionPoints.codTerminal, sql.placeholder('codTerminal'))))
     .leftJoinLateral(history, sql`true`)
-    .where(and(eq(companies.id, idEmpresa), isNull(companies.deletedAt)));
+    .where(and(eq(companies.id, sql.placeholder('idEmpresa')), isNull(companies.deletedAt)))
+    .prepare('companies_resolve_emission_point');
+}
+
+const preparedResolve = new WeakMap<object, ReturnType<typeof buildResolveQuery>>();
+
+/**
+ * The emission lookup in one round trip: company, the branch by codComercio, the point by
+ * codTerminal and the history code valid at `fecha` (spec 2.2 rules 4-5). Missing pieces come back
+ * null. Prepared once (emission targets >1,000 CFE/s, so parse/plan per call matters).
+ */
+export async function resolveEmissionPoint(db: DbOrTx, idEmpresa: number, codComercio: string, codTerminal: string, fecha: string) {
+  let query = preparedResolve.get(db);
+  if (!query) preparedResolve.set(db, (query = buildResolveQuery(db)));
+  const [row] = await query.execute({ idEmpresa, codComercio, codTerminal, fecha });
   return row;
 }
