@@ -24,6 +24,7 @@ import { createSalesOrdersService } from './sales-orders/sales-orders.service.js
 import { salesOrdersRoutes } from './sales-orders/sales-orders.routes.js';
 import { createCaeService } from './cae/cae.service.js';
 import { caeRoutes } from './cae/cae.routes.js';
+import { cfcRoutes } from './cae/cfc.routes.js';
 import { createCertificatesService } from './certificates/certificates.service.js';
 import { certificatesRoutes } from './certificates/certificates.routes.js';
 import { resolveMasterKey } from './certificates/certificates.crypto.js';
@@ -70,6 +71,7 @@ export function createModules(deps: ModuleDeps) {
     caeRoutes(cae),
     certificatesRoutes(certificates),
     customersRoutes(customers),
+    cfcRoutes(cae),
     currenciesRoutes(currencies),
   ] as unknown as FastifyPluginAsync[];
 

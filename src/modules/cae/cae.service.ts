@@ -10,6 +10,7 @@ import type { Logger } from '../../platform/logger.js';
 import { addDays, uyToday } from './cae.dates.js';
 import { caeErrors } from './cae.errors.js';
 import * as repo from './cae.repository.js';
+import { createCfcFunctions } from './cfc.service.js';
 import { checkCaeXml, rangeError, type CaeCheck, type CaeData, type CaeTrust } from './cae.xml.js';
 
 export interface ReserveInput {
@@ -120,6 +121,9 @@ export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust
   }
 
   return {
+    // Contingency ranges (CFC): altaCfc, editarCfc, listCfc, numeroDisponibleContingencia, reserveContingencyNumber.
+    ...createCfcFunctions({ db }),
+
     /** importar: DGI's signed CAE file. Refuses on the first problem, each with its own code. */
     async importXml(actor: Actor, companyId: number, xml: string, branchId?: number | null) {
       assertCompanyRole(actor, companyId, 'emisor');
