@@ -1,0 +1,140 @@
+/**
+ * Webhook delivery bench (issue 8 point 5): deliveries/s to a local receiver that answers 200 at
+ * once, and the time from event (commit) to first attempt, p50/p99.
+ * Standalone: `npx tsx bench/webhooks.ts` (throw-away embedded PostgreSQL, or DATABASE_URL).
+ * Env: BENCH_WEBHOOK_EVENTS (default 20000), BENCH_WEBHOOK_ENDPOINTS (default 2), BENCH_LATENCY_EVENTS (default 1000).
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { connectDatabase, type Database } from '../src/platform/db/client.js';
+import { startEmbeddedPostgres, type EmbeddedServer } from '../src/platform/db/embedded.js';
+import { migrateDatabase } from '../src/platform/db/migrate.js';
+import { companies } from '../src/modules/companies/companies.tables.js';
+import { insertEvents } from '../src/modules/events/events.repository.js';
+import { insertEndpoint } from '../src/modules/webhooks/webhooks.repository.js';
+import { createDeliveryEngine } from '../src/modules/webhooks/delivery-engine.js';
+import { silentLogger } from '../src/modules/webhooks/webhooks.test-helpers.js';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function openDatabase(): Promise<{ database: Database; stop(): Promise<void> }> {
+  const name = `bench_webhooks_${process.pid}`;
+  let embedded: EmbeddedServer | undefined;
+  let tmp: string | undefined;
+  let base: string;
+  if (process.env.DATABASE_URL) {
+    const u = new URL(process.env.DATABASE_URL);
+    u.pathname = '';
+    base = u.toString().replace(/\/$/, '');
+  } else {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-webhooks-'));
+    fs.chmodSync(tmp, 0o755);
+    embedded = await startEmbeddedPostgres({ dir: path.join(tmp, 'data'), port: await freePort(), persistent: false });
+    base = embedded.baseUrl;
+  }
+  const admin = async (q: string) => {
+    const c = new pg.Client({ connectionString: `${base}/postgres` });
+    await c.connect();
+    await c.query(q).finally(() => c.end());
+  };
+  await admin(`create database "${name}"`);
+  const database = connectDatabase(`${base}/${name}`, { max: 20 });
+  await migrateDatabase(database);
+  return {
+    database,
+    async stop() {
+      await database.close();
+      await admin(`drop database if exists "${name}" with (force)`);
+      await embedded?.stop();
+      if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
+}
+
+export async function runWebhookBench(opts: { events?: number; endpoints?: number; latencyEvents?: number } = {}) {
+  const events = opts.events ?? Number(process.env.BENCH_WEBHOOK_EVENTS ?? 20_000);
+  const endpoints = opts.endpoints ?? Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 2);
+  const latencyEvents = opts.latencyEvents ?? Number(process.env.BENCH_LATENCY_EVENTS ?? 1000);
+  const { database, stop } = await openDatabase();
+
+  const firstSeen = new Map<string, number>();
+  let received = 0;
+  let onReceived: (() => void) | undefined;
+  const server = http.createServer((req, res) => {
+    const id = req.headers['webhook-id'] as string;
+    if (!firstSeen.has(id)) firstSeen.set(id, Date.now());
+    received++;
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200).end();
+      onReceived?.();
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hook`;
+  const waitFor = (n: number) => new Promise<void>((resolve) => {
+    onReceived = () => { if (received >= n) resolve(); };
+    onReceived();
+  });
+
+  const db = database.db;
+  const [company] = await db.insert(companies).values({ rut: '219999830019', razonSocial: 'Bench S.A.' }).returning();
+  for (let i = 0; i < endpoints; i++) await insertEndpoint(db, { companyId: company.id, url, events: ['Cfe.Emitido'], secret: 'whsec_' + Buffer.from(`bench-secret-${i}`).toString('base64') });
+  const data = { idCfeEmitido: 1, tipoCfe: 111, serie: 'A', numero: 1, total: '1220.00' };
+
+  // 1. Throughput: a backlog of events, then the engine drains it.
+  for (let i = 0; i < events; i += 1000) {
+    await insertEvents(db, Array.from({ length: Math.min(1000, events - i) }, () => ({ companyId: company.id, type: 'Cfe.Emitido', data })));
+  }
+  const engine = createDeliveryEngine({ database, logger: silentLogger, timeoutMs: 10_000, allowPrivateUrls: true, maxInFlight: 256, pollIntervalMs: 200 });
+  const t0 = Date.now();
+  await engine.start();
+  await waitFor(events * endpoints);
+  const seconds = (Date.now() - t0) / 1000;
+  const perSecond = Math.round((events * endpoints) / seconds);
+
+  // 2. Latency: events committed one by one at ~200/s while the engine idles between them.
+  firstSeen.clear();
+  const created = new Map<string, number>();
+  const base = received;
+  for (let i = 0; i < latencyEvents; i++) {
+    const [row] = await insertEvents(db, [{ companyId: company.id, type: 'Cfe.Emitido', data }]);
+    created.set(`evt_${row.id}`, Date.now());
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  await waitFor(base + latencyEvents * endpoints);
+  const latencies = [...created].map(([id, at]) => (firstSeen.get(id) ?? NaN) - at).sort((a, b) => a - b);
+
+  await engine.stop();
+  await new Promise<void>((r) => server.close(() => r()));
+  server.closeAllConnections();
+  await stop();
+  const result = { deliveries: events * endpoints, seconds, deliveriesPerSecond: perSecond, latencyP50Ms: percentile(latencies, 50), latencyP99Ms: percentile(latencies, 99) };
+  console.log(`webhooks: ${result.deliveries} deliveries in ${seconds.toFixed(2)} s = ${perSecond} deliveries/s`);
+  console.log(`webhooks: event → first attempt over ${latencies.length} events: p50 ${result.latencyP50Ms} ms, p99 ${result.latencyP99Ms} ms`);
+  return result;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  runWebhookBench().then(() => process.exit(0), (err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
