@@ -28,6 +28,7 @@ import { cfcRoutes } from './cae/cfc.routes.js';
 import { createCertificatesService } from './certificates/certificates.service.js';
 import { certificatesRoutes } from './certificates/certificates.routes.js';
 import { resolveMasterKey } from './certificates/certificates.crypto.js';
+import { createIssuedCfeModule } from './issued-cfe/index.js';
 import { createCustomersService } from './customers/customers.service.js';
 import { customersRoutes } from './customers/customers.routes.js';
 import { createCurrenciesService } from './currencies/currencies.service.js';
@@ -56,6 +57,7 @@ export function createModules(deps: ModuleDeps) {
   const currencies = createCurrenciesService({ db });
 
   const events = createEventsService({ db });
+  const issuedCfe = createIssuedCfeModule({ db, config, companies, cae, certificates, events });
   const webhooks = createWebhooksService({ db, events, allowPrivateUrls: config.webhooks.allowPrivateUrls });
   // Started by main.ts (when config.worker.inProcess) and worker.ts; idle until start().
   const webhookEngine = createDeliveryEngine({ database, logger, ...config.webhooks });
@@ -70,6 +72,7 @@ export function createModules(deps: ModuleDeps) {
     companiesRoutes(companies),
     caeRoutes(cae),
     certificatesRoutes(certificates),
+    issuedCfe.routes,
     customersRoutes(customers),
     cfcRoutes(cae),
     currenciesRoutes(currencies),
@@ -86,7 +89,7 @@ export function createModules(deps: ModuleDeps) {
   ];
   const cron: string[] = [];
 
-  return { services: { companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders }, routes, jobs, cron };
+  return { services: { companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups }, routes, jobs, cron };
 }
 
 export type Modules = ReturnType<typeof createModules>;

@@ -12,7 +12,7 @@ export const issuedCfeErrors = defineErrors({
   REFERENCIA_INCOMPLETA: { status: 422, message: 'Cada referencia debe ser global (indicadorGlobal = 1 con razon) o indicar tipoCfe, serie y numero del comprobante referenciado.' },
   COBRANZA_PROPIA_SIN_REFERENCIA: { status: 422, message: 'Un comprobante de cobranza propia (indCobPropia = 1) debe incluir al menos una referencia completa al comprobante que se cobra.' },
   COBRANZA_PROPIA_INDICADOR: { status: 422, message: 'Con cobranza propia (indCobPropia = 1) todas las líneas deben tener indicadorFacturacion 6 o 7.' },
-  CLIENTE_NO_ENCONTRADO: { status: 422, message: 'El cliente indicado en receptor.idCliente no existe en esta empresa.' },
+  CLIENTE_RECEPTOR_NO_ENCONTRADO: { status: 422, message: 'El cliente indicado en receptor.idCliente no existe en esta empresa.' },
   RUT_RECEPTOR_NO_RESUELTO: { status: 422, message: 'No se pudo obtener la razón social del receptor: no es cliente de la empresa y DGI no devolvió datos válidos para ese RUT. Registre el cliente o revise el documento.' },
   RECEPTOR_RUC_REQUERIDO: { status: 422, message: 'Una e-Factura requiere un receptor con RUT uruguayo válido (documento de 12 dígitos) y razón social.' },
   RECEPTOR_REQUERIDO: { status: 422, message: 'Este comprobante requiere identificar al receptor (documento y tipo de documento).' },

@@ -1,0 +1,60 @@
+/** Front door of the issued-CFE module: wires its ports to the other modules' services. */
+import type { AppConfig } from '../../config.js';
+import type { Db } from '../../platform/db/client.js';
+import type { CaeService } from '../cae/cae.service.js';
+import type { CertificatesService } from '../certificates/certificates.service.js';
+import type { CompaniesService } from '../companies/companies.service.js';
+import type { EventsService } from '../events/events.service.js';
+import { createSigningContext, type SigningContext } from '../emission/index.js';
+import { createLookups } from '../lookups/lookups.service.js';
+import { createMasterDataBridges } from './issued-cfe.bridges.js';
+import type { IssuedCfePorts } from './issued-cfe.ports.js';
+import { issuedCfeRoutes } from './issued-cfe.routes.js';
+import { createIssuedCfeService } from './issued-cfe.service.js';
+
+export interface IssuedCfeModuleDeps {
+  db: Db;
+  config: AppConfig;
+  companies: CompaniesService;
+  cae: CaeService;
+  certificates: CertificatesService;
+  events: EventsService;
+}
+
+export function createIssuedCfeModule(deps: IssuedCfeModuleDeps) {
+  const lookups = createLookups(deps.config.dgi);
+  const bridges = createMasterDataBridges(deps.db);
+  // The emission library's context (SignedInfo/KeyInfo templates) is built once per certificate.
+  const contexts = new Map<number, { certificateId: number; ctx: SigningContext }>();
+  async function signingContext(companyId: number): Promise<SigningContext | undefined> {
+    let material;
+    try {
+      material = await deps.certificates.getSigningContext(companyId);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'EMPRESA_SIN_CERTIFICADO') return undefined;
+      throw err;
+    }
+    const hit = contexts.get(companyId);
+    if (hit && hit.certificateId === material.certificateId) return hit.ctx;
+    const ctx = createSigningContext({ privateKey: material.privateKey, certificate: material.certificatePem });
+    contexts.set(companyId, { certificateId: material.certificateId, ctx });
+    return ctx;
+  }
+  const ports: IssuedCfePorts = {
+    resolveEmissionPoint: (input) => deps.companies.resolveEmissionPoint(input),
+    reserveNumber: (tx, input) => deps.cae.reserveNumber(tx, input),
+    signingContext,
+    ...bridges,
+    recordEvent: (tx, input) => deps.events.record(tx, input),
+    async lookupRut(companyId, rut) {
+      const ctx = await signingContext(companyId);
+      if (!ctx) return null;
+      return lookups.lookupRut(companyId, ctx, rut);
+    },
+    bcuRate: async (currency, fecha) => (await lookups.getRate(currency, fecha))?.rate,
+  };
+  const service = createIssuedCfeService({ db: deps.db, ports, settings: deps.config.emission });
+  return { service, lookups, routes: issuedCfeRoutes(service, lookups) };
+}
+
+export type IssuedCfeModule = ReturnType<typeof createIssuedCfeModule>;

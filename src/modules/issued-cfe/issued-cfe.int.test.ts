@@ -1,0 +1,219 @@
+/** emitir end to end through the real app: numbering, XML, signature, XSD, persistence, GETs, idempotency. */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { createUser, insertCompany } from '../../../test/support/factories.js';
+import { verifyXmlSignature } from '../emission/index.js';
+import { loadPatchedXsdSet, validateXml } from '../../platform/xml/xsd.js';
+import { setUpIssuer } from './issued-cfe.test-setup.js';
+
+let t: TestApp;
+let admin: string;
+let company: { id: number; rut: string };
+let other: { id: number; rut: string };
+let certPem: string;
+const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10);
+
+const line = (extra: Record<string, unknown> = {}) => ({ indicadorFacturacion: 3, nombreItem: 'Yerba', cantidad: 2, precioUnitario: '189.90', ...extra });
+const req = (cfe: Record<string, unknown>, idEmpresa = company.id) => ({ idEmpresa, codComercio: 'C1', codTerminal: 'T1', cfe: { idDoc: { tipoCfe: 101, fechaEmision: today }, detalles: [line()], ...cfe } });
+const emit = (body: unknown, token = admin, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'POST', url: '/api/v1/comprobante/emitir', payload: body as object, headers: { authorization: `Bearer ${token}`, ...headers } }).then((r) => ({ status: r.statusCode, body: r.json(), headers: r.headers }));
+
+before(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+  company = await insertCompany(t);
+  other = await insertCompany(t);
+  ({ certPem } = await setUpIssuer(t.db, t.call, admin, company));
+  await setUpIssuer(t.db, t.call, admin, other);
+});
+after(async () => t.close());
+
+function assertValidSigned(xml: string) {
+  assert.deepEqual(validateXml('CFE', xml), { ok: true });
+  assert.equal(verifyXmlSignature(xml, { certificate: certPem }).valid, true);
+}
+
+describe('happy path', () => {
+  test('e-Ticket without totales nor emisor: issuer from company+branch, totals computed, signed, stored', async () => {
+    const r = await emit(req({}));
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const v = r.body;
+    assert.equal(v.tipoCfe, 101);
+    assert.equal(v.serie, 'A');
+    assert.equal(typeof v.numero, 'number');
+    assert.match(v.cae.numero, /^\d{11}$/);
+    assert.equal(v.cae.fechaVencimiento, '2027-12-31');
+    assert.equal(v.codigoSeguridad, v.hash.slice(0, 6));
+    assert.ok(v.urlQr.startsWith(`https://www.efactura.dgi.gub.uy/consultaQR/cfe?${company.rut},101,A,${v.numero},`));
+    assert.ok(Buffer.from(v.qrPng, 'base64').subarray(1, 4).toString() === 'PNG');
+    assert.equal(v.emisor.RUCEmisor, company.rut);
+    assert.equal(v.emisor.CdgDGISucur, '2');
+    assert.equal(v.totales.MntTotal, '463.36'); // 379.80 net + 22 % (prices without VAT)
+    assert.equal(v.estado, 'firmado');
+    const xml = await t.app.inject({ method: 'GET', url: `/api/v1/cfeemitido/${v.id}/xml`, headers: { authorization: `Bearer ${admin}` } });
+    assert.equal(xml.statusCode, 200);
+    assert.match(xml.headers['content-type'] as string, /application\/xml/);
+    assertValidSigned(xml.body);
+    const events = await t.db.execute(sql`select type, data from outbox_events where company_id = ${company.id} and type = 'Cfe.Emitido'`);
+    assert.ok(events.rows.some((e: any) => e.data.id === v.id));
+    const byId = await t.call(admin, 'GET', `/api/v1/cfeemitido/${v.id}`);
+    assert.equal(byId.status, 200);
+    assert.equal(byId.body.numero, v.numero);
+    const byQuery = await t.call(admin, 'GET', `/api/v1/comprobante/getByIdCfeEmitido?idCfeEmitido=${v.id}`);
+    assert.equal(byQuery.body.hash, v.hash);
+  });
+
+  test('totales sent are used as sent; emisor with ruc is used', async () => {
+    const r = await emit(req({ emisor: { ruc: company.rut, razonSocial: 'Nombre Enviado', domicilioFiscal: 'Calle 1', ciudad: 'Salto', departamento: 'Salto', codigoDgiSucursal: 9 }, totales: { tipoMoneda: 'UYU', mntNetoIVATasaBasica: '311.31', ivaTasaBasica: '22', mntIVATasaBasica: '68.49', mntTotal: '379.80', mntPagar: '379.80' } }));
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.emisor.RznSoc, 'Nombre Enviado');
+    assert.equal(r.body.emisor.CdgDGISucur, '9');
+    assert.equal(r.body.totales.MntIVATasaBasica, '68.49');
+  });
+
+  test('every CFE type issues, validates against the XSD and verifies (xmllint + xmlsec1 when installed)', async () => {
+    const rucRecep = { documento: '214844360018', razonSocial: 'Cliente SA', direccion: 'Calle 2', ciudad: 'Montevideo' };
+    const ext = { documento: 'AR-30712345678', tipoDocumento: 4, codPais: 'AR', razonSocial: 'Importadora', direccion: 'Corrientes 1', ciudad: 'Buenos Aires', departamento: 'CABA', pais: 'Argentina' };
+    const ref = { referencias: [{ tipoCfe: 111, serie: 'A', numero: 1, razon: 'Devolución' }] };
+    const cases: Array<[number, Record<string, unknown>]> = [
+      [101, {}], [102, { ...ref }], [103, { ...ref }],
+      [111, { receptor: rucRecep }], [112, { receptor: rucRecep, ...ref }], [113, { receptor: rucRecep, ...ref }],
+      [121, { idDoc: { tipoCfe: 121, fechaEmision: today, clauVenta: 'FOB', viaTransp: 1, modVenta: 1 }, receptor: ext, totales: { tipoMoneda: 'USD', tipoCambio: 39.5 }, detalles: [line({ indicadorFacturacion: 10 })] }],
+      [124, { idDoc: { tipoCfe: 124, fechaEmision: today, clauVenta: 'FOB', viaTransp: 3, modVenta: 1 }, receptor: ext, totales: { tipoMoneda: 'USD', tipoCambio: 39.5 }, detalles: [{ nombreItem: 'Lana', cantidad: 5, precioUnitario: 3, unidadMedida: 'kg' }] }],
+      [131, { complementoFiscal: { tipoDocMandante: 2, pais: 'UY', documentoMandante: '211111110014', nombreMandante: 'Mandante SA' } }],
+      [141, { receptor: rucRecep, complementoFiscal: { tipoDocMandante: 2, pais: 'UY', documentoMandante: '211111110014', nombreMandante: 'Mandante SA' } }],
+      [151, { receptor: { documento: '13353214', tipoDocumento: 3, razonSocial: 'Juan' }, detalles: [line({ indicadorFacturacion: 13 })] }],
+      [181, { receptor: rucRecep, detalles: [{ nombreItem: 'Manzanas', cantidad: 10, unidadMedida: 'kg' }] }],
+      [182, { receptor: rucRecep, detalles: [{ retencPercep: [{ codRet: '2183165', tasa: 50, mntSujetoaRet: 22000, valRetPerc: 11000 }] }], ...{ referencias: [{ tipoCfe: 111, serie: 'A', numero: 1 }] } }],
+    ];
+    const dir = mkdtempSync(path.join(tmpdir(), 'cfe-xml-'));
+    for (const [tipo, extra] of cases) {
+      const body = req({ idDoc: { tipoCfe: tipo, fechaEmision: today }, ...extra });
+      const r = await emit(body);
+      assert.equal(r.status, 200, `${tipo}: ${JSON.stringify(r.body)}`);
+      const xml = (await t.app.inject({ method: 'GET', url: `/api/v1/cfeemitido/${r.body.id}/xml`, headers: { authorization: `Bearer ${admin}` } })).body;
+      assertValidSigned(xml);
+      writeFileSync(path.join(dir, `${tipo}.xml`), xml);
+    }
+    writeFileSync(path.join(dir, 'cert.pem'), certPem);
+    const has = (bin: string) => { try { execFileSync('which', [bin]); return true; } catch { return false; } };
+    if (has('xmlsec1')) {
+      for (const [tipo] of cases) execFileSync('xmlsec1', ['--verify', '--pubkey-cert-pem', path.join(dir, 'cert.pem'), path.join(dir, `${tipo}.xml`)], { stdio: 'pipe' });
+    }
+    if (has('xmllint')) {
+      // xsd/SOURCE.md: xmldsig types X509SerialNumber as xs:integer and libxml2 rejects 39-digit serials: patched copy.
+      for (const [name, content] of loadPatchedXsdSet()) writeFileSync(path.join(dir, name), content);
+      const xsd = path.join(dir, 'CFEDGI.xsd');
+      for (const [tipo] of cases) execFileSync('xmllint', ['--noout', '--nonet', '--schema', xsd, path.join(dir, `${tipo}.xml`)], { stdio: 'pipe' });
+    }
+  });
+
+  test('foreign currency: tipoCambio as sent, else the company rate table, else the central bank', async () => {
+    const sent = await emit(req({ totales: { tipoMoneda: 'USD', tipoCambio: '40.1234' } }));
+    assert.equal(sent.status, 200, JSON.stringify(sent.body));
+    assert.equal(sent.body.tipoCambio, '40.123');
+    await t.db.execute(sql`insert into exchange_rates (company_id, moneda, fecha, tipo_cambio) values (${company.id}, 'EUR', ${today}, 43.5)`);
+    const table = await emit(req({ totales: { tipoMoneda: 'EUR' } }));
+    assert.equal(table.status, 200, JSON.stringify(table.body));
+    assert.equal(table.body.tipoCambio, '43.500');
+    const sim = await t.modules.services.lookups.simulator();
+    sim!.control.setRate(1001, today, '7.25');
+    const bcu = await emit(req({ totales: { tipoMoneda: 'BRL' } }));
+    assert.equal(bcu.status, 200, JSON.stringify(bcu.body));
+    assert.equal(bcu.body.tipoCambio, '7.250');
+  });
+
+  test('receiver by RUT document completed from the DGI RUT service', async () => {
+    const r = await emit(req({ idDoc: { tipoCfe: 111, fechaEmision: today }, receptor: { documento: '219999830019' } }));
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.ok(r.body.receptor.RznSocRecep.length > 0);
+  });
+
+  test('Idempotency-Key returns the original receipt, also for concurrent duplicates; another body is 409', async () => {
+    const body = req({});
+    const results = await Promise.all(Array.from({ length: 8 }, () => emit(body, admin, { 'idempotency-key': 'k-1' })));
+    assert.ok(results.every((r) => r.status === 200), JSON.stringify(results.map((r) => r.body)));
+    assert.equal(new Set(results.map((r) => r.body.id)).size, 1);
+    const again = await emit(body, admin, { 'idempotency-key': 'k-1' });
+    assert.equal(again.body.id, results[0].body.id);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    const n = await t.db.execute(sql`select count(*)::int as n from issued_cfes where idempotency_key = 'k-1'`);
+    assert.equal((n.rows[0] as any).n, 1);
+    const conflict = await emit(req({ detalles: [line({ cantidad: 3 })] }), admin, { 'idempotency-key': 'k-1' });
+    assert.equal(conflict.status, 409);
+    assert.equal(conflict.body.code, 'IDEMPOTENCIA_CONFLICTO');
+  });
+
+  test('200 concurrent emissions on one serie: no gaps, no duplicates', async () => {
+    const before = await t.db.execute(sql`select coalesce(max(numero), 0)::int as m from issued_cfes where company_id = ${other.id} and tipo_cfe = 101`);
+    const results = await Promise.all(Array.from({ length: 200 }, () => emit(req({}, other.id))));
+    assert.ok(results.every((r) => r.status === 200), JSON.stringify(results.find((r) => r.status !== 200)?.body));
+    const nums = results.map((r) => r.body.numero).sort((a, b) => a - b);
+    const start = (before.rows[0] as any).m + 1;
+    assert.deepEqual(nums, Array.from({ length: 200 }, (_, i) => start + i));
+  });
+
+  test('firmarXml signs a client CFE with the company certificate', async () => {
+    const r = await emit(req({}));
+    const signed = (await t.app.inject({ method: 'GET', url: `/api/v1/cfeemitido/${r.body.id}/xml`, headers: { authorization: `Bearer ${admin}` } })).body;
+    const unsigned = signed.replace(/<Signature xmlns=[\s\S]*<\/Signature>/, '');
+    const res = await t.call(admin, 'POST', '/api/v1/comprobante/firmarXml', { idEmpresa: company.id, xml: `<?xml version="1.0"?>\n${unsigned}` });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assertValidSigned(res.body.xml);
+    const bad = await t.call(admin, 'POST', '/api/v1/comprobante/firmarXml', { idEmpresa: company.id, xml: '<CFE xmlns="http://cfe.dgi.gub.uy" version="1.0"><eTck/></CFE>' });
+    assert.equal(bad.status, 422);
+  });
+});
+
+describe('errors', () => {
+  const cases: Array<[string, Record<string, unknown>, string, number?]> = [
+    ['credit note without referencias', { idDoc: { tipoCfe: 112, fechaEmision: today } }, 'REFERENCIA_REQUERIDA'],
+    ['indCobPropia without complete reference', { IndCobPropia: 1, detalles: [line({ indicadorFacturacion: 6 })] }, 'COBRANZA_PROPIA_SIN_REFERENCIA'],
+    ['idCliente of another company / missing', { receptor: { idCliente: 999999 } }, 'CLIENTE_RECEPTOR_NO_ENCONTRADO'],
+    ['RUT not resolvable locally nor at DGI', { receptor: { documento: '214844360018' }, idDoc: { tipoCfe: 111, fechaEmision: today } }, 'RUT_RECEPTOR_NO_RESUELTO'],
+    ['foreign currency without resolvable rate', { totales: { tipoMoneda: 'JPY' } }, 'TIPO_CAMBIO_NO_RESUELTO'],
+    ['currency not in the catalogue', { totales: { tipoMoneda: 'XXQ' } }, 'MONEDA_NO_EXISTE'],
+    ['e-Factura without RUC receiver', { idDoc: { tipoCfe: 111, fechaEmision: today } }, 'RECEPTOR_RUC_REQUERIDO'],
+    ['e-Ticket above 5,000 UI without receiver', { detalles: [line({ precioUnitario: 100000 })] }, 'RECEPTOR_REQUERIDO_TOPE_UI'],
+    ['IndFact not allowed', { detalles: [line({ indicadorFacturacion: 9 })] }, 'INDICADOR_FACTURACION_INVALIDO'],
+    ['contingency type', { idDoc: { tipoCfe: 201, fechaEmision: today } }, 'TIPO_CFE_INVALIDO'],
+    ['unknown terminal', {}, 'PUNTO_EMISION_NO_ENCONTRADO', 404],
+  ];
+  for (const [name, cfe, code, status] of cases) {
+    test(name, async () => {
+      const body: any = req(cfe);
+      if (code === 'PUNTO_EMISION_NO_ENCONTRADO') body.codTerminal = 'NOPE';
+      const before = await t.db.execute(sql`select count(*)::int as n from issued_cfes`);
+      const r = await emit(body);
+      assert.equal(r.body.code, code, JSON.stringify(r.body));
+      assert.equal(r.status, status ?? 422);
+      assert.ok(r.body.error.length > 10);
+      const after = await t.db.execute(sql`select count(*)::int as n from issued_cfes`);
+      assert.equal((after.rows[0] as any).n, (before.rows[0] as any).n);
+    });
+  }
+  test('bad input is a 400, never a 500', async () => {
+    const r = await emit({ idEmpresa: company.id, codComercio: 'C1', codTerminal: 'T1', cfe: { idDoc: { tipoCfe: 'x' } } });
+    assert.equal(r.status, 400);
+  });
+});
+
+describe('access', () => {
+  test('another company\'s CFE is invisible; lectura cannot emit', async () => {
+    const mine = await emit(req({}));
+    const outsider = await createUser(t, admin, 'outsider@test.uy', [{ idEmpresa: other.id, rol: 'emisor' }]);
+    assert.equal((await t.call(outsider.token, 'GET', `/api/v1/cfeemitido/${mine.body.id}`)).status, 404);
+    assert.equal((await t.call(outsider.token, 'GET', `/api/v1/cfeemitido/${mine.body.id}/xml`)).status, 404);
+    assert.equal((await t.call(outsider.token, 'GET', '/api/v1/cfeemitido/99999999')).status, 404);
+    assert.equal((await emit(req({}), outsider.token)).status, 404);
+    const reader = await createUser(t, admin, 'reader@test.uy', [{ idEmpresa: company.id, rol: 'lectura' }]);
+    assert.equal((await emit(req({}), reader.token)).status, 403);
+    assert.equal((await t.call(reader.token, 'GET', `/api/v1/cfeemitido/${mine.body.id}`)).status, 200);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * What the emission flow needs from other modules (STYLE 5.3: reached only through their services,
+ * wired in modules/index.ts). Kept as interfaces so unit tests and the bench can pass fakes.
+ */
+import type { DbOrTx } from '../../platform/db/client.js';
+import type { SigningContext } from '../emission/index.js';
+import type { RutInfo } from '../dgi/dgi.client.js';
+import type { VariantRule } from './issued-cfe.rules.js';
+
+export interface CustomerRecord {
+  id: number;
+  companyId: number;
+  tipoDocumento: number;
+  codPais: string;
+  documento: string;
+  razonSocial: string;
+  direccion?: string | null;
+  ciudad?: string | null;
+  departamento?: string | null;
+  pais?: string | null;
+  codigoPostal?: string | null;
+}
+
+export interface EmissionPoint {
+  company: { id: number; rut: string; razonSocial: string; nombreComercial?: string | null; domicilioFiscal?: string | null; ciudad?: string | null; departamento?: string | null; telefono?: string | null; email?: string | null; actividad?: string | null; limiteCfeMensual?: number | null; urlVerificacion?: string | null };
+  branch: { id: number; codComercio: string; nombre?: string | null; direccion?: string | null; ciudad?: string | null; departamento?: string | null; telefono?: string | null; email?: string | null };
+  point: { id: number; codTerminal: string };
+  codigoDgiSucursal: number;
+}
+
+export interface ReservedNumber {
+  caeRangeId: number;
+  serie: string;
+  numero: number;
+  cae: { NA: string; DNro: number; HNro: number; FVD: string; CAEEspecial?: number; CausalCAEEsp?: number };
+}
+
+export interface IssuedCfePorts {
+  resolveEmissionPoint(input: { idEmpresa: number; codComercio: string; codTerminal: string; fecha: string }): Promise<EmissionPoint>;
+  reserveNumber(tx: DbOrTx, input: { companyId: number; branchId: number; tipoCfe: number; fecha: string }): Promise<ReservedNumber>;
+  signingContext(companyId: number): Promise<SigningContext | undefined>;
+  customerById(companyId: number, id: number): Promise<CustomerRecord | undefined>;
+  customerByDocument(companyId: number, documento: string): Promise<CustomerRecord | undefined>;
+  variants(companyId: number, ids: number[]): Promise<Map<number, VariantRule>>;
+  currencyExists(code: string): Promise<boolean>;
+  companyRate(companyId: number, currency: string, fecha: string): Promise<string | undefined>;
+  recordEvent(tx: DbOrTx, input: { type: 'Cfe.Emitido'; companyId: number; resource: Record<string, unknown> }): Promise<unknown>;
+  /** DGI RUT lookup (cached); null = no usable company under that RUT. */
+  lookupRut(companyId: number, rut: string): Promise<RutInfo | null>;
+  /** Central-bank rate (cached), UYU per unit. */
+  bcuRate(currency: string, fecha: string): Promise<string | undefined>;
+}

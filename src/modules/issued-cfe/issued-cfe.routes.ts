@@ -1,0 +1,67 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBody, errorResponses } from '../../platform/http/error-body.js';
+import { requireActor } from '../../platform/http/tenancy.js';
+import type { Lookups } from '../lookups/lookups.service.js';
+import * as s from './issued-cfe.schemas.js';
+import type { IssuedCfeService } from './issued-cfe.service.js';
+
+const EMITIR_DESCRIPTION = `Issues a CFE (spec 4.1, rules 2.2-2.4): validates, numbers (CAE), builds the DGI XML, signs it (XMLDSig rsa-sha256, enveloped, inclusive C14N, X509IssuerSerial), validates it against DGI's XSD 1.44.2 and stores it, in one transaction.
+
+**Request fields not named by the spec** (DGI names in lowerCamel): \`idDoc.mntBruto\` (1 = prices include VAT), \`idDoc.fechaVencimiento\`, \`idDoc.clauVenta\`/\`modVenta\`/\`viaTransp\` (export), \`idDoc.tipoTraslado\` (remitos), \`idDoc.fchValor\` (resguardos); \`totales.mntNoGrv … mntPagar\` (any amount present = totals used as sent; only \`tipoMoneda\`/\`tipoCambio\` or \`{}\` = computed from detalles); \`detalles[].descuentoPct/descuentoMonto/recargoPct/recargoMnt/codigoItem/retencPercep\`; \`descuentosRecargos\` (DscRcgGlobal), \`mediosPago\`, \`complementoFiscal\` (cuenta ajena), \`adenda\`.
+**Reference entries** (\`referencias[]\`): \`indicadorGlobal\` (1 = global; then \`razon\` required), \`tipoCfe\`, \`serie\`, \`numero\` (the referenced receipt), \`razon\`, \`fecha\`.
+**Receiver**: \`idCliente\` (same company) or \`documento\` (+ optional \`tipoDocumento\`, \`codPais\`, \`razonSocial\`…): local customer first; a RUT without local customer and without \`razonSocial\` is completed from DGI's RUT service.
+**Idempotency-Key** header (optional): a repeated key of the same company returns the original receipt (header \`Idempotent-Replayed: true\`), also under concurrent duplicates; the same key with a different body is 409 IDEMPOTENCIA_CONFLICTO.
+
+**Response 200** (JSON): \`id\`, \`idEmpresa\`, \`idSucursal\`, \`idPuntoEmision\`, \`tipoCfe\`, \`nombreTipoCfe\`, \`serie\`, \`numero\`, \`fechaEmision\`, \`fechaFirma\` (TmstFirma), \`estado\` (\`firmado\`), \`cae\` {\`numero\`, \`desde\`, \`hasta\`, \`fechaVencimiento\`}, \`codigoSeguridad\` (6 chars), \`hash\` (DigestValue), \`urlQr\` (DGI consultaQR format), \`qrPng\` (PNG base64), \`moneda\`, \`tipoCambio\`, \`totales\` (DGI Totales names), \`emisor\`, \`receptor\`, \`detalles\`, \`referencias\` (as signed, DGI names), \`adenda\`, \`idempotencyKey\`.
+
+**Rejections** (body \`{ error, code, requestId }\`): 422 TIPO_CFE_INVALIDO, REFERENCIA_REQUERIDA (NC/ND without referencias), REFERENCIA_INCOMPLETA, COBRANZA_PROPIA_SIN_REFERENCIA, COBRANZA_PROPIA_INDICADOR, CLIENTE_RECEPTOR_NO_ENCONTRADO (idCliente missing or of another company), RUT_RECEPTOR_NO_RESUELTO, DOCUMENTO_RECEPTOR_INVALIDO, RECEPTOR_RUC_REQUERIDO (e-Factura), RECEPTOR_REQUERIDO, RECEPTOR_REQUERIDO_TOPE_UI (e-Ticket above 5,000 UI), MONEDA_NO_EXISTE, TIPO_CAMBIO_NO_RESUELTO, TRAZABILIDAD_REQUERIDA, VARIANTE_NO_ENCONTRADA, LINEAS_FUERA_DE_RANGO, INDICADOR_FACTURACION_INVALIDO, TOTALES_INVALIDOS, XML_INVALIDO, SIN_CERTIFICADO, plus the emission-point codes of the companies module (SUCURSAL_NO_ENCONTRADA, PUNTO_EMISION_NO_ENCONTRADO, …); 409 CAE_SIN_NUMEROS, IDEMPOTENCIA_CONFLICTO; 429 LIMITE_MENSUAL_EXCEDIDO (company parameter limiteCfeMensual); 403 SIN_PERMISO (role lectura); 404 EMPRESA_NO_ENCONTRADA; 503 SERVICIO_NO_DISPONIBLE (DGI RUT service unreachable).`;
+
+export function issuedCfeRoutes(service: IssuedCfeService, lookups: Lookups): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.addHook('onClose', async () => lookups.close());
+
+    // No response schema on purpose: zod serialization costs ~40 % on the hot path (STACK 4d); documented above.
+    app.post('/api/v1/comprobante/emitir', {
+      schema: {
+        tags: ['Comprobante'], summary: 'Issue a CFE', description: EMITIR_DESCRIPTION, body: s.issueCfeBody,
+        headers: z.object({ 'idempotency-key': z.string().min(1).max(200).optional() }).passthrough(),
+        response: { ...errorResponses, 409: errorBody, 422: errorBody, 429: errorBody },
+      },
+    }, async (req, reply) => {
+      requireActor(req);
+      const { view, replayed } = await service.emit(req.body, req.headers['idempotency-key'] as string | undefined);
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return reply.type('application/json').send(JSON.stringify(view) as never);
+    });
+
+    const getDescription = 'The issued CFE (same shape as the emitir response). Another company\'s CFE answers 404 CFE_NO_ENCONTRADO.';
+    app.get('/api/v1/cfeemitido/:id', {
+      schema: { tags: ['CFE emitido'], summary: 'Get issued CFE by id', description: getDescription, params: s.cfeIdParams, response: errorResponses },
+    }, async (req, reply) => reply.type('application/json').send(JSON.stringify(await service.get(requireActor(req), req.params.id)) as never));
+
+    app.get('/api/v1/comprobante/getByIdCfeEmitido', {
+      schema: { tags: ['Comprobante'], summary: 'Get issued CFE by id', description: getDescription, querystring: s.getByIdQuery, response: errorResponses },
+    }, async (req, reply) => reply.type('application/json').send(JSON.stringify(await service.get(requireActor(req), req.query.idCfeEmitido)) as never));
+
+    app.get('/api/v1/cfeemitido/:id/xml', {
+      schema: {
+        tags: ['CFE emitido'], summary: 'Download the signed CFE XML',
+        description: 'The signed CFE exactly as stored (standalone document, no XML declaration, UTF-8): the bytes that go into the DGI envelope. Content-Type application/xml, as attachment.',
+        params: s.cfeIdParams, response: errorResponses,
+      },
+    }, async (req, reply) => {
+      const { xml, fileName } = await service.xml(requireActor(req), req.params.id);
+      return reply.type('application/xml; charset=utf-8').header('content-disposition', `attachment; filename="${fileName}"`).send(xml as never);
+    });
+
+    app.post('/api/v1/comprobante/firmarXml', {
+      schema: {
+        tags: ['Comprobante'], summary: 'Sign a CFE XML',
+        description: 'Signs a client CFE XML with the company\'s active certificate using the emission signer (canonicalized, enveloped, rsa-sha256, X509IssuerSerial) and validates the signed result against DGI\'s CFE XSD; an invalid document is refused (422 XML_INVALIDO / FIRMA_XML_INVALIDA), 422 SIN_CERTIFICADO without an active certificate. Response: `xml` (signed), `digestValue`, `codigoSeguridad`.',
+        body: s.signXmlBody,
+        response: { 200: z.object({ xml: z.string(), digestValue: z.string(), codigoSeguridad: z.string() }), ...errorResponses, 422: errorBody },
+      },
+    }, async (req) => service.signXml(req.body.idEmpresa, req.body.xml));
+  };
+}

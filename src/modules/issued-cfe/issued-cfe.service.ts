@@ -1,0 +1,158 @@
+/**
+ * Issued CFEs: emitir (spec 4.1, 2.1-2.4), read by id, signed XML download, firmarXml.
+ * Emission: everything that may touch the network (RUT lookup, BCU) or parse is resolved first;
+ * then ONE transaction reserves the number, signs, validates against DGI's XSD, stores and writes
+ * the Cfe.Emitido outbox event. Any failure rolls back: no row, no event, no number consumed.
+ */
+import { createHash } from 'node:crypto';
+import { Decimal } from 'decimal.js';
+import type { Db } from '../../platform/db/client.js';
+import { PG_UNIQUE_VIOLATION, constraintName, pgErrorCode } from '../../platform/db/client.js';
+import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
+import { validateXml } from '../../platform/xml/xsd.js';
+import { CfeXmlError, buildQrUrl, formatTmstFirma, securityCode, signCfe, signXmlDocument, SignatureError } from '../emission/index.js';
+import { draftCfe } from './issued-cfe.assemble.js';
+import { issuedCfeErrors as E } from './issued-cfe.errors.js';
+import type { IssuedCfePorts } from './issued-cfe.ports.js';
+import { resolveReceptor } from './issued-cfe.receptor.js';
+import * as repo from './issued-cfe.repository.js';
+import { buildEmisor, cfeTypeOf, checkLines, checkReceptor, checkReferences, checkTraceability } from './issued-cfe.rules.js';
+import type { IssueCfeBody } from './issued-cfe.schemas.js';
+import { issuedCfeView, type IssuedCfeView } from './issued-cfe.view.js';
+
+export interface IssuedCfeSettings {
+  /** UI value at the close of the previous year (BRIEF 1). */
+  uiValue: string;
+}
+
+export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; settings: IssuedCfeSettings }) {
+  const { db, ports } = deps;
+  const uiThreshold = new Decimal(5000).times(deps.settings.uiValue);
+
+  async function resolveCurrency(companyId: number, totales: IssueCfeBody['cfe']['totales'], fecha: string) {
+    const TpoMoneda = totales?.tipoMoneda ?? 'UYU';
+    if (!(await ports.currencyExists(TpoMoneda))) throw E.MONEDA_NO_EXISTE(`La moneda ${TpoMoneda} no existe en el catálogo.`);
+    if (TpoMoneda === 'UYU') return { TpoMoneda };
+    // Spec 2.3 rule 7: as sent, else the company's table for fechaEmision, else the central bank.
+    const rate = totales?.tipoCambio ?? (await ports.companyRate(companyId, TpoMoneda, fecha)) ?? (await ports.bcuRate(TpoMoneda, fecha).catch(() => undefined));
+    if (!rate) throw E.TIPO_CAMBIO_NO_RESUELTO(`No se encontró tipo de cambio de ${TpoMoneda} para ${fecha}: envíe totales.tipoCambio o cargue la cotización.`);
+    // TpoCambio is decimal(7,3) (BRIEF 2.4).
+    return { TpoMoneda, TpoCambio: new Decimal(rate).toDecimalPlaces(3, Decimal.ROUND_HALF_UP).toString() };
+  }
+
+  async function replay(companyId: number, key: string, hash: string): Promise<IssuedCfeView | undefined> {
+    const row = await repo.findByIdempotencyKey(db, companyId, key);
+    if (!row) return undefined;
+    if (row.requestHash !== hash) throw E.IDEMPOTENCIA_CONFLICTO();
+    return await issuedCfeView(row);
+  }
+
+  async function loadVisible(actor: Actor, id: number) {
+    const row = await repo.findIssuedCfe(db, id);
+    if (!row) throw E.CFE_NO_ENCONTRADO();
+    assertCompanyRole(actor, row.companyId, 'lectura', () => E.CFE_NO_ENCONTRADO());
+    return row;
+  }
+
+  return {
+    /** POST /api/v1/comprobante/emitir. Returns the view and whether it was a replay of an Idempotency-Key. */
+    async emit(body: IssueCfeBody, idempotencyKey?: string): Promise<{ view: IssuedCfeView; replayed: boolean }> {
+      const { cfe } = body;
+      const companyId = body.idEmpresa;
+      const hash = idempotencyKey ? createHash('sha256').update(JSON.stringify(body)).digest('hex') : undefined;
+      if (idempotencyKey) {
+        const previous = await replay(companyId, idempotencyKey, hash!);
+        if (previous) return { view: previous, replayed: true };
+      }
+      const info = cfeTypeOf(cfe.idDoc.tipoCfe);
+      checkReferences(info, cfe);
+      checkLines(info, cfe);
+      const fecha = cfe.idDoc.fechaEmision;
+      const ep = await ports.resolveEmissionPoint({ idEmpresa: companyId, codComercio: body.codComercio, codTerminal: body.codTerminal, fecha });
+      if (ep.company.limiteCfeMensual != null) {
+        const now = new Date();
+        const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1, 3)); // 00:00 in Uruguay (UTC−3)
+        if ((await repo.countSignedSince(db, companyId, monthStart)) >= ep.company.limiteCfeMensual) {
+          throw E.LIMITE_MENSUAL_EXCEDIDO(`La empresa alcanzó su límite de ${ep.company.limiteCfeMensual} comprobantes en el mes.`);
+        }
+      }
+      const variantIds = [...new Set(cfe.detalles.flatMap((d) => (d.idVariante ? [d.idVariante] : [])))];
+      if (variantIds.length) checkTraceability(cfe.detalles, await ports.variants(companyId, variantIds));
+      const currency = await resolveCurrency(companyId, cfe.totales, fecha);
+      const { receptor, customerId } = await resolveReceptor(ports, companyId, cfe.receptor);
+      const emisor = buildEmisor(cfe.emisor, { ...ep.company, branch: ep.branch, codigoDgiSucursal: ep.codigoDgiSucursal });
+      const signedAt = new Date();
+      const draft = draftCfe({ info, cfe, emisor, receptor, currency, TmstFirma: formatTmstFirma(signedAt) });
+      checkReceptor(info, draft.Receptor, draft.Totales, uiThreshold);
+      const ctx = await ports.signingContext(companyId);
+      if (!ctx) throw E.SIN_CERTIFICADO();
+
+      let id: number;
+      try {
+        id = await db.transaction(async (tx) => {
+          const n = await ports.reserveNumber(tx, { companyId, branchId: ep.branch.id, tipoCfe: info.code, fecha });
+          draft.IdDoc.Serie = n.serie;
+          draft.IdDoc.Nro = n.numero;
+          draft.CAEData = { CAE_ID: n.cae.NA, DNro: n.cae.DNro, HNro: n.cae.HNro, FecVenc: n.cae.FVD, CAEEspecial: n.cae.CAEEspecial as 1 | undefined, CausalCAEEsp: n.cae.CausalCAEEsp };
+          let signed;
+          try {
+            signed = signCfe(draft, ctx);
+          } catch (err) {
+            if (err instanceof CfeXmlError) throw E.XML_INVALIDO(`El comprobante no se puede representar en el XML de DGI: ${err.message}.`);
+            throw err;
+          }
+          const xsd = validateXml('CFE', signed.xml);
+          if (!xsd.ok) throw E.XML_INVALIDO(`El comprobante no cumple el esquema XSD de DGI: ${xsd.errors.slice(0, 3).join('; ')}`, { errores: xsd.errors });
+          const t = draft.Totales;
+          const urlQr = buildQrUrl({ RUCEmisor: emisor.RUCEmisor, TipoCFE: info.code, Serie: n.serie, Nro: n.numero, Totales: t, TmstFirma: draft.TmstFirma, digestValue: signed.digestValue });
+          const newId = await repo.insertIssuedCfe(tx, {
+            companyId, branchId: ep.branch.id, emissionPointId: ep.point.id, caeRangeId: n.caeRangeId,
+            tipoCfe: info.code, serie: n.serie, numero: n.numero, fechaEmision: fecha, tmstFirma: draft.TmstFirma, firmadoEn: signedAt,
+            receptorTipoDoc: draft.Receptor?.TipoDocRecep, receptorDocumento: draft.Receptor?.DocRecep ?? draft.Receptor?.DocRecepExt, receptorNombre: draft.Receptor?.RznSocRecep, customerId,
+            moneda: currency.TpoMoneda, tipoCambio: currency.TpoCambio, mntTotal: t.MntTotal, mntPagar: t.MntPagar,
+            mntNetoIvaTasaMin: t.MntNetoIvaTasaMin, mntNetoIvaTasaBasica: t.MntNetoIVATasaBasica, mntIvaTasaMin: t.MntIVATasaMin, mntIvaTasaBasica: t.MntIVATasaBasica, mntNoGrv: t.MntNoGrv,
+            totales: t, xml: signed.xml, digestValue: signed.digestValue, codigoSeguridad: securityCode(signed.digestValue), urlQr,
+            adenda: cfe.adenda, idempotencyKey, requestHash: hash,
+          });
+          await ports.recordEvent(tx, { type: 'Cfe.Emitido', companyId, resource: { id: newId, idEmpresa: companyId, tipoCfe: info.code, serie: n.serie, numero: n.numero, fechaEmision: fecha, mntPagar: t.MntPagar ?? null, moneda: currency.TpoMoneda } });
+          return newId;
+        });
+      } catch (err) {
+        // A concurrent duplicate with the same key lost the race: answer with the winner's receipt.
+        if (idempotencyKey && pgErrorCode(err) === PG_UNIQUE_VIOLATION && constraintName(err) === 'issued_cfes_idempotency_uq') {
+          const previous = await replay(companyId, idempotencyKey, hash!);
+          if (previous) return { view: previous, replayed: true };
+        }
+        throw err;
+      }
+      return { view: await issuedCfeView((await repo.findIssuedCfe(db, id))!), replayed: false };
+    },
+
+    /** GET /api/v1/cfeemitido/{id} and getByIdCfeEmitido: another company's CFE answers 404. */
+    get: async (actor: Actor, id: number) => issuedCfeView(await loadVisible(actor, id)),
+
+    /** The signed XML bytes exactly as stored. */
+    async xml(actor: Actor, id: number) {
+      const row = await loadVisible(actor, id);
+      return { xml: row.xml, fileName: `CFE_${row.tipoCfe}_${row.serie}${row.numero}.xml` };
+    },
+
+    /** POST /api/v1/comprobante/firmarXml: XSD-validated after signing with the company's active certificate. */
+    async signXml(companyId: number, xml: string) {
+      const ctx = await ports.signingContext(companyId);
+      if (!ctx) throw E.SIN_CERTIFICADO();
+      let signed;
+      try {
+        signed = signXmlDocument(xml, ctx);
+      } catch (err) {
+        if (err instanceof SignatureError || err instanceof CfeXmlError) throw E.FIRMA_XML_INVALIDA(`No se pudo firmar el XML: ${err.message}.`);
+        throw err;
+      }
+      const xsd = validateXml('CFE', signed.xml);
+      if (!xsd.ok) throw E.XML_INVALIDO(`El XML no cumple el esquema XSD de DGI: ${xsd.errors.slice(0, 3).join('; ')}`, { errores: xsd.errors });
+      return { xml: signed.xml, digestValue: signed.digestValue, codigoSeguridad: securityCode(signed.digestValue) };
+    },
+  };
+}
+
+export type IssuedCfeService = ReturnType<typeof createIssuedCfeService>;

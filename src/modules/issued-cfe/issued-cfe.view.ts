@@ -1,0 +1,58 @@
+/**
+ * The issued-CFE response (spec 4.1 "issued CFE data… plus data for printing and lookup"; field
+ * names designed here, documented in the OpenAPI description of emitir). Built from the stored row;
+ * the printing block (issuer, receiver, lines) is read back from the signed XML itself, so what is
+ * printed is exactly what was signed.
+ */
+import { XMLParser } from 'fast-xml-parser';
+import { getCfeType, qrPngBase64 } from '../emission/index.js';
+import type { IssuedCfeRow } from './issued-cfe.tables.js';
+
+const tag = (xml: string, name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
+
+const parser = new XMLParser({ ignoreAttributes: true, removeNSPrefix: true, parseTagValue: false, isArray: (name) => ['Item', 'Telefono', 'Referencia', 'RetencPercep', 'CodItem'].includes(name) });
+
+function printing(xml: string) {
+  const doc = parser.parse(xml) as { CFE: Record<string, { Encabezado: Record<string, unknown>; Detalle?: { Item: unknown[] }; Referencia?: { Referencia: unknown[] } }> };
+  const branch = Object.entries(doc.CFE).find(([k]) => k !== 'Signature')?.[1];
+  return {
+    emisor: branch?.Encabezado.Emisor ?? null,
+    receptor: branch?.Encabezado.Receptor ?? null,
+    detalles: branch?.Detalle?.Item ?? [],
+    referencias: branch?.Referencia?.Referencia ?? [],
+  };
+}
+
+export async function issuedCfeView(row: IssuedCfeRow) {
+  return {
+    id: row.id,
+    idEmpresa: row.companyId,
+    idSucursal: row.branchId,
+    idPuntoEmision: row.emissionPointId,
+    tipoCfe: row.tipoCfe,
+    nombreTipoCfe: getCfeType(row.tipoCfe).name,
+    serie: row.serie,
+    numero: row.numero,
+    fechaEmision: row.fechaEmision,
+    fechaFirma: row.tmstFirma,
+    estado: row.estado,
+    cae: {
+      numero: tag(row.xml, 'CAE_ID') ?? null,
+      desde: Number(tag(row.xml, 'DNro')),
+      hasta: Number(tag(row.xml, 'HNro')),
+      fechaVencimiento: tag(row.xml, 'FecVenc') ?? null,
+    },
+    codigoSeguridad: row.codigoSeguridad,
+    hash: row.digestValue,
+    urlQr: row.urlQr,
+    qrPng: await qrPngBase64(row.urlQr),
+    moneda: row.moneda,
+    tipoCambio: row.tipoCambio,
+    totales: row.totales,
+    ...printing(row.xml),
+    adenda: row.adenda,
+    idempotencyKey: row.idempotencyKey,
+  };
+}
+
+export type IssuedCfeView = Awaited<ReturnType<typeof issuedCfeView>>;
