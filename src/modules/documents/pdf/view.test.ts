@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { sampleCfe } from '../../emission/index.ts';
+import { buildCfeView, mentionsIva } from './view.ts';
+
+const digestValue = 'dpmLMfgpd/WbZvORW8oErIkY+DtbsUHnh2gnmZyu5HY=';
+
+describe('buildCfeView', () => {
+  it('receiver box label per CFE type (BRIEF 4)', () => {
+    assert.equal(buildCfeView({ cfe: sampleCfe(101), digestValue }).receptor.label, 'CONSUMO FINAL');
+    assert.equal(buildCfeView({ cfe: sampleCfe(111), digestValue }).receptor.label, 'RUC COMPRADOR');
+    const boleta = sampleCfe(151);
+    assert.equal(buildCfeView({ cfe: boleta, digestValue }).receptor.label, 'C.I. VENDEDOR');
+    const rucSeller = { ...boleta, Receptor: { ...boleta.Receptor, TipoDocRecep: 2, DocRecep: '214844360018' } };
+    assert.equal(buildCfeView({ cfe: rucSeller, digestValue }).receptor.label, 'RUC VENDEDOR');
+    const withCi = sampleCfe(101);
+    withCi.Receptor = { TipoDocRecep: 3, CodPaisRecep: 'UY', DocRecep: '13353214' };
+    assert.deepEqual(buildCfeView({ cfe: withCi, digestValue }).receptor, { label: 'C.I. COMPRADOR', documento: '13353214', lines: [] });
+  });
+
+  it('IVA is not mentioned for IVA-mínimo / Monotributo issuers', () => {
+    const cfe = sampleCfe(101);
+    assert.equal(mentionsIva(cfe), true);
+    for (const CAEEspecial of [2, 3, 4] as const) assert.equal(mentionsIva({ ...cfe, CAEData: { ...cfe.CAEData, CAEEspecial } }), false);
+    assert.equal(mentionsIva({ ...cfe, IdDoc: { ...cfe.IdDoc, MntBruto: 3 } }), false);
+    const v = buildCfeView({ cfe: { ...cfe, CAEData: { ...cfe.CAEData, CAEEspecial: 3 } }, digestValue });
+    assert.ok(!v.legends.some((l) => l.includes('IVA')));
+    assert.ok(!v.totals.some((t) => t.label.includes('IVA')));
+  });
+
+  it('IVAalDia present means NOT up to date: no "IVA al día" legend', () => {
+    const cfe = sampleCfe(111);
+    assert.ok(buildCfeView({ cfe, digestValue }).legends.includes('IVA al día'));
+    const late = { ...cfe, IdDoc: { ...cfe.IdDoc, IVAalDia: 1 } };
+    assert.ok(!buildCfeView({ cfe: late, digestValue }).legends.includes('IVA al día'));
+  });
+
+  it('legend: the company website only on e-Tickets', () => {
+    const site = 'www.demo.com.uy/cfe';
+    assert.equal(buildCfeView({ cfe: sampleCfe(101), digestValue, sitioWebVerificacion: site }).legends[0], `Puede verificar comprobante en ${site}`);
+    assert.equal(buildCfeView({ cfe: sampleCfe(101), digestValue }).legends[0], 'Puede verificar comprobante en www.dgi.gub.uy');
+    assert.equal(buildCfeView({ cfe: sampleCfe(111), digestValue, sitioWebVerificacion: site }).legends[0], 'Puede verificar comprobante en www.dgi.gub.uy');
+  });
+
+  it('non-billable negative items (IndFact 7) print their sign; QR URL and security code', () => {
+    const cfe = sampleCfe(101);
+    cfe.Detalle = [{ ...cfe.Detalle[0], IndFact: 7, MontoItem: '50' }];
+    const v = buildCfeView({ cfe, digestValue });
+    assert.equal(v.lines[0].importe, '$ -50,00');
+    assert.equal(v.securityCode, 'dpmLMf');
+    assert.match(v.qrUrl ?? '', /^https:\/\/www\.efactura\.dgi\.gub\.uy\/consultaQR\/cfe\?219999830019,101,A,1,/);
+    assert.equal(buildCfeView({ cfe, digestValue, qrUrl: 'https://example.test/qr' }).qrUrl, 'https://example.test/qr');
+  });
+});
