@@ -1,5 +1,5 @@
 /** Readable test data. Companies are inserted directly until a test needs the HTTP flow. */
-import { companies } from '../../src/modules/companies/companies.tables.js';
+import { branchDgiCodes, branches, companies, emissionPoints } from '../../src/modules/companies/companies.tables.js';
 import { completeRut } from '../../src/lib/rut.js';
 import type { TestApp } from './app.js';
 
@@ -24,4 +24,38 @@ export async function createUser(t: TestApp, adminToken: string, usuario: string
   const res = await t.call(adminToken, 'POST', '/api/v1/usuario/crear', { usuario, nombre: usuario, clave, empresas });
   if (res.status !== 201) throw new Error(`create user failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { id: res.body.id as number, token: await t.login(usuario, clave), clave };
+}
+
+/** A branch (sucursal) of a company, with an optional DGI code history (validFrom/validTo YYYY-MM-DD). */
+export async function insertBranch(
+  t: TestApp,
+  companyId: number,
+  values: { codComercio?: string; nombre?: string; codigoCasaDgi?: number | null; enabled?: boolean; history?: Array<{ codigoDgiSucursal: number; validFrom: string; validTo?: string | null }> } = {},
+) {
+  const n = ++seq;
+  const [row] = await t.db
+    .insert(branches)
+    .values({ companyId, codComercio: values.codComercio ?? `SUC${n}`, nombre: values.nombre ?? `Sucursal ${n}`, codigoCasaDgi: values.codigoCasaDgi ?? 1, enabled: values.enabled ?? true })
+    .returning();
+  if (values.history?.length) {
+    await t.db.insert(branchDgiCodes).values(values.history.map((h) => ({ branchId: row.id, codigoDgiSucursal: h.codigoDgiSucursal, validFrom: h.validFrom, validTo: h.validTo ?? null })));
+  }
+  return row;
+}
+
+/** An emission point (terminal) of a branch. */
+export async function insertEmissionPoint(t: TestApp, branch: { id: number; companyId: number }, values: { codTerminal?: string; enabled?: boolean } = {}) {
+  const [row] = await t.db
+    .insert(emissionPoints)
+    .values({ branchId: branch.id, companyId: branch.companyId, codTerminal: values.codTerminal ?? `T${++seq}`, enabled: values.enabled ?? true })
+    .returning();
+  return row;
+}
+
+/** Company + branch + point ready to issue: `{ company, branch, point }` (codComercio/codTerminal on branch/point). */
+export async function insertIssuer(t: TestApp, values: { razonSocial?: string } = {}) {
+  const company = await insertCompany(t, values);
+  const branch = await insertBranch(t, company.id);
+  const point = await insertEmissionPoint(t, branch);
+  return { company, branch, point };
 }
