@@ -1,0 +1,29 @@
+/**
+ * `npm run bench`: runs every scenario file present in bench/ and prints all figures.
+ * Each scenario exports `run…Bench()`; a missing or failing file is reported, not fatal.
+ */
+import { existsSync } from 'node:fs';
+
+const scenarios: Array<[file: string, exportName: string]> = [
+  ['./signing.ts', 'runSigningBench'],
+  ['./emission.ts', 'runEmissionBench'],
+  ['./webhooks.ts', 'runWebhookBench'],
+  ['./pdf.ts', 'runPdfBench'],
+];
+
+const results: Record<string, unknown> = {};
+for (const [file, name] of scenarios) {
+  if (!existsSync(new URL(file, import.meta.url))) continue;
+  try {
+    const mod = (await import(file)) as Record<string, () => Promise<unknown>>;
+    if (typeof mod[name] !== 'function') continue;
+    console.log(`\n== ${file} ==`);
+    results[file] = await mod[name]();
+  } catch (err) {
+    console.error(`${file} failed:`, err instanceof Error ? err.message : err);
+    results[file] = { error: String(err) };
+  }
+}
+console.log('\n== all figures ==');
+console.log(JSON.stringify(results, null, 2));
+process.exit(0);
