@@ -29,7 +29,7 @@ const codeAt = async (id: number, fecha: string) => (await t.call(admin, 'GET', 
 describe('happy path', () => {
   it('creates two branches with code histories and resolves the DGI code at each date (spec 2.2 rule 5)', async () => {
     const company = await insertCompany(t);
-    await t.call(admin, 'POST', '/api/v1/empresa/editar', { idEmpresa: company.id, CodigoCasaDgiPorDefecto: 9 });
+    await t.call(admin, 'POST', '/api/v1/empresa/editar', { idEmpresa: company.id, CodigoCasaDgiPorDefecto: 9, email: 'cfe@empresa.uy', departamento: 'Canelones' });
     const a = await createBranch(admin, {
       idEmpresa: company.id, codComercio: 'CENTRO', CodigoCasaDgi: 5, telefono: '29000000', ciudad: 'Montevideo',
       codigosDgi: [
@@ -64,6 +64,11 @@ describe('happy path', () => {
     assert.equal(r.company.id, company.id);
     assert.equal(r.point.codTerminal, 'CAJA1');
     assert.equal(r.branch.telefono, '29000000');
+    // Spec 2.2 rules 2-3: identity from the company; contact data from the branch, else the company.
+    assert.deepEqual(r.emisor, {
+      RUCEmisor: company.rut, RznSoc: company.razonSocial, Telefono: ['29000000'], CorreoEmisor: 'cfe@empresa.uy',
+      EmiSucursal: 'Sucursal CENTRO', CdgDGISucur: 1, DomFiscal: '', Ciudad: 'Montevideo', Departamento: 'Canelones',
+    });
     assert.equal((await resolve({ idEmpresa: company.id, codComercio: 'CENTRO', codTerminal: 'CAJA1', fecha: '2023-01-01' })).codigoDgiSucursal, 5);
     assert.equal((await resolve({ idEmpresa: company.id, codComercio: 'CENTRO', codTerminal: 'CAJA1', fecha: '2025-03-01' })).codigoDgiSucursal, 2);
     const rb = await resolve({ idEmpresa: company.id, codComercio: 'POCITOS', codTerminal: 'CAJA1', fecha: '2025-01-01' });

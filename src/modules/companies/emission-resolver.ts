@@ -7,6 +7,9 @@ import { errors } from '../../lib/errors.js';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { companyErrors } from './companies.errors.js';
 import * as repo from './companies.repository.js';
+import type { Emisor } from '../emission/cfe.model.js';
+import type { BranchRow } from './branches.repository.js';
+import type { CompanyRow } from './companies.repository.js';
 import { pickDgiBranchCode } from './dgi-branch-code.js';
 
 export interface ResolveEmissionPointInput {
@@ -34,8 +37,36 @@ export function createEmissionResolver(db: DbOrTx) {
     if (!point.enabled) throw companyErrors.PUNTO_EMISION_DESHABILITADO(`El punto de emisión "${point.codTerminal}" está deshabilitado y no puede emitir.`);
     const code = pickDgiBranchCode(row.historyCode, branch.codigoCasaDgi, company.codigoCasaDgiPorDefecto);
     if (!code) throw companyErrors.CODIGO_DGI_NO_DEFINIDO();
-    return { company, branch, point, codigoDgiSucursal: code.codigoDgiSucursal, origenCodigoDgi: code.origen };
+    return {
+      company, branch, point,
+      codigoDgiSucursal: code.codigoDgiSucursal,
+      origenCodigoDgi: code.origen,
+      emisor: buildEmisor(company, branch, code.codigoDgiSucursal),
+    };
   };
 }
 
 export type EmissionPointResolution = Awaited<ReturnType<ReturnType<typeof createEmissionResolver>>>;
+
+/**
+ * The issuer of a CFE when cfe.emisor is omitted or has no ruc (spec 2.2 rules 1-3): RUT and legal
+ * name from the company; phone, e-mail, address, city and department from the branch, falling back
+ * to the company. Empty strings mean neither has the field (the XSD check of emission reports it).
+ */
+export function buildEmisor(company: CompanyRow, branch: BranchRow, codigoDgiSucursal: number): Emisor {
+  const telefono = branch.telefono ?? company.telefono;
+  const email = branch.email ?? company.email;
+  return {
+    RUCEmisor: company.rut,
+    RznSoc: company.razonSocial,
+    ...(company.nombreComercial ? { NomComercial: company.nombreComercial } : {}),
+    ...(company.actividad ? { GiroEmis: company.actividad } : {}),
+    ...(telefono ? { Telefono: [telefono] } : {}),
+    ...(email ? { CorreoEmisor: email } : {}),
+    EmiSucursal: branch.nombre,
+    CdgDGISucur: codigoDgiSucursal,
+    DomFiscal: branch.direccion ?? company.domicilioFiscal ?? '',
+    Ciudad: branch.ciudad ?? company.ciudad ?? '',
+    Departamento: branch.departamento ?? company.departamento ?? '',
+  };
+}
