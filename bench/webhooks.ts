@@ -103,7 +103,7 @@ export async function runWebhookBench(opts: { events?: number; endpoints?: numbe
   for (let i = 0; i < events; i += 1000) {
     await insertEvents(db, Array.from({ length: Math.min(1000, events - i) }, () => ({ companyId: company.id, type: 'Cfe.Emitido', data })));
   }
-  const engine = createDeliveryEngine({ database, logger: silentLogger, timeoutMs: 10_000, allowPrivateUrls: true, maxInFlight: 256, pollIntervalMs: 200 });
+  const engine = createDeliveryEngine({ database, logger: silentLogger, timeoutMs: 10_000, allowPrivateUrls: true, maxInFlight: Number(process.env.BENCH_WEBHOOK_IN_FLIGHT ?? 512), pollIntervalMs: 200 });
   const t0 = Date.now();
   await engine.start();
   await waitFor(events * endpoints);

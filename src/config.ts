@@ -39,7 +39,7 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_URLS: bool.optional().transform((v) => v ?? false),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Webhook deliveries in flight at once per delivery engine, and its poll fallback when NOTIFY is missed. */
-  WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(5000).default(256),
+  WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(5000).default(512),
   WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Per-IP requests per minute on login / password-recovery endpoints. */

@@ -32,7 +32,7 @@ export function createDeliveryEngine(opts: DeliveryEngineOptions) {
   const { database, logger, timeoutMs } = opts;
   const db = database.db;
   const now = opts.now ?? (() => new Date());
-  const maxInFlight = opts.maxInFlight ?? 256;
+  const maxInFlight = opts.maxInFlight ?? 512;
   const pollIntervalMs = opts.pollIntervalMs ?? 1000;
   // The lease must outlive the attempt: a claimed row falls due again only if its worker died.
   const leaseMs = timeoutMs + 60_000;
