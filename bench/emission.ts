@@ -1,0 +1,174 @@
+/**
+ * Emission bench (issue 5): e-Tickets issued over real HTTP (autocannon, 32 connections, ~10 s)
+ * against the real app listening on loopback, on a throw-away database (embedded PostgreSQL, or a
+ * fresh database on the server of DATABASE_URL). Prints receipts/s, p50/p99, non-2xx, the raw
+ * RSA-2048 sign rate on one core measured in the same run, their ratio, and whether the numbers
+ * issued on the serie are contiguous without duplicates.
+ * Standalone: `npx tsx bench/emission.ts`. Env: BENCH_EMISSION_SECONDS (10), BENCH_EMISSION_CONNECTIONS (32).
+ */
+import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { companies } from '../src/modules/companies/companies.tables.js';
+import { setUpIssuer } from '../src/modules/issued-cfe/issued-cfe.test-setup.js';
+import { connectDatabase } from '../src/platform/db/client.js';
+import { startEmbeddedPostgres, type EmbeddedServer } from '../src/platform/db/embedded.js';
+import { migrateDatabase } from '../src/platform/db/migrate.js';
+import { createLogger } from '../src/platform/logger.js';
+import { createMailer } from '../src/platform/mailer.js';
+
+// autocannon ships no type declarations: the small part used here is typed locally.
+interface AutocannonResult { requests: { total: number; average: number }; latency: { p50: number; p99: number; average: number; max: number }; non2xx: number; errors: number; timeouts: number; duration: number; '2xx': number }
+type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
+const ADMIN = { usuario: 'bench@bench.uy', clave: 'bench-password-1' };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** A fresh migrated database: `{ url, stop }`. */
+async function openDatabase() {
+  const name = `bench_emission_${process.pid}`;
+  let embedded: EmbeddedServer | undefined;
+  let tmp: string | undefined;
+  let base: string;
+  if (process.env.DATABASE_URL) {
+    const u = new URL(process.env.DATABASE_URL);
+    u.pathname = '';
+    base = u.toString().replace(/\/$/, '');
+  } else {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-emission-'));
+    fs.chmodSync(tmp, 0o755);
+    embedded = await startEmbeddedPostgres({ dir: path.join(tmp, 'data'), port: await freePort(), persistent: false });
+    base = embedded.baseUrl;
+  }
+  const admin = async (q: string) => {
+    const c = new pg.Client({ connectionString: `${base}/postgres` });
+    await c.connect();
+    await c.query(q).finally(() => c.end());
+  };
+  await admin(`create database "${name}"`);
+  const migrator = connectDatabase(`${base}/${name}`, { max: 2 });
+  await migrateDatabase(migrator);
+  await migrator.close();
+  return {
+    url: `${base}/${name}`,
+    tmp,
+    async stop() {
+      await admin(`drop database if exists "${name}" with (force)`);
+      await embedded?.stop();
+      if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Raw RSA-2048 `crypto.sign('sha256', 600 bytes, KeyObject)` per second on this (single) thread. */
+function rawSignsPerSecond(seconds = 3): number {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const payload = randomBytes(600);
+  for (let i = 0; i < 50; i++) sign('sha256', payload, privateKey);
+  const start = process.hrtime.bigint();
+  const deadline = start + BigInt(seconds * 1e9);
+  let n = 0;
+  while (process.hrtime.bigint() < deadline) {
+    for (let k = 0; k < 10; k++) sign('sha256', payload, privateKey);
+    n += 10;
+  }
+  return Math.round(n / (Number(process.hrtime.bigint() - start) / 1e9));
+}
+
+export async function runEmissionBench(opts: { seconds?: number; connections?: number } = {}): Promise<Record<string, number>> {
+  const seconds = opts.seconds ?? Number(process.env.BENCH_EMISSION_SECONDS ?? 10);
+  const connections = opts.connections ?? Number(process.env.BENCH_EMISSION_CONNECTIONS ?? 32);
+  const dbh = await openDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-emission-data-'));
+  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: dbh.url, DATA_DIR: dataDir, JWT_SECRET, LOG_LEVEL: 'silent', DB_POOL_MAX: '20', AUTH_RATE_LIMIT_PER_MINUTE: '100000' });
+  const logger = createLogger(config);
+  const database = connectDatabase(dbh.url, { max: config.db.poolMax });
+  const mailer = createMailer(config.mail, logger);
+  const { app, modules } = await buildApp({ config, logger, database, mailer, jwtSecret: JWT_SECRET });
+  try {
+    await modules.services.users.ensureFirstAdmin(ADMIN.usuario, ADMIN.clave);
+    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: ADMIN });
+    const token = login.json().accessToken as string;
+    const call = async (tk: string, method: string, url: string, body?: unknown) => {
+      const r = await app.inject({ method: method as 'POST', url, payload: body as object, headers: { authorization: `Bearer ${tk}` } });
+      return { status: r.statusCode, body: r.json() };
+    };
+    const [company] = await database.db.insert(companies).values({ rut: '219999830019', razonSocial: 'Bench Emisora S.A.' }).returning();
+    await setUpIssuer(database.db, call, token, company, { size: 5_000_000 });
+
+    const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10); // Uruguay (UTC−3)
+    const body = JSON.stringify({
+      idEmpresa: company.id, codComercio: 'C1', codTerminal: 'T1',
+      cfe: {
+        idDoc: { tipoCfe: 101, fechaEmision: today },
+        detalles: [
+          { indicadorFacturacion: 3, nombreItem: 'Yerba 1 kg', cantidad: 2, precioUnitario: '189.90' },
+          { indicadorFacturacion: 2, nombreItem: 'Arroz 1 kg', cantidad: 1, precioUnitario: '64.50' },
+          { indicadorFacturacion: 3, nombreItem: 'Aceite 900 ml', cantidad: 3, precioUnitario: '112.00' },
+        ],
+      },
+    });
+
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const request = { url: `${address}/api/v1/comprobante/emitir`, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body };
+    // Warm-up: JIT, XSD schema, signing context and certificate caches, pool connections.
+    await autocannon({ ...request, connections: 8, duration: 2 });
+
+    const r = await autocannon({ ...request, connections, duration: seconds });
+    const receiptsPerSecond = Math.round((r['2xx'] / r.duration) * 10) / 10;
+
+    const [row] = (await database.db.execute(sql`select count(*)::int as n, count(distinct numero)::int as d, min(numero)::int as lo, max(numero)::int as hi from issued_cfes where company_id = ${company.id} and tipo_cfe = 101 and serie = 'A'`)).rows as Array<{ n: number; d: number; lo: number; hi: number }>;
+    const contiguous = row.n === row.d && row.n === row.hi - row.lo + 1;
+
+    const rawSigns = rawSignsPerSecond(3);
+    const result = {
+      receiptsPerSecond,
+      latencyP50Ms: r.latency.p50,
+      latencyP99Ms: r.latency.p99,
+      non2xx: r.non2xx,
+      errors: r.errors + r.timeouts,
+      connections,
+      seconds: r.duration,
+      rawRsaSignsPerSecondOneCore: rawSigns,
+      ratioReceiptsToRawSigns: Math.round((receiptsPerSecond / rawSigns) * 1000) / 1000,
+      issuedOnSerie: row.n,
+      serieContiguousNoDuplicates: contiguous ? 1 : 0,
+    };
+    console.log(`emission: ${r['2xx']} e-Tickets in ${r.duration.toFixed(1)} s over ${connections} connections = ${receiptsPerSecond} receipts/s`);
+    console.log(`emission: latency p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms; non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts}`);
+    console.log(`emission: raw RSA-2048 sha256 sign (600 B) on one core ${rawSigns}/s; ratio receipts/s ÷ raw signs/s = ${result.ratioReceiptsToRawSigns} (target ≥ 0.5, p99 < 50 ms)`);
+    console.log(`emission: serie A numbers ${row.lo}..${row.hi}, ${row.n} rows, ${row.d} distinct: ${contiguous ? 'contiguous, no duplicates' : 'GAPS OR DUPLICATES'}`);
+    return result;
+  } finally {
+    await app.close();
+    mailer.close();
+    await database.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await dbh.stop();
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  runEmissionBench().then(() => process.exit(0), (err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
