@@ -31,6 +31,8 @@ import { resolveMasterKey } from './certificates/certificates.crypto.js';
 import { createIssuedCfeModule } from './issued-cfe/index.js';
 import { createCustomersService } from './customers/customers.service.js';
 import { customersRoutes } from './customers/customers.routes.js';
+import { createProductsService } from './products/products.service.js';
+import { productsRoutes } from './products/products.routes.js';
 import { createCurrenciesService } from './currencies/currencies.service.js';
 import { currenciesRoutes } from './currencies/currencies.routes.js';
 
@@ -54,6 +56,7 @@ export function createModules(deps: ModuleDeps) {
   const masterKey = resolveMasterKey({ masterKey: config.secrets.masterKey, isProduction: config.isProduction, dataDir: config.dataDir });
   const certificates = createCertificatesService({ db, logger, masterKey });
   const customers = createCustomersService({ db });
+  const products = createProductsService({ db });
   const currencies = createCurrenciesService({ db });
 
   const events = createEventsService({ db });
@@ -75,6 +78,7 @@ export function createModules(deps: ModuleDeps) {
     issuedCfe.routes,
     customersRoutes(customers),
     cfcRoutes(cae),
+    productsRoutes(products),
     currenciesRoutes(currencies),
   ] as unknown as FastifyPluginAsync[];
 
@@ -89,7 +93,7 @@ export function createModules(deps: ModuleDeps) {
   ];
   const cron: string[] = [];
 
-  return { services: { companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups }, routes, jobs, cron };
+  return { services: { products, companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups }, routes, jobs, cron };
 }
 
 export type Modules = ReturnType<typeof createModules>;
