@@ -166,3 +166,20 @@ describe('access', () => {
     assert.equal((await t.call(reader.token, 'POST', '/api/v1/producto/editar', { idProducto: p.id, nombre: 'x' })).status, 403);
   });
 });
+
+describe('openapi', () => {
+  test('every product and CFC endpoint is published, none is a stub', async () => {
+    const res = await t.call(undefined as unknown as string, 'GET', '/openapi.json');
+    const paths = res.body.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    for (const [method, path] of [
+      ['post', '/api/v1/producto/crear'], ['post', '/api/v1/producto/editar'], ['get', '/api/v1/producto/{id}'], ['get', '/api/v1/producto/todos'],
+      ['get', '/api/v1/producto/{id}/variantes'], ['post', '/api/v1/producto/variante/crear'], ['post', '/api/v1/producto/variante/editar'],
+      ['get', '/api/v1/producto/variante/{id}'], ['post', '/api/v1/producto/variante/{id}/lotes'], ['get', '/api/v1/producto/variante/{id}/lotes'],
+      ['post', '/api/v1/producto/variante/{id}/series'], ['get', '/api/v1/producto/variante/{id}/series'],
+      ['post', '/api/v1/cae/altaCfc'], ['post', '/api/v1/cae/editarCfc'], ['get', '/api/v1/cae/numeroDisponibleContingencia'], ['get', '/api/v1/cae/cfc/todos'],
+    ]) {
+      assert.ok(paths[path]?.[method], `${method} ${path} missing`);
+      assert.ok(!paths[path][method].responses['501'], `${method} ${path} is still a stub`);
+    }
+  });
+});
