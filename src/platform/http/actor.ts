@@ -12,7 +12,7 @@ export interface Actor {
   userId: number;
   email: string;
   isOperator: boolean;
-  /** companyId → role, for enabled, non-deleted companies the user belongs to. */
+  /** companyId → role for every non-deleted company the user belongs to (disabled ones included, so their administrators can re-enable them). */
   companies: ReadonlyMap<number, CompanyRole>;
 }
 
