@@ -1,0 +1,100 @@
+/**
+ * `npm run demo`: the whole emission flow through the HTTP API against the in-process DGI simulator.
+ * Database: DATABASE_URL when set, else the embedded PostgreSQL under DATA_DIR (default
+ * `./data-demo`, port EMBEDDED_PG_PORT default 54339, so it never touches the dev database in ./data).
+ * Logs in as the first administrator (created as ADMIN_USER / ADMIN_PASSWORD, default
+ * admin@localhost.localdomain / demo-password-1, when the database has no user), creates or reuses
+ * "Empresa Demo S.A.", its branch DEMO and terminal CAJA1, imports a simulator certificate and CAE
+ * files for the types it issues, then issues an e-Ticket, an e-Factura, a credit note on it and an
+ * export invoice in USD, printing tipo, serie-numero, CAE, security code and QR URL. Re-runnable.
+ */
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/platform/logger.js';
+import { startRuntime } from '../src/platform/runtime.js';
+
+const DEMO_RUT = '219999820013';
+const DEMO_NAME = 'Empresa Demo S.A.';
+const env = { DATA_DIR: './data-demo', EMBEDDED_PG_PORT: '54339', LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'demo-password-1', ...process.env } as Record<string, string>;
+const config = loadConfig(env);
+const logger = createLogger(config);
+const runtime = await startRuntime(config, logger);
+const { app, modules } = await buildApp({ config, logger, ...runtime });
+
+try {
+  await modules.services.users.ensureFirstAdmin(config.auth.adminUser, config.auth.adminPassword);
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  console.log(`demo: API on ${base} (database: ${config.db.url ? 'DATABASE_URL' : `embedded under ${config.dataDir}`})`);
+
+  async function api(token: string | undefined, method: string, path: string, body?: unknown) {
+    const res = await fetch(base + path, { method, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const text = await res.text();
+    let json: any;
+    try { json = JSON.parse(text); } catch { json = text; }
+    return { status: res.status, body: json };
+  }
+  const must = (r: { status: number; body: any }, what: string, ok = [200, 201]) => {
+    if (!ok.includes(r.status)) throw new Error(`${what}: HTTP ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  };
+
+  const login = await api(undefined, 'POST', '/api/auth/login', { usuario: config.auth.adminUser, clave: config.auth.adminPassword });
+  const token: string = must(login, `login as ${config.auth.adminUser} (set ADMIN_USER/ADMIN_PASSWORD for an existing database)`).accessToken;
+
+  // Company, branch, terminal: reused when they exist.
+  const found = must(await api(token, 'GET', `/api/v1/empresa/todas?rut=${DEMO_RUT}`), 'list companies');
+  const company = found.data[0] ?? must(await api(token, 'POST', '/api/v1/empresa/crear', { rut: DEMO_RUT, razonSocial: DEMO_NAME, nombreComercial: 'Demo', domicilioFiscal: 'Av. 18 de Julio 1234', ciudad: 'Montevideo', departamento: 'Montevideo', CodigoCasaDgiPorDefecto: 1 }), 'create company');
+  const idEmpresa: number = company.id;
+  const branches = must(await api(token, 'GET', `/api/v1/sucursal/todas?idEmpresa=${idEmpresa}&codComercio=DEMO`), 'list branches');
+  const branch = branches.data[0] ?? must(await api(token, 'POST', '/api/v1/sucursal/crear', { idEmpresa, codComercio: 'DEMO', nombre: 'Casa Central', direccion: 'Av. 18 de Julio 1234', ciudad: 'Montevideo', departamento: 'Montevideo', CodigoCasaDgi: 1 }), 'create branch');
+  const point = await api(token, 'POST', '/api/v1/puntoemision/crear', { idSucursal: branch.id, codTerminal: 'CAJA1', descripcion: 'Caja 1' });
+  if (point.status !== 201 && point.status !== 409) must(point, 'create emission point');
+  console.log(`demo: company ${idEmpresa} ${company.razonSocial} (RUT ${DEMO_RUT}), branch DEMO, terminal CAJA1 ${found.data[0] ? '(reused)' : '(created)'}`);
+
+  // The simulator of this process: a fresh CA each run, so the certificate is imported every time.
+  const sim = await modules.services.lookups.simulator();
+  if (!sim) throw new Error('The demo needs DGI_MODE=simulator without DGI_SIMULATOR_URL (the in-process simulator).');
+  const cert = sim.control.issueCompanyCertificate(DEMO_RUT, DEMO_NAME);
+  must(await api(token, 'POST', '/api/v1/empresa/importarCertificado', { idEmpresa, clave: cert.password, archivo: cert.p12.toString('base64') }), 'import certificate');
+
+  // CAE for every type the demo issues, only where no number is left.
+  const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10); // Uruguay (UTC−3)
+  const cafVence = `${Number(today.slice(0, 4)) + 1}-12-31`; // CAE.xsd caps FVD; DGI grants about two years
+  const available = must(await api(token, 'GET', `/api/v1/cae/obtenerDisponibilidad?idEmpresa=${idEmpresa}`), 'CAE availability') as Array<{ tipoCfe: number; numerosDisponibles: number }>;
+  for (const tipoCfe of [101, 111, 112, 121]) {
+    if (available.some((a) => a.tipoCfe === tipoCfe && a.numerosDisponibles > 0)) continue;
+    const used = available.filter((a) => a.tipoCfe === tipoCfe).length;
+    const serie = String.fromCharCode(65 + used); // a new serie when an earlier one ran out
+    const { xml, NA } = sim.control.issueCae({ rucEmisor: DEMO_RUT, tipoCfe, serie, desde: 1, hasta: 10_000, fechaVencimiento: cafVence });
+    const imported = await api(token, 'POST', '/api/v1/cae/importar', { idEmpresa, xml });
+    if (imported.status === 201) continue;
+    if (imported.body?.code !== 'CAE_FIRMANTE_NO_CONFIABLE') must(imported, `import CAE ${tipoCfe}`);
+    // The app trusts only DGI's real CAE signer unless the simulator's certificate is configured:
+    // the same range is then loaded through the manual import.
+    console.log(`demo: CAE ${tipoCfe} file refused (simulator signer not trusted by this app): loading NA ${NA} with /api/v1/cae/importar-manual`);
+    must(await api(token, 'POST', '/api/v1/cae/importar-manual', { idEmpresa, tipoCfe, serie, desde: 1, hasta: 10_000, numeroCae: NA, fechaAutorizacion: today, fechaVencimiento: cafVence }), `manual CAE ${tipoCfe}`);
+  }
+
+  const emit = async (label: string, cfe: Record<string, unknown>) => {
+    const v = must(await api(token, 'POST', '/api/v1/comprobante/emitir', { idEmpresa, codComercio: 'DEMO', codTerminal: 'CAJA1', cfe }), `emit ${label}`);
+    console.log(`\n${label}: tipo ${v.tipoCfe} ${v.serie}-${v.numero}  CAE ${v.cae.numero}  código de seguridad ${v.codigoSeguridad}  total ${v.moneda} ${v.totales.MntPagar ?? v.totales.MntTotal}`);
+    console.log(`  QR: ${v.urlQr}`);
+    return v;
+  };
+  const yerba = { indicadorFacturacion: 3, nombreItem: 'Yerba 1 kg', cantidad: 2, precioUnitario: '189.90' };
+  await emit('e-Ticket', { idDoc: { tipoCfe: 101, fechaEmision: today }, detalles: [yerba, { indicadorFacturacion: 2, nombreItem: 'Arroz 1 kg', cantidad: 1, precioUnitario: '64.50' }] });
+  // 219000090011: a DGI Testing RUT the simulator's RUT service knows; name and address come from it.
+  const factura = await emit('e-Factura', { idDoc: { tipoCfe: 111, fechaEmision: today }, receptor: { documento: '219000090011' }, detalles: [{ indicadorFacturacion: 3, nombreItem: 'Servicio de consultoría', cantidad: 10, precioUnitario: '1500.00' }] });
+  await emit('Nota de crédito de e-Factura', { idDoc: { tipoCfe: 112, fechaEmision: today }, receptor: { documento: '219000090011' }, referencias: [{ tipoCfe: 111, serie: factura.serie, numero: factura.numero, razon: 'Bonificación' }], detalles: [{ indicadorFacturacion: 3, nombreItem: 'Bonificación consultoría', cantidad: 1, precioUnitario: '1500.00' }] });
+  await emit('e-Factura de exportación (USD)', {
+    idDoc: { tipoCfe: 121, fechaEmision: today, clauVenta: 'FOB', viaTransp: 1, modVenta: 1 },
+    receptor: { documento: 'AR-30712345678', tipoDocumento: 4, codPais: 'AR', razonSocial: 'Importadora del Plata S.A.', direccion: 'Corrientes 1234', ciudad: 'Buenos Aires', departamento: 'CABA', pais: 'Argentina' },
+    totales: { tipoMoneda: 'USD', tipoCambio: '39.500' },
+    detalles: [{ indicadorFacturacion: 10, nombreItem: 'Lana lavada', cantidad: 500, unidadMedida: 'kg', precioUnitario: '4.20' }],
+  });
+  console.log('\ndemo: done');
+} finally {
+  await app.close();
+  await runtime.close();
+}
+process.exit(0);
