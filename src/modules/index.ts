@@ -64,7 +64,7 @@ export function createModules(deps: ModuleDeps) {
   const webhooks = createWebhooksService({ db, events, allowPrivateUrls: config.webhooks.allowPrivateUrls });
   // Started by main.ts (when config.worker.inProcess) and worker.ts; idle until start().
   const webhookEngine = createDeliveryEngine({ database, logger, ...config.webhooks });
-  const salesOrders = createSalesOrdersService({ db, events });
+  const salesOrders = createSalesOrdersService({ db, events, issuedCfe: issuedCfe.service, customers });
 
   const routes: FastifyPluginAsync[] = [
     authRoutes(auth, { rateLimitPerMinute: config.http.authRateLimitPerMinute }),

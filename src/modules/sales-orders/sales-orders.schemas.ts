@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pagedResponse, pagingQuery } from '../../platform/http/paging.js';
+import { receptorBody } from '../issued-cfe/issued-cfe.schemas.js';
 import { salesOrderStates } from './sales-orders.tables.js';
 
 const amount = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)]).describe('Decimal amount (number or string).');
@@ -34,8 +35,18 @@ export const editOrderBody = z.object({
   estado: z.enum(['borrador', 'confirmada']).optional().describe('borrador ↔ confirmada.'),
 });
 export const finalizeBody = z.object({
-  emitirCfe: z.boolean().default(false).describe('Issue the CFE of the order while finalizing (needs the emission module; 501 EMISION_NO_DISPONIBLE until then).'),
-}).default({ emitirCfe: false });
+  emitirCfe: z.boolean().default(false).describe('Issue the CFE of the order while finalizing (spec 2.1 emitir rules apply; needs the emisor role).'),
+  codComercio: z.string().min(1).max(40).optional().describe('Branch code (codComercio) of the emission point. Required with emitirCfe.').meta({ example: 'C1' }),
+  codTerminal: z.string().min(1).max(40).optional().describe('Terminal code (codTerminal) of the emission point. Required with emitirCfe.').meta({ example: 'T1' }),
+  tipoCfe: z.number().int().optional().describe('CFE type. Default 111 (e-Factura) when the receiver has a RUT, else 101 (e-Ticket).'),
+  formaPago: z.union([z.literal(1), z.literal(2)]).optional().describe('FmaPago: 1 contado (default), 2 crédito.'),
+  fechaEmision: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'formato YYYY-MM-DD').optional().describe('FchEmis; default today in America/Montevideo.'),
+  mntBruto: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional().describe('MntBruto: 1 = the order prices include VAT. Default: prices without VAT.'),
+  indicadorFacturacion: z.number().int().optional().describe('IndFact of every line; default 3 (gravado a tasa básica).'),
+  tipoCambio: amount.optional().describe('TpoCambio for a foreign-currency order; when omitted it is resolved as in emitir (spec 2.3 rule 7).'),
+  receptor: receptorBody.optional().describe('Receiver override (emitir receptor shape); default: the order customer (idCliente, else documento + nombre).'),
+}).refine((b) => !b.emitirCfe || (b.codComercio && b.codTerminal), { message: 'Con emitirCfe se requieren codComercio y codTerminal.', path: ['codComercio'] })
+  .default({ emitirCfe: false });
 export const idParams = z.object({ id: z.coerce.number().int().positive() });
 export const listQuery = pagingQuery.extend({
   idEmpresa: z.coerce.number().int().positive(),

@@ -9,6 +9,8 @@ import { assertCompanyRole, type Actor, type CompanyRole } from '../../platform/
 import type { Paging } from '../../platform/http/paging.js';
 import type { EventType } from '../events/events.catalogue.js';
 import type { EventsService } from '../events/events.service.js';
+import type { IssueCfeBody } from '../issued-cfe/issued-cfe.schemas.js';
+import { buildEmitBody, defaultTipoCfe, orderIdempotencyKey, receptorOf, todayInMontevideo, type EmissionOptions } from './sales-orders.emission.js';
 import { salesOrderErrors } from './sales-orders.errors.js';
 import * as repo from './sales-orders.repository.js';
 import type { SalesOrderClient, SalesOrderLine, SalesOrderState } from './sales-orders.tables.js';
@@ -18,11 +20,14 @@ export interface LineInput { nombreItem: string; descripcionItem?: string; canti
 export interface CreateOrderInput { idEmpresa: number; cliente: SalesOrderClient; detalles: LineInput[]; tipoMoneda: string; observaciones?: string; estado: 'borrador' | 'confirmada' }
 export interface EditOrderInput { id: number; cliente?: SalesOrderClient; detalles?: LineInput[]; tipoMoneda?: string; observaciones?: string | null; estado?: 'borrador' | 'confirmada' }
 
-/**
- * Issues the CFE of a finalized order inside the finalize transaction and returns its id. Provided
- * by the issued-cfe module once it exists; until then finalizing with emitirCfe answers 501.
- */
-export type IssueOrderCfe = (tx: DbOrTx, actor: Actor, order: ReturnType<typeof view>) => Promise<number>;
+/** The slice of the issued-cfe service used here (wired in modules/index.ts). */
+export interface CfeEmitter {
+  emit(body: IssueCfeBody, idempotencyKey?: string): Promise<{ view: { id: number }; replayed: boolean }>;
+}
+/** The customer's TipoDocRecep, to pick the default CFE type of an order given by idCliente. */
+export interface CustomerLookup {
+  findForCompany(db: DbOrTx, companyId: number, id: number): Promise<{ tipoDocumento: number } | undefined>;
+}
 
 export function view(r: repo.SalesOrderRow) {
   return {
@@ -43,7 +48,7 @@ export function priceLines(lines: LineInput[]): { detalles: SalesOrderLine[]; to
   return { detalles, total: total.toFixed(2) };
 }
 
-export function createSalesOrdersService(deps: { db: Db; events: EventsService; issueCfe?: IssueOrderCfe }) {
+export function createSalesOrdersService(deps: { db: Db; events: EventsService; issuedCfe?: CfeEmitter; customers?: CustomerLookup }) {
   const { db, events } = deps;
 
   /** Loads and locks the order inside `tx`, answering another company's order like a missing one. */
@@ -96,14 +101,45 @@ export function createSalesOrdersService(deps: { db: Db; events: EventsService; 
       });
     },
 
-    /** Finalizes a confirmed order; with emitirCfe the CFE is issued in the same transaction. */
-    async finalize(actor: Actor, id: number, opts: { emitirCfe: boolean }) {
-      if (opts.emitirCfe && !deps.issueCfe) throw salesOrderErrors.EMISION_NO_DISPONIBLE();
+    /** Finalizes a confirmed order without issuing a CFE. */
+    async finalize(actor: Actor, id: number) {
       return db.transaction(async (tx) => {
         const row = await load(tx, actor, id, 'emisor');
         assertState(row, ['confirmada']);
-        const idCfeEmitido = opts.emitirCfe ? await deps.issueCfe!(tx, actor, view(row)) : null;
-        return changed(tx, 'OrdenDeVenta.Finalizada', await repo.updateOrder(tx, id, { estado: 'finalizada', finalizedAt: new Date(), idCfeEmitido }));
+        return changed(tx, 'OrdenDeVenta.Finalizada', await repo.updateOrder(tx, id, { estado: 'finalizada', finalizedAt: new Date() }));
+      });
+    },
+
+    /**
+     * Finalizes a confirmed order issuing its CFE. Emission runs its own transaction (network and
+     * signing must not sit inside ours), so: emit first with the Idempotency-Key ordenventa-<id>,
+     * then a short transaction moves the order to finalizada with idCfeEmitido. A rejected CFE
+     * leaves the order confirmada; a retry after a failure between the two steps, or a concurrent
+     * finalize, gets the same CFE back from emission and finds (or makes) the same finalized order.
+     */
+    async finalizeWithCfe(actor: Actor, id: number, opts: EmissionOptions) {
+      const { issuedCfe, customers } = deps;
+      if (!issuedCfe) throw salesOrderErrors.EMISION_NO_DISPONIBLE();
+      const row = await repo.findOrder(db, id);
+      if (!row) throw salesOrderErrors.ORDEN_NO_ENCONTRADA();
+      assertCompanyRole(actor, row.companyId, 'emisor', () => salesOrderErrors.ORDEN_NO_ENCONTRADA());
+      if (row.estado === 'finalizada' && row.idCfeEmitido != null) return view(row);
+      assertState(row, ['confirmada']);
+
+      const receptor = receptorOf(row.cliente, opts.receptor);
+      const docType = receptor?.idCliente !== undefined ? (await customers?.findForCompany(db, row.companyId, receptor.idCliente))?.tipoDocumento : undefined;
+      const body = buildEmitBody(row, opts, opts.tipoCfe ?? defaultTipoCfe(receptor, docType), opts.fechaEmision ?? todayInMontevideo());
+      const { view: cfe } = await issuedCfe.emit(body, orderIdempotencyKey(row.id));
+
+      return db.transaction(async (tx) => {
+        const current = await load(tx, actor, id, 'emisor');
+        // A concurrent finalize of the same order already stored this very CFE: same answer.
+        if (current.estado === 'finalizada' && current.idCfeEmitido === cfe.id) return view(current);
+        if (current.estado !== 'confirmada') {
+          throw salesOrderErrors.ORDEN_ESTADO_INVALIDO(`La orden pasó a estado ${current.estado} mientras se emitía el CFE ${cfe.id}; revise ese comprobante.`);
+        }
+        const done = await repo.updateOrder(tx, id, { estado: 'finalizada', finalizedAt: new Date(), idCfeEmitido: cfe.id });
+        return changed(tx, 'OrdenDeVenta.Finalizada', done);
       });
     },
 
