@@ -4,6 +4,8 @@ import type { Db } from '../../platform/db/client.js';
 import type { CaeService } from '../cae/cae.service.js';
 import type { CertificatesService } from '../certificates/certificates.service.js';
 import type { CompaniesService } from '../companies/companies.service.js';
+import type { CurrenciesService } from '../currencies/currencies.service.js';
+import type { CustomersService } from '../customers/customers.service.js';
 import type { EventsService } from '../events/events.service.js';
 import { createSigningContext, type SigningContext } from '../emission/index.js';
 import { createLookups } from '../lookups/lookups.service.js';
@@ -19,6 +21,8 @@ export interface IssuedCfeModuleDeps {
   cae: CaeService;
   certificates: CertificatesService;
   events: EventsService;
+  customers: CustomersService;
+  currencies: CurrenciesService;
 }
 
 export function createIssuedCfeModule(deps: IssuedCfeModuleDeps) {
@@ -44,7 +48,12 @@ export function createIssuedCfeModule(deps: IssuedCfeModuleDeps) {
     resolveEmissionPoint: (input) => deps.companies.resolveEmissionPoint(input),
     reserveNumber: (tx, input) => deps.cae.reserveNumber(tx, input),
     signingContext,
-    ...bridges,
+    customerById: (companyId, id) => deps.customers.findForCompany(deps.db, companyId, id),
+    // Several customers may share a document (different codPais): the oldest one, as before.
+    customerByDocument: async (companyId, documento) => (await deps.customers.findByDocument(deps.db, companyId, documento))[0],
+    variants: bridges.variants,
+    currencyExists: async (code) => deps.currencies.isKnownCurrency(code),
+    companyRate: (companyId, currency, fecha) => deps.currencies.findRate(deps.db, companyId, currency, fecha),
     recordEvent: (tx, input) => deps.events.record(tx, input),
     async lookupRut(companyId, rut) {
       const ctx = await signingContext(companyId);
