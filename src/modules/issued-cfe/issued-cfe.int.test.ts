@@ -77,7 +77,7 @@ describe('happy path', () => {
     assert.equal(r.body.totales.MntIVATasaBasica, '68.49');
   });
 
-  test('every CFE type issues, validates against the XSD and verifies (xmllint + xmlsec1 when installed)', async () => {
+  test('every CFE type issues, validates against the XSD and verifies (xmllint + xmlsec1 required)', async () => {
     const rucRecep = { documento: '214844360018', razonSocial: 'Cliente SA', direccion: 'Calle 2', ciudad: 'Montevideo' };
     const ext = { documento: 'AR-30712345678', tipoDocumento: 4, codPais: 'AR', razonSocial: 'Importadora', direccion: 'Corrientes 1', ciudad: 'Buenos Aires', departamento: 'CABA', pais: 'Argentina' };
     const ref = { referencias: [{ tipoCfe: 111, serie: 'A', numero: 1, razon: 'Devolución' }] };
@@ -102,16 +102,17 @@ describe('happy path', () => {
       writeFileSync(path.join(dir, `${tipo}.xml`), xml);
     }
     writeFileSync(path.join(dir, 'cert.pem'), certPem);
-    const has = (bin: string) => { try { execFileSync('which', [bin]); return true; } catch { return false; } };
-    if (has('xmlsec1')) {
-      for (const [tipo] of cases) execFileSync('xmlsec1', ['--verify', '--pubkey-cert-pem', path.join(dir, 'cert.pem'), path.join(dir, `${tipo}.xml`)], { stdio: 'pipe' });
-    }
-    if (has('xmllint')) {
-      // xsd/SOURCE.md: xmldsig types X509SerialNumber as xs:integer and libxml2 rejects 39-digit serials: patched copy.
-      for (const [name, content] of loadPatchedXsdSet()) writeFileSync(path.join(dir, name), content);
-      const xsd = path.join(dir, 'CFEDGI.xsd');
-      for (const [tipo] of cases) execFileSync('xmllint', ['--noout', '--nonet', '--schema', xsd, path.join(dir, `${tipo}.xml`)], { stdio: 'pipe' });
-    }
+    // .ci/run installs both tools: a missing one is a failure, never a silent skip.
+    const requireTool = (bin: string, debianPackage: string) => {
+      try { execFileSync('which', [bin], { stdio: 'pipe' }); } catch { assert.fail(`${bin} not found: install the Debian package ${debianPackage} (apt-get install ${debianPackage})`); }
+    };
+    requireTool('xmlsec1', 'xmlsec1');
+    requireTool('xmllint', 'libxml2-utils');
+    for (const [tipo] of cases) execFileSync('xmlsec1', ['--verify', '--pubkey-cert-pem', path.join(dir, 'cert.pem'), path.join(dir, `${tipo}.xml`)], { stdio: 'pipe' });
+    // xsd/SOURCE.md: xmldsig types X509SerialNumber as xs:integer and libxml2 rejects 39-digit serials: patched copy.
+    for (const [name, content] of loadPatchedXsdSet()) writeFileSync(path.join(dir, name), content);
+    const xsd = path.join(dir, 'CFEDGI.xsd');
+    for (const [tipo] of cases) execFileSync('xmllint', ['--noout', '--nonet', '--schema', xsd, path.join(dir, `${tipo}.xml`)], { stdio: 'pipe' });
   });
 
   test('foreign currency: tipoCambio as sent, else the company rate table, else the central bank', async () => {
@@ -150,13 +151,13 @@ describe('happy path', () => {
     assert.equal(conflict.body.code, 'IDEMPOTENCIA_CONFLICTO');
   });
 
-  test('200 concurrent emissions on one serie: no gaps, no duplicates', async () => {
+  test('500 concurrent emissions on one serie: no gaps, no duplicates', async () => {
     const before = await t.db.execute(sql`select coalesce(max(numero), 0)::int as m from issued_cfes where company_id = ${other.id} and tipo_cfe = 101`);
-    const results = await Promise.all(Array.from({ length: 200 }, () => emit(req({}, other.id))));
+    const results = await Promise.all(Array.from({ length: 500 }, () => emit(req({}, other.id))));
     assert.ok(results.every((r) => r.status === 200), JSON.stringify(results.find((r) => r.status !== 200)?.body));
     const nums = results.map((r) => r.body.numero).sort((a, b) => a - b);
     const start = (before.rows[0] as any).m + 1;
-    assert.deepEqual(nums, Array.from({ length: 200 }, (_, i) => start + i));
+    assert.deepEqual(nums, Array.from({ length: 500 }, (_, i) => start + i));
   });
 
   test('firmarXml signs a client CFE with the company certificate', async () => {
