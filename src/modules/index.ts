@@ -60,7 +60,7 @@ export function createModules(deps: ModuleDeps) {
   const currencies = createCurrenciesService({ db });
 
   const events = createEventsService({ db });
-  const issuedCfe = createIssuedCfeModule({ db, config, companies, cae, certificates, events, customers, currencies });
+  const issuedCfe = createIssuedCfeModule({ db, config, companies, cae, certificates, events, customers, currencies, products });
   const webhooks = createWebhooksService({ db, events, allowPrivateUrls: config.webhooks.allowPrivateUrls });
   // Started by main.ts (when config.worker.inProcess) and worker.ts; idle until start().
   const webhookEngine = createDeliveryEngine({ database, logger, ...config.webhooks });

@@ -6,10 +6,10 @@ import type { CertificatesService } from '../certificates/certificates.service.j
 import type { CompaniesService } from '../companies/companies.service.js';
 import type { CurrenciesService } from '../currencies/currencies.service.js';
 import type { CustomersService } from '../customers/customers.service.js';
+import type { ProductsService } from '../products/products.service.js';
 import type { EventsService } from '../events/events.service.js';
 import { createSigningContext, type SigningContext } from '../emission/index.js';
 import { createLookups } from '../lookups/lookups.service.js';
-import { createMasterDataBridges } from './issued-cfe.bridges.js';
 import type { IssuedCfePorts } from './issued-cfe.ports.js';
 import { issuedCfeRoutes } from './issued-cfe.routes.js';
 import { createIssuedCfeService } from './issued-cfe.service.js';
@@ -23,11 +23,11 @@ export interface IssuedCfeModuleDeps {
   events: EventsService;
   customers: CustomersService;
   currencies: CurrenciesService;
+  products: ProductsService;
 }
 
 export function createIssuedCfeModule(deps: IssuedCfeModuleDeps) {
   const lookups = createLookups(deps.config.dgi);
-  const bridges = createMasterDataBridges(deps.db);
   // The emission library's context (SignedInfo/KeyInfo templates) is built once per certificate.
   const contexts = new Map<number, { certificateId: number; ctx: SigningContext }>();
   async function signingContext(companyId: number): Promise<SigningContext | undefined> {
@@ -51,7 +51,7 @@ export function createIssuedCfeModule(deps: IssuedCfeModuleDeps) {
     customerById: (companyId, id) => deps.customers.findForCompany(deps.db, companyId, id),
     // Several customers may share a document (different codPais): the oldest one, as before.
     customerByDocument: async (companyId, documento) => (await deps.customers.findByDocument(deps.db, companyId, documento))[0],
-    variants: bridges.variants,
+    checkProductLines: (companyId, lines) => deps.products.checkLines(deps.db, companyId, lines),
     currencyExists: async (code) => deps.currencies.isKnownCurrency(code),
     companyRate: (companyId, currency, fecha) => deps.currencies.findRate(deps.db, companyId, currency, fecha),
     recordEvent: (tx, input) => deps.events.record(tx, input),

@@ -20,8 +20,6 @@ export const issuedCfeErrors = defineErrors({
   DOCUMENTO_RECEPTOR_INVALIDO: { status: 422, message: 'El documento del receptor no es válido (dígito verificador o formato).' },
   MONEDA_NO_EXISTE: { status: 422, message: 'La moneda indicada en totales.tipoMoneda no existe en el catálogo.' },
   TIPO_CAMBIO_NO_RESUELTO: { status: 422, message: 'No se encontró tipo de cambio para la moneda y la fecha de emisión: envíe totales.tipoCambio o cargue la cotización.' },
-  TRAZABILIDAD_REQUERIDA: { status: 422, message: 'El producto requiere trazabilidad: envíe datosTrazabilidad con id_lote y/o id_serie según corresponda.' },
-  VARIANTE_NO_ENCONTRADA: { status: 422, message: 'La variante de producto (idVariante) no existe en esta empresa.' },
   LINEAS_FUERA_DE_RANGO: { status: 422, message: 'La cantidad de líneas de detalle no está permitida para este tipo de comprobante.' },
   INDICADOR_FACTURACION_INVALIDO: { status: 422, message: 'El indicadorFacturacion de una línea no está permitido para este tipo de comprobante.' },
   TOTALES_INVALIDOS: { status: 422, message: 'Los totales no se pueden calcular con los datos enviados.' },

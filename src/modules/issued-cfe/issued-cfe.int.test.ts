@@ -199,6 +199,19 @@ describe('errors', () => {
       assert.equal((after.rows[0] as any).n, (before.rows[0] as any).n);
     });
   }
+  test('product lines are checked by the products module (variant of the company, traceability)', async () => {
+    const p = await t.call(admin, 'POST', '/api/v1/producto/crear', { idEmpresa: company.id, codigo: 'TRZ-1', nombre: 'Taladro', unidadMedida: 'unid', requiereLote: true });
+    assert.equal(p.status, 201, JSON.stringify(p.body));
+    const v = await t.call(admin, 'POST', '/api/v1/producto/variante/crear', { idProducto: p.body.id, codigo: 'V1', nombre: 'Taladro 500 W', precioUnitario: '100' });
+    assert.equal(v.status, 201, JSON.stringify(v.body));
+    const missing = await emit(req({ detalles: [line({ idVariante: v.body.id })] }));
+    assert.equal(missing.status, 422);
+    assert.equal(missing.body.code, 'TRAZABILIDAD_REQUERIDA');
+    const foreign = await emit(req({ detalles: [line({ idVariante: v.body.id })] }, other.id));
+    assert.equal(foreign.body.code, 'VARIANTE_NO_ENCONTRADA');
+    const plain = await emit(req({ detalles: [line({ idVariante: v.body.id, datosTrazabilidad: { id_lote: 999999 } })] }));
+    assert.equal(plain.body.code, 'LOTE_INVALIDO');
+  });
   test('bad input is a 400, never a 500', async () => {
     const r = await emit({ idEmpresa: company.id, codComercio: 'C1', codTerminal: 'T1', cfe: { idDoc: { tipoCfe: 'x' } } });
     assert.equal(r.status, 400);

@@ -5,7 +5,6 @@
 import type { DbOrTx } from '../../platform/db/client.js';
 import type { SigningContext } from '../emission/index.js';
 import type { RutInfo } from '../dgi/dgi.client.js';
-import type { VariantRule } from './issued-cfe.rules.js';
 
 export interface CustomerRecord {
   id: number;
@@ -41,7 +40,8 @@ export interface IssuedCfePorts {
   signingContext(companyId: number): Promise<SigningContext | undefined>;
   customerById(companyId: number, id: number): Promise<CustomerRecord | undefined>;
   customerByDocument(companyId: number, documento: string): Promise<CustomerRecord | undefined>;
-  variants(companyId: number, ids: number[]): Promise<Map<number, VariantRule>>;
+  /** Spec 2.4 rule 3 (products module): variants of the company, lot/serial ids required and owned; throws its 422s. */
+  checkProductLines(companyId: number, lines: Array<{ idVariante: number; datosTrazabilidad?: { id_lote?: number; id_serie?: number } }>): Promise<unknown>;
   currencyExists(code: string): Promise<boolean>;
   companyRate(companyId: number, currency: string, fecha: string): Promise<string | undefined>;
   recordEvent(tx: DbOrTx, input: { type: 'Cfe.Emitido'; companyId: number; resource: Record<string, unknown> }): Promise<unknown>;

@@ -114,14 +114,6 @@ describe('errors', () => {
     assert.equal(code(() => rules.checkReceptor(getCfeType(101), undefined, { CantLinDet: 1, TpoMoneda: 'USD', TpoCambio: '40', MntNoGrv: '800' }, limit)), 'RECEPTOR_REQUERIDO_TOPE_UI');
     assert.equal(code(() => rules.checkReceptor(getCfeType(101), { TipoDocRecep: 3, DocRecep: '13353214' }, { CantLinDet: 1, MntNoGrv: '99999' }, limit)), 'OK');
   });
-  it('traceability: both ids for lot+serial products; unknown variant', () => {
-    const variants = new Map([[5, { id: 5, requiresLot: true, requiresSerial: true }]]);
-    const line = { nombreItem: 'x', cantidad: '1', idVariante: 5 };
-    assert.equal(code(() => rules.checkTraceability([line], variants)), 'TRAZABILIDAD_REQUERIDA');
-    assert.equal(code(() => rules.checkTraceability([{ ...line, datosTrazabilidad: { id_lote: 1 } }], variants)), 'TRAZABILIDAD_REQUERIDA');
-    assert.equal(code(() => rules.checkTraceability([{ ...line, datosTrazabilidad: { id_lote: 1, id_serie: 2 } }], variants)), 'OK');
-    assert.equal(code(() => rules.checkTraceability([{ ...line, idVariante: 6 }], variants)), 'VARIANTE_NO_ENCONTRADA');
-  });
   it('contingency and unknown types are refused', () => {
     assert.equal(code(() => rules.cfeTypeOf(201)), 'TIPO_CFE_INVALIDO');
     assert.equal(code(() => rules.cfeTypeOf(999)), 'TIPO_CFE_INVALIDO');

@@ -60,24 +60,6 @@ export function checkLines(info: CfeTypeInfo, cfe: CfeBody): void {
   });
 }
 
-export interface VariantRule {
-  id: number;
-  requiresLot: boolean;
-  requiresSerial: boolean;
-}
-
-/** Spec 2.4 rule 3: both ids when the product is controlled by lot and serial. */
-export function checkTraceability(lines: DetalleBody[], variants: ReadonlyMap<number, VariantRule>): void {
-  lines.forEach((d, i) => {
-    if (d.idVariante === undefined) return;
-    const v = variants.get(d.idVariante);
-    if (!v) throw E.VARIANTE_NO_ENCONTRADA(`Línea ${d.numeroLineaDetalle ?? i + 1}: la variante ${d.idVariante} no existe en esta empresa.`);
-    const t = d.datosTrazabilidad;
-    const missing = [v.requiresLot && !t?.id_lote ? 'id_lote' : null, v.requiresSerial && !t?.id_serie ? 'id_serie' : null].filter(Boolean);
-    if (missing.length > 0) throw E.TRAZABILIDAD_REQUERIDA(`Línea ${d.numeroLineaDetalle ?? i + 1}: el producto requiere trazabilidad; falta ${missing.join(' y ')} en datosTrazabilidad.`);
-  });
-}
-
 /** What the companies module resolves for (idEmpresa, codComercio, fechaEmision). */
 export interface IssuerData {
   rut: string;

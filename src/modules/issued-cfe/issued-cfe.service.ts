@@ -16,7 +16,7 @@ import { issuedCfeErrors as E } from './issued-cfe.errors.js';
 import type { IssuedCfePorts } from './issued-cfe.ports.js';
 import { resolveReceptor } from './issued-cfe.receptor.js';
 import * as repo from './issued-cfe.repository.js';
-import { buildEmisor, cfeTypeOf, checkLines, checkReceptor, checkReferences, checkTraceability } from './issued-cfe.rules.js';
+import { buildEmisor, cfeTypeOf, checkLines, checkReceptor, checkReferences } from './issued-cfe.rules.js';
 import type { IssueCfeBody } from './issued-cfe.schemas.js';
 import { issuedCfeView, type IssuedCfeView } from './issued-cfe.view.js';
 
@@ -76,8 +76,8 @@ export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; se
           throw E.LIMITE_MENSUAL_EXCEDIDO(`La empresa alcanzó su límite de ${ep.company.limiteCfeMensual} comprobantes en el mes.`);
         }
       }
-      const variantIds = [...new Set(cfe.detalles.flatMap((d) => (d.idVariante ? [d.idVariante] : [])))];
-      if (variantIds.length) checkTraceability(cfe.detalles, await ports.variants(companyId, variantIds));
+      const productLines = cfe.detalles.flatMap((d) => (d.idVariante ? [{ idVariante: d.idVariante, datosTrazabilidad: d.datosTrazabilidad }] : []));
+      if (productLines.length) await ports.checkProductLines(companyId, productLines);
       const currency = await resolveCurrency(companyId, cfe.totales, fecha);
       const { receptor, customerId } = await resolveReceptor(ports, companyId, cfe.receptor);
       const emisor = buildEmisor(cfe.emisor, { ...ep.company, branch: ep.branch, codigoDgiSucursal: ep.codigoDgiSucursal });
