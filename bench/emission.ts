@@ -9,19 +9,16 @@
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { companies } from '../src/modules/companies/companies.tables.js';
 import { setUpIssuer } from '../src/modules/issued-cfe/issued-cfe.test-setup.js';
 import { connectDatabase } from '../src/platform/db/client.js';
-import { startEmbeddedPostgres, type EmbeddedServer } from '../src/platform/db/embedded.js';
-import { migrateDatabase } from '../src/platform/db/migrate.js';
+import { openBenchDatabase } from './support.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createMailer } from '../src/platform/mailer.js';
 
@@ -32,51 +29,6 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
 const ADMIN = { usuario: 'bench@bench.uy', clave: 'bench-password-1' };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** A fresh migrated database: `{ url, stop }`. */
-async function openDatabase() {
-  const name = `bench_emission_${process.pid}`;
-  let embedded: EmbeddedServer | undefined;
-  let tmp: string | undefined;
-  let base: string;
-  if (process.env.DATABASE_URL) {
-    const u = new URL(process.env.DATABASE_URL);
-    u.pathname = '';
-    base = u.toString().replace(/\/$/, '');
-  } else {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-emission-'));
-    fs.chmodSync(tmp, 0o755);
-    embedded = await startEmbeddedPostgres({ dir: path.join(tmp, 'data'), port: await freePort(), persistent: false });
-    base = embedded.baseUrl;
-  }
-  const admin = async (q: string) => {
-    const c = new pg.Client({ connectionString: `${base}/postgres` });
-    await c.connect();
-    await c.query(q).finally(() => c.end());
-  };
-  await admin(`create database "${name}"`);
-  const migrator = connectDatabase(`${base}/${name}`, { max: 2 });
-  await migrateDatabase(migrator);
-  await migrator.close();
-  return {
-    url: `${base}/${name}`,
-    tmp,
-    async stop() {
-      await admin(`drop database if exists "${name}" with (force)`);
-      await embedded?.stop();
-      if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-    },
-  };
-}
 
 /** Raw RSA-2048 `crypto.sign('sha256', 600 bytes, KeyObject)` per second on this (single) thread. */
 function rawSignsPerSecond(seconds = 3): number {
@@ -96,7 +48,7 @@ function rawSignsPerSecond(seconds = 3): number {
 export async function runEmissionBench(opts: { seconds?: number; connections?: number } = {}): Promise<Record<string, number>> {
   const seconds = opts.seconds ?? Number(process.env.BENCH_EMISSION_SECONDS ?? 10);
   const connections = opts.connections ?? Number(process.env.BENCH_EMISSION_CONNECTIONS ?? 32);
-  const dbh = await openDatabase();
+  const dbh = await openBenchDatabase('bench_emission');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-emission-data-'));
   const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: dbh.url, DATA_DIR: dataDir, JWT_SECRET, LOG_LEVEL: 'silent', DB_POOL_MAX: '20', AUTH_RATE_LIMIT_PER_MINUTE: '100000' });
   const logger = createLogger(config);

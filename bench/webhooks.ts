@@ -4,64 +4,17 @@
  * Standalone: `npx tsx bench/webhooks.ts` (throw-away embedded PostgreSQL, or DATABASE_URL).
  * Env: BENCH_WEBHOOK_EVENTS (default 20000), BENCH_WEBHOOK_ENDPOINTS (default 2), BENCH_LATENCY_EVENTS (default 1000).
  */
-import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { connectDatabase, type Database } from '../src/platform/db/client.js';
-import { startEmbeddedPostgres, type EmbeddedServer } from '../src/platform/db/embedded.js';
-import { migrateDatabase } from '../src/platform/db/migrate.js';
+import { connectDatabase } from '../src/platform/db/client.js';
+import { openBenchDatabase } from './support.js';
 import { companies } from '../src/modules/companies/companies.tables.js';
 import { insertEvents } from '../src/modules/events/events.repository.js';
 import { insertEndpoint } from '../src/modules/webhooks/webhooks.repository.js';
 import { createDeliveryEngine } from '../src/modules/webhooks/delivery-engine.js';
 import { silentLogger } from '../src/modules/webhooks/webhooks.test-helpers.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function openDatabase(): Promise<{ database: Database; stop(): Promise<void> }> {
-  const name = `bench_webhooks_${process.pid}`;
-  let embedded: EmbeddedServer | undefined;
-  let tmp: string | undefined;
-  let base: string;
-  if (process.env.DATABASE_URL) {
-    const u = new URL(process.env.DATABASE_URL);
-    u.pathname = '';
-    base = u.toString().replace(/\/$/, '');
-  } else {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-webhooks-'));
-    fs.chmodSync(tmp, 0o755);
-    embedded = await startEmbeddedPostgres({ dir: path.join(tmp, 'data'), port: await freePort(), persistent: false });
-    base = embedded.baseUrl;
-  }
-  const admin = async (q: string) => {
-    const c = new pg.Client({ connectionString: `${base}/postgres` });
-    await c.connect();
-    await c.query(q).finally(() => c.end());
-  };
-  await admin(`create database "${name}"`);
-  const database = connectDatabase(`${base}/${name}`, { max: 20 });
-  await migrateDatabase(database);
-  return {
-    database,
-    async stop() {
-      await database.close();
-      await admin(`drop database if exists "${name}" with (force)`);
-      await embedded?.stop();
-      if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-    },
-  };
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
@@ -71,7 +24,12 @@ export async function runWebhookBench(opts: { events?: number; endpoints?: numbe
   const events = opts.events ?? Number(process.env.BENCH_WEBHOOK_EVENTS ?? 20_000);
   const endpoints = opts.endpoints ?? Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 2);
   const latencyEvents = opts.latencyEvents ?? Number(process.env.BENCH_LATENCY_EVENTS ?? 1000);
-  const { database, stop } = await openDatabase();
+  const dbh = await openBenchDatabase('bench_webhooks');
+  const database = connectDatabase(dbh.url, { max: 20 });
+  const stop = async () => {
+    await database.close();
+    await dbh.stop();
+  };
 
   const firstSeen = new Map<string, number>();
   let received = 0;

@@ -107,3 +107,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
 export type AppConfig = ReturnType<typeof loadConfig>;
 
 export class ConfigError extends Error {}
+
+/** Entry points: a bad configuration prints its message and exits 1 (no stack trace). */
+export function loadConfigOrExit(): AppConfig {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

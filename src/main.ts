@@ -1,21 +1,12 @@
 /** API process: config → database (embedded by default) → app → listen; closes gracefully. */
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { startJobRunner, type JobRunner } from './platform/jobs/runner.js';
 import { createLogger } from './platform/logger.js';
 import { startRuntime } from './platform/runtime.js';
 
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger(config);
   const runtime = await startRuntime(config, logger);
   const { app, modules } = await buildApp({ config, logger, ...runtime });

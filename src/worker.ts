@@ -1,21 +1,12 @@
 /** Worker process (`npm run worker`): the same modules, running queued jobs and cron; no HTTP. */
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { createModules } from './modules/index.js';
 import { startJobRunner } from './platform/jobs/runner.js';
 import { createLogger } from './platform/logger.js';
 import { startRuntime } from './platform/runtime.js';
 
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(err.message);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger(config);
   const runtime = await startRuntime(config, logger);
   const modules = createModules({ config, logger, ...runtime });

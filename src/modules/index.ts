@@ -52,9 +52,9 @@ export function createModules(deps: ModuleDeps) {
   const users = createUsersService({ db, logger });
   const auth = createAuthService({ db, users, logger, settings: { ...config.auth, jwtSecret: deps.jwtSecret } });
 
-  const cae = createCaeService({ db, logger, trust: { extraCertificates: [] } });
+  const cae = createCaeService({ db, logger, trust: { extraCertificates: [] }, companyRut: companies.rutOf });
   const masterKey = resolveMasterKey({ masterKey: config.secrets.masterKey, isProduction: config.isProduction, dataDir: config.dataDir });
-  const certificates = createCertificatesService({ db, logger, masterKey });
+  const certificates = createCertificatesService({ db, logger, masterKey, companyRut: companies.rutOf });
   const customers = createCustomersService({ db });
   const products = createProductsService({ db });
   const currencies = createCurrenciesService({ db });

@@ -128,12 +128,6 @@ export async function branchBelongsTo(db: DbOrTx, branchId: number, companyId: n
   return r.rows.length > 0;
 }
 
-/** The company's RUT (read here until the companies service exposes it). */
-export async function companyRut(db: DbOrTx, companyId: number): Promise<string | undefined> {
-  const r = await db.execute(sql`select rut from companies where id = ${companyId} and deleted_at is null`);
-  return (r.rows[0] as { rut?: string } | undefined)?.rut;
-}
-
 
 export async function voidedCountOf(db: DbOrTx, caeRangeId: number): Promise<number> {
   const [row] = await db.select({ n: sql<number>`coalesce(sum(${caeVoidedNumbers.hasta} - ${caeVoidedNumbers.desde} + 1), 0)::int` }).from(caeVoidedNumbers).where(eq(caeVoidedNumbers.caeRangeId, caeRangeId));

@@ -67,7 +67,7 @@ export interface ManualCaeInput {
   idSucursal?: number | null;
 }
 
-export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust }) {
+export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust; companyRut(companyId: number): Promise<string | undefined> }) {
   const { db } = deps;
 
   async function loadVisible(actor: Actor, id: number, minRole: 'lectura' | 'emisor' | 'administrador', forUpdateTx?: DbOrTx) {
@@ -114,7 +114,7 @@ export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust
   async function checkForCompany(xml: string, companyId: number | undefined): Promise<CaeCheck & { rutEmpresa?: string }> {
     const found = checkCaeXml(xml, deps.trust);
     if (companyId === undefined || !found.data) return found;
-    const rut = await repo.companyRut(db, companyId);
+    const rut = await deps.companyRut(companyId);
     if (!rut) throw errors.EMPRESA_NO_ENCONTRADA();
     if (found.data.rucE !== rut) found.problems.push({ code: 'CAE_RUT_DISTINTO', message: `El CAE es del RUT ${found.data.rucE}; la empresa tiene RUT ${rut}.` });
     return { ...found, rutEmpresa: rut };

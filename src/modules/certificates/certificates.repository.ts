@@ -29,7 +29,3 @@ export async function activate(db: DbOrTx, companyId: number, id: number): Promi
   await db.update(companyCertificates).set({ isActive: true, updatedAt: new Date() }).where(eq(companyCertificates.id, id));
 }
 
-export async function companyRut(db: DbOrTx, companyId: number): Promise<string | undefined> {
-  const r = await db.execute(sql`select rut from companies where id = ${companyId} and deleted_at is null`);
-  return (r.rows[0] as { rut?: string } | undefined)?.rut;
-}

@@ -39,7 +39,7 @@ export interface SigningMaterial {
   certificate: CertificateInfo;
 }
 
-export function createCertificatesService(deps: { db: Db; logger: Logger; masterKey: Buffer }) {
+export function createCertificatesService(deps: { db: Db; logger: Logger; masterKey: Buffer; companyRut(companyId: number): Promise<string | undefined> }) {
   const { db } = deps;
   const cache = new Map<number, SigningMaterial>();
 
@@ -52,7 +52,7 @@ export function createCertificatesService(deps: { db: Db; logger: Logger; master
     /** importarCertificado: password, key/certificate pair, validity now and serialNumber=RUC<company RUT>. */
     async importCertificate(actor: Actor, input: { idEmpresa: number; clave: string; archivo?: Buffer; activar?: boolean }) {
       assertCompanyRole(actor, input.idEmpresa, 'administrador');
-      const rut = await repo.companyRut(db, input.idEmpresa);
+      const rut = await deps.companyRut(input.idEmpresa);
       if (!rut) throw errors.EMPRESA_NO_ENCONTRADA();
       if (!input.archivo?.length) throw e.CERTIFICADO_ARCHIVO_REQUERIDO();
       let contents;

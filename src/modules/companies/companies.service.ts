@@ -122,6 +122,8 @@ export function createCompaniesService(deps: { db: Db }) {
   return {
     /** Tenancy hook: whether a non-deleted company exists. */
     exists: (id: number) => repo.companyExists(db, id),
+    /** RUT of a non-deleted company (no access check: callers have passed the tenancy rule). */
+    rutOf: async (id: number): Promise<string | undefined> => (await repo.findCompany(db, id))?.rut,
 
     async create(actor: Actor, input: CompanyInput & { rut: string; razonSocial: string }) {
       if (!actor.isOperator) throw companyErrors.OPERADOR_REQUERIDO('Solo un operador del servicio puede crear empresas.');
