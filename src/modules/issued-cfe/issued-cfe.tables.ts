@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, date, index, integer, numeric, pgTable, smallint, text, timestamp, uniqueIndex, varchar, jsonb } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, date, index, integer, numeric, pgTable, smallint, text, timestamp, uniqueIndex, varchar, jsonb } from 'drizzle-orm/pg-core';
 import { branches, companies, emissionPoints } from '../companies/companies.tables.js';
 import { caeRanges } from '../cae/cae.tables.js';
 
@@ -45,7 +45,12 @@ export const issuedCfes = pgTable(
     codigoSeguridad: varchar({ length: 6 }).notNull(),
     urlQr: text().notNull(),
     adenda: text(),
+    /** DGI-side state (src/modules/emission/cfe-states.ts CFE_STATES). */
     estado: text().notNull().default('firmado'),
+    /** Receiver-side state (RECEPTOR_STATES); null when the receiver is not an electronic issuer. */
+    estadoReceptor: text(),
+    /** Last change of `estado` or `estadoReceptor`; null = unchanged since signing (firmadoEn). */
+    estadoActualizadoEn: timestamp({ withTimezone: true, mode: 'date' }),
     idempotencyKey: varchar({ length: 200 }),
     requestHash: varchar({ length: 64 }),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
@@ -58,3 +63,32 @@ export const issuedCfes = pgTable(
 );
 
 export type IssuedCfeRow = typeof issuedCfes.$inferSelect;
+
+/**
+ * Every state change of an issued CFE after signing (issue 6 point 1). The initial `firmado` entry
+ * is not stored (it is `issued_cfes.firmado_en`): emission is the hot path and writes no history row.
+ * `lado` is 'dgi' or 'receptor'; `codigo`/`motivos` carry DGI's (or the receiver's) S/E codes and
+ * messages; `userId` and `motivo` audit manual changes (marcar-aceptado).
+ */
+export const issuedCfeStateHistory = pgTable(
+  'issued_cfe_state_history',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    issuedCfeId: bigint({ mode: 'number' }).notNull().references(() => issuedCfes.id),
+    companyId: integer().notNull().references(() => companies.id),
+    lado: varchar({ length: 10 }).notNull(),
+    estadoAnterior: text(),
+    estado: text().notNull(),
+    codigo: varchar({ length: 10 }),
+    /** [{ codigo, glosa, detalle? }] as parsed from the ACK. */
+    motivos: jsonb(),
+    mensaje: text(),
+    /** The envelope (submission module) or uploaded ACK this change came from, if any. */
+    referencia: text(),
+    userId: integer(),
+    motivo: text(),
+    at: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('issued_cfe_state_history_cfe_idx').on(t.issuedCfeId, t.id)],
+);
+
