@@ -17,6 +17,7 @@ import type { CompanyInsert, CompanyRow } from './companies.repository.js';
 import { createEmissionPointsService } from './emission-points.service.js';
 import { createEmissionResolver } from './emission-resolver.js';
 import { validateLogo } from './logos.js';
+import { createPrintingProfiles } from './companies.printing.js';
 
 export interface CompanyInput {
   rut?: string;
@@ -206,6 +207,8 @@ export function createCompaniesService(deps: { db: Db }) {
 
     branches,
     points,
+    /** Printed representation (cfe-documents): logo, verification site, resolution; no access check. */
+    printingProfile: createPrintingProfiles(db),
     /** Emission flow: (idEmpresa, codComercio, codTerminal, fecha) → company, branch, point, codigoDgiSucursal. */
     resolveEmissionPoint: createEmissionResolver(db),
   };
