@@ -59,6 +59,8 @@ export const issuedCfes = pgTable(
     uniqueIndex('issued_cfes_number_uq').on(t.companyId, t.tipoCfe, t.serie, t.numero),
     index('issued_cfes_company_signed_idx').on(t.companyId, t.firmadoEn),
     uniqueIndex('issued_cfes_idempotency_uq').on(t.companyId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
+    // The DGI submission queue is the CFE's own state (dgi-submission module): as small as the backlog.
+    index('issued_cfes_pending_dgi_idx').on(t.companyId, t.id).where(sql`${t.estado} = 'firmado'`),
   ],
 );
 
