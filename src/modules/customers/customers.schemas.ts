@@ -13,12 +13,15 @@ const fields = {
   pais: z.string().max(30).nullable().optional(),
   codigoPostal: z.string().max(10).nullable().optional(),
   email: z.string().email().nullable().optional().describe('Address the receipts are delivered to'),
+  emisorElectronico: z.boolean().optional().describe('The customer is a DGI electronic issuer (BRIEF 8): its CFEs are e-mailed to it in an EnvioCFE_entreEmpresas envelope. Default false.'),
+  emailIntercambio: z.string().email().nullable().optional().describe('Address for the CFE exchange between companies (DGI registry MAIL); `email` when absent.'),
 };
 export const createBody = z.object({ idEmpresa: z.number().int().positive(), ...fields });
 export const editBody = z.object({ idCliente: z.number().int().positive(), ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, (v as z.ZodTypeAny).optional()])) } as { idCliente: z.ZodNumber } & { [K in keyof typeof fields]: z.ZodOptional<(typeof fields)[K]> });
 export const customerView = z.object({
   id: z.number().int(), idEmpresa: z.number().int(), tipoDocumento: z.number().int(), codPais: z.string(), documento: z.string(), razonSocial: z.string(),
   direccion: z.string().nullable(), ciudad: z.string().nullable(), departamento: z.string().nullable(), pais: z.string().nullable(), codigoPostal: z.string().nullable(), email: z.string().nullable(),
+  emisorElectronico: z.boolean(), emailIntercambio: z.string().nullable(),
 });
 export const listQuery = pagingQuery.extend({ idEmpresa: z.coerce.number().int().positive(), q: z.string().max(150).optional().describe('Part of the legal name or document') });
 export const byDocumentQuery = z.object({ idEmpresa: z.coerce.number().int().positive(), documento: z.string().min(1).max(20), codPais: z.string().length(2).optional() });

@@ -13,6 +13,7 @@ type Row = typeof customers.$inferSelect;
 const view = (r: Row) => ({
   id: r.id, idEmpresa: r.companyId, tipoDocumento: r.tipoDocumento, codPais: r.codPais, documento: r.documento, razonSocial: r.razonSocial,
   direccion: r.direccion, ciudad: r.ciudad, departamento: r.departamento, pais: r.pais, codigoPostal: r.codigoPostal, email: r.email,
+  emisorElectronico: r.emisorElectronico, emailIntercambio: r.emailIntercambio,
 });
 
 async function guard<T>(fn: () => Promise<T>): Promise<T> {
@@ -67,6 +68,13 @@ export function createCustomersService(deps: { db: Db }) {
       const conds = [eq(customers.companyId, companyId), eq(customers.documento, documento.trim())];
       if (codPais) conds.push(eq(customers.codPais, codPais));
       return tx.select().from(customers).where(and(...conds)).orderBy(asc(customers.id));
+    },
+    /** For the CFE exchange between companies (BRIEF 8): customers flagged as electronic issuers, with the address to use. */
+    async electronicReceivers(tx: DbOrTx, companyId?: number) {
+      const conds = [eq(customers.emisorElectronico, true)];
+      if (companyId !== undefined) conds.push(eq(customers.companyId, companyId));
+      const rows = await tx.select().from(customers).where(and(...conds)).orderBy(asc(customers.id));
+      return rows.map((r) => ({ id: r.id, companyId: r.companyId, tipoDocumento: r.tipoDocumento, documento: r.documento, razonSocial: r.razonSocial, email: r.emailIntercambio ?? r.email }));
     },
   };
 }

@@ -1,4 +1,4 @@
-import { index, integer, pgTable, serial, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, serial, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../platform/db/columns.js';
 import { companies } from '../companies/companies.tables.js';
 
@@ -19,6 +19,10 @@ export const customers = pgTable(
     pais: varchar({ length: 30 }),
     codigoPostal: varchar({ length: 10 }),
     email: text(),
+    /** The customer is a DGI electronic issuer: its CFEs go to it in EnvioCFE_entreEmpresas (BRIEF 8). */
+    emisorElectronico: boolean().notNull().default(false),
+    /** Address for the CFE exchange (DGI's MAIL of EFACCONSULTARRUCEMISORES); falls back to `email`. */
+    emailIntercambio: text(),
     ...timestamps,
   },
   (t) => [

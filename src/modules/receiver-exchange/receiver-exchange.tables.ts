@@ -1,0 +1,51 @@
+import { bigint, bigserial, index, integer, jsonb, pgTable, text, timestamp, varchar } from 'drizzle-orm/pg-core';
+import { companies } from '../companies/companies.tables.js';
+
+/**
+ * Envelopes to electronic receivers (EnvioCFE_entreEmpresas, BRIEF 5 and 8). The row id is the
+ * envelope's Idemisor: unique and monotonic per issuer (a repeated one gets S20 from the receiver).
+ *
+ * estado: 'generado' (returned by generarSobreReceptor, not sent), 'pendiente' (e-mail queued),
+ * 'enviado' (e-mailed), 'error' (e-mail attempts used up), then the receiver's ACKSobre:
+ * 'recibido' (AS) or 'rechazado' (BS, S-codes in `ackMotivos`).
+ */
+export const receiverEnvelopes = pgTable(
+  'receiver_envelopes',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    companyId: integer().notNull().references(() => companies.id),
+    customerId: integer(),
+    rutReceptor: varchar({ length: 12 }).notNull(),
+    email: text(),
+    cfeIds: jsonb().$type<number[]>().notNull(),
+    xml: text().notNull(),
+    fileName: text().notNull(),
+    estado: varchar({ length: 10 }).notNull(),
+    intentos: integer().notNull().default(0),
+    ultimoError: text(),
+    messageId: text(),
+    enviadoEn: timestamp({ withTimezone: true, mode: 'date' }),
+    ackMotivos: jsonb(),
+    createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('receiver_envelopes_company_idx').on(t.companyId, t.id)],
+);
+
+/** Every receiver answer uploaded (ACKSobre / ACKCFE per ACKCFE_Partes.xsd), verbatim, for the audit trail. */
+export const receiverAcks = pgTable(
+  'receiver_acks',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    companyId: integer().notNull().references(() => companies.id),
+    envelopeId: bigint({ mode: 'number' }),
+    tipo: varchar({ length: 8 }).notNull(),
+    rutReceptor: varchar({ length: 12 }).notNull(),
+    idRespuesta: text(),
+    xml: text().notNull(),
+    userId: integer(),
+    createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('receiver_acks_company_idx').on(t.companyId, t.id)],
+);
+
+export type ReceiverEnvelopeRow = typeof receiverEnvelopes.$inferSelect;
