@@ -49,6 +49,12 @@ const envSchema = z.object({
   /** A running simulator (`npm run dgi:simulator`); unset in simulator mode = start one in-process. */
   DGI_SIMULATOR_URL: z.string().url().optional(),
   DGI_RUT_URL: z.string().url().default('https://efactura.dgi.gub.uy:6470/ePrueba/ws_personaGetActEmpresarialPrueba'),
+  /** DGI WS_eFactura reception (envelopes, daily report) in `real` mode; default the Testing endpoint (BRIEF 6). */
+  DGI_EFACTURA_URL: z.string().url().default('https://efactura.dgi.gub.uy:6443/ePrueba/ws_eprueba'),
+  /** Uruguay hour (0-23) from which the daily task sends yesterday's daily report (BRIEF 9). */
+  DAILY_REPORT_HOUR: z.coerce.number().int().min(0).max(23).default(1),
+  /** Only CFEs signed in the last N days are e-mailed automatically to electronic receivers (BRIEF 8). */
+  RECEIVER_EXCHANGE_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   BCU_RATES_URL: z.string().url().default('https://cotizaciones.bcu.gub.uy/wscotizaciones/servlet/awsbcucotizaciones'),
   LOOKUP_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(3600),
   /** UI (Unidad Indexada) value at 31 December of the previous year, for the 5,000 UI e-Ticket threshold (BRIEF 1). */
@@ -98,7 +104,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       concurrency: e.WORKER_CONCURRENCY,
     },
     secrets: { masterKey: e.MASTER_KEY },
-    dgi: { mode: e.DGI_MODE, simulatorUrl: e.DGI_SIMULATOR_URL, rutUrl: e.DGI_RUT_URL, bcuUrl: e.BCU_RATES_URL, cacheTtlSeconds: e.LOOKUP_CACHE_TTL_SECONDS },
+    dgi: { mode: e.DGI_MODE, simulatorUrl: e.DGI_SIMULATOR_URL, rutUrl: e.DGI_RUT_URL, bcuUrl: e.BCU_RATES_URL, cacheTtlSeconds: e.LOOKUP_CACHE_TTL_SECONDS, efacturaUrl: e.DGI_EFACTURA_URL },
+    dailyReport: { hour: e.DAILY_REPORT_HOUR },
+    receiverExchange: { maxAgeDays: e.RECEIVER_EXCHANGE_MAX_AGE_DAYS },
     emission: { uiValue: e.UI_VALUE },
     webhooks: { allowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS, timeoutMs: e.WEBHOOK_TIMEOUT_MS, maxInFlight: e.WEBHOOK_MAX_IN_FLIGHT, pollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS },
   });

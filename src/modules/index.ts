@@ -29,12 +29,16 @@ import { createCertificatesService } from './certificates/certificates.service.j
 import { certificatesRoutes } from './certificates/certificates.routes.js';
 import { resolveMasterKey } from './certificates/certificates.crypto.js';
 import { createIssuedCfeModule } from './issued-cfe/index.js';
+import { createIssuedCfeReports } from './issued-cfe/issued-cfe.reports.service.js';
+import { issuedCfeReportsRoutes } from './issued-cfe/issued-cfe.reports.routes.js';
 import { createCustomersService } from './customers/customers.service.js';
 import { customersRoutes } from './customers/customers.routes.js';
 import { createProductsService } from './products/products.service.js';
 import { productsRoutes } from './products/products.routes.js';
 import { createCurrenciesService } from './currencies/currencies.service.js';
 import { currenciesRoutes } from './currencies/currencies.routes.js';
+import { createCfeDocumentsModule } from './cfe-documents/index.js';
+import { createDailyReportModule } from './daily-report/index.js';
 
 export interface ModuleDeps {
   config: AppConfig;
@@ -61,10 +65,14 @@ export function createModules(deps: ModuleDeps) {
 
   const events = createEventsService({ db });
   const issuedCfe = createIssuedCfeModule({ db, config, companies, cae, certificates, events, customers, currencies, products });
+  // Search, exports and charts of issued CFEs (issue 7): reads issued_cfes; the users service decides whose export configuration a caller may see.
+  const issuedCfeReports = createIssuedCfeReports({ db, ports: { userCompanies: async (actor, userId) => (await users.get(actor, userId)).empresas.map((e) => e.idEmpresa) } });
   const webhooks = createWebhooksService({ db, events, allowPrivateUrls: config.webhooks.allowPrivateUrls });
   // Started by main.ts (when config.worker.inProcess) and worker.ts; idle until start().
   const webhookEngine = createDeliveryEngine({ database, logger, ...config.webhooks });
+  const dailyReport = createDailyReportModule({ db, config, logger, companies, cae, certificates, lookups: issuedCfe.lookups });
   const salesOrders = createSalesOrdersService({ db, events, issuedCfe: issuedCfe.service, customers });
+  const cfeDocuments = createCfeDocumentsModule({ db, mailer, companies, customers, issuedCfe: issuedCfe.service });
 
   const routes: FastifyPluginAsync[] = [
     authRoutes(auth, { rateLimitPerMinute: config.http.authRateLimitPerMinute }),
@@ -76,10 +84,13 @@ export function createModules(deps: ModuleDeps) {
     caeRoutes(cae),
     certificatesRoutes(certificates),
     issuedCfe.routes,
+    issuedCfeReportsRoutes(issuedCfeReports),
+    cfeDocuments.routes,
     customersRoutes(customers),
     cfcRoutes(cae),
     productsRoutes(products),
     currenciesRoutes(currencies),
+    dailyReport.routes,
   ] as unknown as FastifyPluginAsync[];
 
   const jobs: JobHandler[] = [
@@ -91,9 +102,11 @@ export function createModules(deps: ModuleDeps) {
       ttlMinutes: config.auth.passwordResetTtlMinutes,
     }),
   ];
-  const cron: string[] = [];
+  jobs.push(...dailyReport.jobs);
+  jobs.push(...cfeDocuments.jobs);
+  const cron: string[] = [...cfeDocuments.cron, ...dailyReport.cron];
 
-  return { services: { products, companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups }, routes, jobs, cron };
+  return { services: { products, companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service }, routes, jobs, cron };
 }
 
 export type Modules = ReturnType<typeof createModules>;

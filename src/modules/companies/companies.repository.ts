@@ -32,6 +32,12 @@ export async function companyExists(db: DbOrTx, id: number): Promise<boolean> {
   return row !== undefined;
 }
 
+/** Enabled, non-deleted companies (the daily report's scheduled task). */
+export async function activeCompanyIds(db: DbOrTx): Promise<number[]> {
+  const rows = await db.select({ id: companies.id }).from(companies).where(and(eq(companies.enabled, true), isNull(companies.deletedAt))).orderBy(asc(companies.id));
+  return rows.map((r) => r.id);
+}
+
 export async function findCompany(db: DbOrTx, id: number): Promise<CompanyRow | undefined> {
   const [row] = await db.select().from(companies).where(and(eq(companies.id, id), isNull(companies.deletedAt)));
   return row;

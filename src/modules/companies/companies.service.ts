@@ -125,6 +125,8 @@ export function createCompaniesService(deps: { db: Db }) {
     exists: (id: number) => repo.companyExists(db, id),
     /** RUT of a non-deleted company (no access check: callers have passed the tenancy rule). */
     rutOf: async (id: number): Promise<string | undefined> => (await repo.findCompany(db, id))?.rut,
+    /** Ids of enabled, non-deleted companies (no access check: for scheduled tasks). */
+    activeIds: () => repo.activeCompanyIds(db),
 
     async create(actor: Actor, input: CompanyInput & { rut: string; razonSocial: string }) {
       if (!actor.isOperator) throw companyErrors.OPERADOR_REQUERIDO('Solo un operador del servicio puede crear empresas.');

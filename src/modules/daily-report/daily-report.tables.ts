@@ -7,10 +7,14 @@ import { companies } from '../companies/companies.tables.js';
  * synchronous ACKRepDiario. A correction is a new row with SecEnvio + 1; the row it supersedes
  * stays for the audit trail.
  *
- * estado: 'pendiente' (generated, waiting to be sent or retried), 'aceptado' (AR),
+ * estado: 'pendiente' (generated, waiting to be sent or retried), 'enviando' (claimed by a sender,
+ * lease = enviadoEn + 5 min), 'aceptado' (AR),
  * 'rechazado' (BR/BA, R-codes in `motivos`), 'error' (DGI fault that retrying cannot fix),
  * 'reemplazado' (a pending report superseded by a regeneration before it was sent).
  */
+export const REPORT_STATES = ['pendiente', 'enviando', 'aceptado', 'rechazado', 'error', 'reemplazado'] as const;
+export type ReportState = (typeof REPORT_STATES)[number];
+
 export const dailyReports = pgTable(
   'daily_reports',
   {
@@ -18,9 +22,9 @@ export const dailyReports = pgTable(
     companyId: integer().notNull().references(() => companies.id),
     fechaResumen: date({ mode: 'string' }).notNull(),
     secEnvio: smallint().notNull(),
-    estado: varchar({ length: 12 }).notNull().default('pendiente'),
+    estado: varchar({ length: 12 }).$type<ReportState>().notNull().default('pendiente'),
     /** 'cron' (the daily task) or 'manual' (POST /api/v1/reportediario/regenerar). */
-    origen: varchar({ length: 10 }).notNull(),
+    origen: varchar({ length: 10 }).$type<'cron' | 'manual'>().notNull(),
     cantComprobantes: integer().notNull(),
     /** Per block: { tipoComp, cantDocsUtil?, cantDocsAnulados?, cantDocsEmi?, cantCfcEmi? }. */
     resumen: jsonb().notNull(),
