@@ -31,8 +31,6 @@ import { resolveMasterKey } from './certificates/certificates.crypto.js';
 import { createIssuedCfeModule } from './issued-cfe/index.js';
 import { createIssuedCfeReports } from './issued-cfe/issued-cfe.reports.service.js';
 import { issuedCfeReportsRoutes } from './issued-cfe/issued-cfe.reports.routes.js';
-import { createIssuedCfeReports } from './issued-cfe/issued-cfe.reports.service.js';
-import { issuedCfeReportsRoutes } from './issued-cfe/issued-cfe.reports.routes.js';
 import { createCustomersService } from './customers/customers.service.js';
 import { customersRoutes } from './customers/customers.routes.js';
 import { createProductsService } from './products/products.service.js';
@@ -69,8 +67,6 @@ export function createModules(deps: ModuleDeps) {
   const issuedCfe = createIssuedCfeModule({ db, config, companies, cae, certificates, events, customers, currencies, products });
   // Search, exports and charts of issued CFEs (issue 7): reads issued_cfes; the users service decides whose export configuration a caller may see.
   const issuedCfeReports = createIssuedCfeReports({ db, ports: { userCompanies: async (actor, userId) => (await users.get(actor, userId)).empresas.map((e) => e.idEmpresa) } });
-  // Search, exports and charts of issued CFEs (issue 7): reads issued_cfes; the users service decides whose export configuration a caller may see.
-  const issuedCfeReports = createIssuedCfeReports({ db, ports: { userCompanies: async (actor, userId) => (await users.get(actor, userId)).empresas.map((e) => e.idEmpresa) } });
   const webhooks = createWebhooksService({ db, events, allowPrivateUrls: config.webhooks.allowPrivateUrls });
   // Started by main.ts (when config.worker.inProcess) and worker.ts; idle until start().
   const webhookEngine = createDeliveryEngine({ database, logger, ...config.webhooks });
@@ -88,7 +84,6 @@ export function createModules(deps: ModuleDeps) {
     caeRoutes(cae),
     certificatesRoutes(certificates),
     issuedCfe.routes,
-    issuedCfeReportsRoutes(issuedCfeReports),
     issuedCfeReportsRoutes(issuedCfeReports),
     cfeDocuments.routes,
     customersRoutes(customers),
