@@ -14,16 +14,19 @@ export interface ReservedNumber {
 
 /**
  * One statement: lock the chosen range (branch-specific before company-wide, then the one that
- * expires first), advance its cursor and count the day's usage. The row lock serializes concurrent
- * callers; a rollback of the caller's transaction gives the number back.
+ * expires first), advance its cursor by up to `count` numbers and count the day's usage. The row
+ * lock serializes concurrent callers; a rollback of the caller's transaction gives the numbers back.
+ * Returns the first number and how many were taken (fewer than `count` when the range runs out:
+ * the caller asks again and the next range is chosen).
  */
-export async function reserveFromBestRange(
+export async function reserveBlockFromBestRange(
   tx: DbOrTx,
   p: { companyId: number; branchId: number | null; tipoCfe: number; serie: string | null; fecha: string },
-): Promise<ReservedNumber | undefined> {
+  count: number,
+): Promise<{ first: ReservedNumber; taken: number } | undefined> {
   const result = await tx.execute(sql`
     with target as (
-      select id from cae_ranges
+      select id, next_number as old_next, least(${count}::integer, h_nro - next_number + 1) as taken from cae_ranges
       where company_id = ${p.companyId} and tipo_cfe = ${p.tipoCfe}
         and (${p.serie}::varchar is null or serie = ${p.serie}::varchar)
         and (branch_id = ${p.branchId}::integer or branch_id is null)
@@ -32,28 +35,31 @@ export async function reserveFromBestRange(
       limit 1
       for update
     ), upd as (
-      update cae_ranges r set next_number = r.next_number + 1, updated_at = now()
-      from target where r.id = target.id and r.next_number <= r.h_nro
-      returning r.id, r.serie, r.next_number - 1 as numero, r.cae_number, r.d_nro, r.h_nro, r.fvd, r.cae_especial, r.causal_cae_esp
+      update cae_ranges r set next_number = r.next_number + target.taken, updated_at = now()
+      from target where r.id = target.id and target.taken > 0
+      returning r.id, r.serie, target.old_next as numero, target.taken, r.cae_number, r.d_nro, r.h_nro, r.fvd, r.cae_especial, r.causal_cae_esp
     ), usage as (
       insert into cae_daily_usage (cae_range_id, fecha, cantidad)
-      select id, ${p.fecha}::date, 1 from upd
-      on conflict (cae_range_id, fecha) do update set cantidad = cae_daily_usage.cantidad + 1
+      select id, ${p.fecha}::date, taken from upd
+      on conflict (cae_range_id, fecha) do update set cantidad = cae_daily_usage.cantidad + excluded.cantidad
     )
     select * from upd`);
   const row = result.rows[0] as Record<string, unknown> | undefined;
   if (!row) return undefined;
   return {
-    caeRangeId: Number(row.id),
-    serie: String(row.serie),
-    numero: Number(row.numero),
-    cae: {
-      NA: String(row.cae_number),
-      DNro: Number(row.d_nro),
-      HNro: Number(row.h_nro),
-      FVD: typeof row.fvd === 'string' ? row.fvd : toDate(row.fvd as Date),
-      ...(row.cae_especial != null ? { CAEEspecial: Number(row.cae_especial) } : {}),
-      ...(row.causal_cae_esp != null ? { CausalCAEEsp: Number(row.causal_cae_esp) } : {}),
+    taken: Number(row.taken),
+    first: {
+      caeRangeId: Number(row.id),
+      serie: String(row.serie),
+      numero: Number(row.numero),
+      cae: {
+        NA: String(row.cae_number),
+        DNro: Number(row.d_nro),
+        HNro: Number(row.h_nro),
+        FVD: typeof row.fvd === 'string' ? row.fvd : toDate(row.fvd as Date),
+        ...(row.cae_especial != null ? { CAEEspecial: Number(row.cae_especial) } : {}),
+        ...(row.causal_cae_esp != null ? { CausalCAEEsp: Number(row.causal_cae_esp) } : {}),
+      },
     },
   };
 }

@@ -111,6 +111,27 @@ export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust
     }
   }
 
+  /**
+   * `count` consecutive-as-possible numbers for a batch of emissions (issue 5 point 11): one
+   * statement per range used. Ranges are taken in the same order as reserveNumber; when one runs
+   * out mid-batch the rest come from the next. All or nothing: CAE_SIN_NUMEROS if not enough.
+   */
+  async function reserveNumbers(tx: DbOrTx, input: ReserveInput, count: number): Promise<repo.ReservedNumber[]> {
+    const params = { companyId: input.companyId, branchId: input.branchId, tipoCfe: input.tipoCfe, serie: input.serie ?? null, fecha: input.fecha ?? uyToday() };
+    const numbers: repo.ReservedNumber[] = [];
+    // A range may run out between choosing and locking it: asking again chooses the next range.
+    for (let misses = 0; numbers.length < count && misses < 3; ) {
+      const got = await repo.reserveBlockFromBestRange(tx, params, count - numbers.length);
+      if (!got) {
+        misses++;
+        continue;
+      }
+      for (let k = 0; k < got.taken; k++) numbers.push({ ...got.first, numero: got.first.numero + k });
+    }
+    if (numbers.length < count) throw caeErrors.CAE_SIN_NUMEROS(`No hay CAE vigente con números para tipo ${input.tipoCfe}${input.serie ? ` serie ${input.serie}` : ''}.`);
+    return numbers;
+  }
+
   async function checkForCompany(xml: string, companyId: number | undefined): Promise<CaeCheck & { rutEmpresa?: string }> {
     const found = checkCaeXml(xml, deps.trust);
     if (companyId === undefined || !found.data) return found;
@@ -238,14 +259,10 @@ export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust
      * twice, never a gap unless the caller rolls back (then the number is not consumed).
      */
     async reserveNumber(tx: DbOrTx, input: ReserveInput): Promise<repo.ReservedNumber> {
-      const params = { companyId: input.companyId, branchId: input.branchId, tipoCfe: input.tipoCfe, serie: input.serie ?? null, fecha: input.fecha ?? uyToday() };
-      // A range may run out between choosing and locking it: try again, the next range is then chosen.
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const got = await repo.reserveFromBestRange(tx, params);
-        if (got) return got;
-      }
-      throw caeErrors.CAE_SIN_NUMEROS(`No hay CAE vigente con números para tipo ${input.tipoCfe}${input.serie ? ` serie ${input.serie}` : ''}.`);
+      return (await reserveNumbers(tx, input, 1))[0];
     },
+
+    reserveNumbers,
 
     /** For the emission flow: a number DGI rejected (except E02/E09) is voided for the daily report. */
     async voidNumber(tx: DbOrTx, v: { companyId: number; caeRangeId: number; tipoCfe: number; serie: string; numero: number; fecha?: string }) {

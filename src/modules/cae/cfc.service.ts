@@ -133,7 +133,7 @@ export function createCfcFunctions(deps: { db: Db }) {
       if (!row) throw caeErrors.CFC_NUMERO_NO_DISPONIBLE(`El CFC ${label} no está en un rango de contingencia registrado.`);
       if (row.fvd < fecha) throw caeErrors.CFC_NUMERO_NO_DISPONIBLE(`El rango de contingencia del CFC ${label} venció el ${row.fvd}.`);
       if (!(await repo.markUsed(tx, row.id, input.numero))) throw caeErrors.CFC_NUMERO_NO_DISPONIBLE(`El CFC ${label} ya fue utilizado.`);
-      return { cfcRangeId: row.id, tipoCfc: row.tipoCfc, serie: row.serie, numero: input.numero, constancia: row.constancia, fechaVencimiento: row.fvd };
+      return { cfcRangeId: row.id, tipoCfc: row.tipoCfc, serie: row.serie, numero: input.numero, constancia: row.constancia, fechaVencimiento: row.fvd, desde: row.dNro, hasta: row.hNro };
     },
   };
 }

@@ -47,4 +47,18 @@ describe('qr', () => {
     const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
     assert.equal(decoded?.data, url);
   });
+
+  it('PNG is 1-bit greyscale, about 300 px, and decodes for every type and many hashes (fixed mask)', async () => {
+    const { randomBytes } = await import('node:crypto');
+    for (let i = 0; i < 60; i++) {
+      const tipo = [101, 111, 181, 182, 124, 201][i % 6];
+      const url = buildQrUrl({ ...base, Nro: 1 + i * 7919, TipoCFE: tipo, Totales: totales, digestValue: randomBytes(32).toString('base64') });
+      const buf = Buffer.from(qrPngBase64(url), 'base64');
+      assert.equal(buf[24], 1, 'bit depth');
+      assert.equal(buf[25], 0, 'greyscale');
+      const png = PNG.sync.read(buf);
+      assert.ok(png.width >= 250 && png.width <= 300, `width ${png.width}`);
+      assert.equal(jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data, url, url);
+    }
+  });
 });

@@ -2,6 +2,7 @@
  * Security code and QR for the printed representation (BRIEF 4; FCFE "5- Pie del comprobante",
  * TDOC Anexo B/E). The hash is the signature's base64 DigestValue [I, strong: BRIEF 4].
  */
+import zlib from 'node:zlib';
 import QRCode from 'qrcode';
 import { getCfeType } from './cfe-types.ts';
 import type { Totales } from './cfe.model.ts';
@@ -57,8 +58,60 @@ export function buildQrUrl(input: QrInput): string {
   return `${QR_BASE_URL}?${params.join(',')}`;
 }
 
-/** PNG of the QR as base64 (no data: prefix). Error correction M; the printer scales it to 22–30 mm. */
-export async function qrPngBase64(url: string, options: { width?: number } = {}): Promise<string> {
-  const png = await QRCode.toBuffer(url, { type: 'png', errorCorrectionLevel: 'M', margin: 1, width: options.width ?? 300 });
+/**
+ * The QR symbol's modules (true = dark), error correction M (BRIEF 4). One byte-mode segment and
+ * a fixed mask pattern: the `qrcode` package's optimal segmentation and its eight-mask penalty
+ * search cost ~1.3 ms per symbol, 30 times the encoding itself, on the emission hot path (issue 5
+ * point 11). Any mask pattern is valid for ISO/IEC 18004 decoders (the mask is written in the
+ * format information); the URL is lowercase text, so byte mode is what the optimiser picks anyway.
+ */
+export function qrModules(text: string): { size: number; dark(row: number, col: number): boolean } {
+  const { modules } = QRCode.create([{ data: text, mode: 'byte' }] as unknown as string, { errorCorrectionLevel: 'M', maskPattern: 2 as never });
+  return { size: modules.size, dark: (row, col) => modules.get(row, col) === 1 };
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, 'latin1');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(zlib.crc32(data, zlib.crc32(head.subarray(4))), 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+/**
+ * PNG of the QR as base64 (no data: prefix), about `width` pixels wide (whole pixels per module,
+ * one-module quiet zone). Written directly as a 1-bit greyscale PNG: every repeated pixel row uses
+ * PNG filter "Up" and compresses to nothing, so encoding costs ~0.05 ms instead of the ~8 ms of a
+ * generic RGBA encoder.
+ */
+export function qrPngBase64(url: string, options: { width?: number } = {}): string {
+  const qr = qrModules(url);
+  const margin = 1;
+  const span = qr.size + 2 * margin;
+  const scale = Math.max(1, Math.floor((options.width ?? 300) / span));
+  const px = span * scale;
+  const rowBytes = Math.ceil(px / 8);
+  const raw = Buffer.alloc((rowBytes + 1) * px); // zero = black pixels, filter bytes set below
+  for (let m = 0; m < span; m++) {
+    const first = m * scale * (rowBytes + 1);
+    raw[first] = 0; // filter None for the first pixel row of a module row
+    for (let x = 0; x < px; x++) {
+      const r = m - margin;
+      const c = Math.floor(x / scale) - margin;
+      const dark = r >= 0 && c >= 0 && r < qr.size && c < qr.size && qr.dark(r, c);
+      if (!dark) raw[first + 1 + (x >> 3)] |= 0x80 >> (x & 7);
+    }
+    if (px & 7) raw[first + rowBytes] |= 0xff >> (px & 7); // padding bits: white
+    for (let k = 1; k < scale; k++) raw[first + k * (rowBytes + 1)] = 2; // filter Up, all-zero deltas
+  }
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(px, 0);
+  ihdr.writeUInt32BE(px, 4);
+  ihdr[8] = 1; // bit depth
+  ihdr[9] = 0; // greyscale
+  const png = Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', ihdr), pngChunk('IDAT', zlib.deflateSync(raw, { level: 6 })), pngChunk('IEND', Buffer.alloc(0))]);
   return png.toString('base64');
 }

@@ -26,6 +26,11 @@ export function createEventsService(deps: { db: Db }) {
       return toEnvelope(row);
     },
 
+    /** Several events in one INSERT (an emission batch), same transaction rules as `record`. */
+    async recordMany(tx: DbOrTx, inputs: RecordEventInput[]): Promise<void> {
+      if (inputs.length) await repo.insertEvents(tx, inputs.map((i) => ({ companyId: i.companyId, type: i.type, data: i.resource })));
+    },
+
     /** The test event of one endpoint: stored for the delivery log, never fanned out to others. */
     async recordTestEvent(tx: DbOrTx, companyId: number, data: Record<string, unknown>) {
       const [row] = await repo.insertEvents(tx, [{ companyId, type: TEST_EVENT_TYPE, data, fannedOutAt: new Date() }]);

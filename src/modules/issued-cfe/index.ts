@@ -46,7 +46,8 @@ export function createIssuedCfeModule(deps: IssuedCfeModuleDeps) {
   }
   const ports: IssuedCfePorts = {
     resolveEmissionPoint: (input) => deps.companies.resolveEmissionPoint(input),
-    reserveNumber: (tx, input) => deps.cae.reserveNumber(tx, input),
+    reserveNumbers: (tx, input, count) => deps.cae.reserveNumbers(tx, input, count),
+    reserveContingencyNumber: (tx, input) => deps.cae.reserveContingencyNumber(tx, input),
     signingContext,
     customerById: (companyId, id) => deps.customers.findForCompany(deps.db, companyId, id),
     // Several customers may share a document (different codPais): the oldest one, as before.
@@ -54,7 +55,7 @@ export function createIssuedCfeModule(deps: IssuedCfeModuleDeps) {
     checkProductLines: (companyId, lines) => deps.products.checkLines(deps.db, companyId, lines),
     currencyExists: async (code) => deps.currencies.isKnownCurrency(code),
     companyRate: (companyId, currency, fecha) => deps.currencies.findRate(deps.db, companyId, currency, fecha),
-    recordEvent: (tx, input) => deps.events.record(tx, input),
+    recordEvents: (tx, inputs) => deps.events.recordMany(tx, inputs),
     async lookupRut(companyId, rut) {
       const ctx = await signingContext(companyId);
       if (!ctx) return null;

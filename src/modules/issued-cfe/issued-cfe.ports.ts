@@ -36,7 +36,10 @@ export interface ReservedNumber {
 
 export interface IssuedCfePorts {
   resolveEmissionPoint(input: { idEmpresa: number; codComercio: string; codTerminal: string; fecha: string }): Promise<EmissionPoint>;
-  reserveNumber(tx: DbOrTx, input: { companyId: number; branchId: number; tipoCfe: number; fecha: string }): Promise<ReservedNumber>;
+  /** `count` numbers in one go for an emission batch (all or nothing; CAE_SIN_NUMEROS otherwise). */
+  reserveNumbers(tx: DbOrTx, input: { companyId: number; branchId: number; tipoCfe: number; fecha: string }, count: number): Promise<ReservedNumber[]>;
+  /** Marks a paper CFC's number used, once, inside a registered CFC range (cae module; 422 otherwise). */
+  reserveContingencyNumber(tx: DbOrTx, input: { companyId: number; tipoCfc: number; serie: string; numero: number; fecha: string }): Promise<{ cfcRangeId: number; serie: string; numero: number; constancia: string; fechaVencimiento: string; desde: number; hasta: number }>;
   signingContext(companyId: number): Promise<SigningContext | undefined>;
   customerById(companyId: number, id: number): Promise<CustomerRecord | undefined>;
   customerByDocument(companyId: number, documento: string): Promise<CustomerRecord | undefined>;
@@ -44,7 +47,8 @@ export interface IssuedCfePorts {
   checkProductLines(companyId: number, lines: Array<{ idVariante: number; datosTrazabilidad?: { id_lote?: number; id_serie?: number } }>): Promise<unknown>;
   currencyExists(code: string): Promise<boolean>;
   companyRate(companyId: number, currency: string, fecha: string): Promise<string | undefined>;
-  recordEvent(tx: DbOrTx, input: { type: 'Cfe.Emitido'; companyId: number; resource: Record<string, unknown> }): Promise<unknown>;
+  /** Outbox events, one INSERT (events module). */
+  recordEvents(tx: DbOrTx, inputs: Array<{ type: 'Cfe.Emitido'; companyId: number; resource: Record<string, unknown> }>): Promise<unknown>;
   /** DGI RUT lookup (cached); null = no usable company under that RUT. */
   lookupRut(companyId: number, rut: string): Promise<RutInfo | null>;
   /** Central-bank rate (cached), UYU per unit. */

@@ -2,9 +2,12 @@ import { and, count, eq, gte } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { issuedCfes, type IssuedCfeRow } from './issued-cfe.tables.js';
 
-export async function insertIssuedCfe(tx: DbOrTx, values: typeof issuedCfes.$inferInsert): Promise<number> {
-  const [row] = await tx.insert(issuedCfes).values(values).returning({ id: issuedCfes.id });
-  return row.id;
+/** One multi-row INSERT for an emission batch; rows come back in the order given. */
+export async function insertIssuedCfes(tx: DbOrTx, values: Array<typeof issuedCfes.$inferInsert>): Promise<IssuedCfeRow[]> {
+  const rows = await tx.insert(issuedCfes).values(values).returning();
+  // INSERT … RETURNING yields rows in VALUES order in PostgreSQL, but nothing promises it: match by number.
+  const byNumber = new Map(rows.map((r) => [`${r.tipoCfe}/${r.serie}/${r.numero}`, r]));
+  return values.map((v) => byNumber.get(`${v.tipoCfe}/${v.serie}/${v.numero}`)!);
 }
 
 export async function findIssuedCfe(db: DbOrTx, id: number): Promise<IssuedCfeRow | undefined> {

@@ -35,6 +35,23 @@ export function issuedCfeRoutes(service: IssuedCfeService, lookups: Lookups): Fa
       return reply.type('application/json').send(JSON.stringify(view) as never);
     });
 
+    app.post('/api/v1/comprobante/transcribirContingencia', {
+      schema: {
+        tags: ['Comprobante'], summary: 'Transcribe a paper contingency CFC (2xx)',
+        description: `Not in the spec's list; designed here for issue 6 point 7 and BRIEF 10. When the electronic system was down the company issued pre-printed paper CFCs (types 2xx = electronic code + 100, e.g. 211 e-Factura, 201 e-Ticket); afterwards each one is transcribed here with the **serie and number printed on the paper** (\`cfe.idDoc.serie\`, \`cfe.idDoc.numero\`) and the rest of the emitir body (same rules, same response, same Idempotency-Key behaviour).
+The number must lie in a CFC range registered with \`POST /api/v1/cae/altaCfc\` (check it first with \`GET /api/v1/cae/numeroDisponibleContingencia\`) that had not expired on \`fechaEmision\`, and can be transcribed only once. The CFC is signed with the company certificate (CAEData = the CFC constancia and range) and stored in state \`firmado\`: the submission worker sends it to DGI; it is never sent to the receiver (BRIEF 10) and is counted in the daily report's contingency blocks.
+**Rejections:** every emitir code, plus 422 TIPO_CFE_INVALIDO (not a 2xx type), CFC_NUMERO_NO_DISPONIBLE (outside a registered range, range expired, or already transcribed).`,
+        body: s.contingencyBody,
+        headers: z.object({ 'idempotency-key': z.string().min(1).max(200).optional() }).passthrough(),
+        response: { ...errorResponses, 409: errorBody, 422: errorBody, 429: errorBody },
+      },
+    }, async (req, reply) => {
+      requireActor(req);
+      const { view, replayed } = await service.transcribeContingency(req.body, req.headers['idempotency-key'] as string | undefined);
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      return reply.type('application/json').send(JSON.stringify(view) as never);
+    });
+
     const getDescription = 'The issued CFE (same shape as the emitir response). Another company\'s CFE answers 404 CFE_NO_ENCONTRADO.';
     app.get('/api/v1/cfeemitido/:id', {
       schema: { tags: ['CFE emitido'], summary: 'Get issued CFE by id', description: getDescription, params: s.cfeIdParams, response: errorResponses },

@@ -143,6 +143,18 @@ export const issueCfeBody = z.object({
 });
 
 export type IssueCfeBody = z.infer<typeof issueCfeBody>;
+
+/** Transcription of a paper contingency CFC (BRIEF 10): the emitir body plus the printed serie and number. */
+export const contingencyBody = issueCfeBody.extend({
+  cfe: cfeBody.extend({
+    idDoc: idDocBody.extend({
+      tipoCfe: int.describe('Contingency type (2xx: 201 e-Ticket, 211 e-Factura, … = electronic code + 100).').meta({ example: 211 }),
+      serie: z.string().regex(/^[A-Z]{1,2}$/, '1 o 2 letras mayúsculas').describe('Serie printed on the paper CFC.'),
+      numero: int.positive().max(9_999_999).describe('Number printed on the paper CFC: must be in a registered CFC range (altaCfc) and not used before.'),
+    }),
+  }),
+});
+export type ContingencyBody = z.infer<typeof contingencyBody>;
 export type CfeBody = IssueCfeBody['cfe'];
 export type DetalleBody = z.infer<typeof detalleBody>;
 

@@ -1,8 +1,9 @@
 /**
  * Issued CFEs: emitir (spec 4.1, 2.1-2.4), read by id, signed XML download, firmarXml.
- * Emission: everything that may touch the network (RUT lookup, BCU) or parse is resolved first;
- * then ONE transaction reserves the number, signs, validates against DGI's XSD, stores and writes
- * the Cfe.Emitido outbox event. Any failure rolls back: no row, no event, no number consumed.
+ * Emission: everything that may touch the network (RUT lookup, BCU) or parse is resolved first
+ * (`prepare`); then ONE transaction reserves the number, signs, validates against DGI's XSD, stores
+ * and writes the Cfe.Emitido outbox event (issued-cfe.batcher.ts, which groups concurrent requests
+ * into one such transaction). Any failure rolls back: no row, no event, no number consumed.
  */
 import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
@@ -10,14 +11,16 @@ import type { Db } from '../../platform/db/client.js';
 import { PG_UNIQUE_VIOLATION, constraintName, pgErrorCode } from '../../platform/db/client.js';
 import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
 import { validateXml } from '../../platform/xml/xsd.js';
-import { CfeXmlError, buildQrUrl, formatTmstFirma, securityCode, signCfe, signXmlDocument, SignatureError } from '../emission/index.js';
+import { CfeXmlError, formatTmstFirma, getCfeType, isContingencyCode, securityCode, signXmlDocument, SignatureError, type CfeTypeInfo } from '../emission/index.js';
+import { createEmissionBatcher, emittedEvent, signedRow, type PreparedCfe } from './issued-cfe.batcher.js';
 import { draftCfe } from './issued-cfe.assemble.js';
 import { issuedCfeErrors as E } from './issued-cfe.errors.js';
 import type { IssuedCfePorts } from './issued-cfe.ports.js';
 import { resolveReceptor } from './issued-cfe.receptor.js';
 import * as repo from './issued-cfe.repository.js';
 import { buildEmisor, cfeTypeOf, checkLines, checkReceptor, checkReferences } from './issued-cfe.rules.js';
-import type { IssueCfeBody } from './issued-cfe.schemas.js';
+import type { ContingencyBody, IssueCfeBody } from './issued-cfe.schemas.js';
+import type { IssuedCfeRow } from './issued-cfe.tables.js';
 import { issuedCfeView, type IssuedCfeView } from './issued-cfe.view.js';
 
 export interface IssuedCfeSettings {
@@ -27,6 +30,7 @@ export interface IssuedCfeSettings {
 
 export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; settings: IssuedCfeSettings }) {
   const { db, ports } = deps;
+  const batcher = createEmissionBatcher({ db, reserveNumbers: ports.reserveNumbers, recordEvents: ports.recordEvents });
   const uiThreshold = new Decimal(5000).times(deps.settings.uiValue);
 
   async function resolveCurrency(companyId: number, totales: IssueCfeBody['cfe']['totales'], fecha: string) {
@@ -54,79 +58,86 @@ export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; se
     return row;
   }
 
-  return {
-    /** POST /api/v1/comprobante/emitir. Returns the view and whether it was a replay of an Idempotency-Key. */
-    async emit(body: IssueCfeBody, idempotencyKey?: string): Promise<{ view: IssuedCfeView; replayed: boolean }> {
-      const { cfe } = body;
-      const companyId = body.idEmpresa;
-      const hash = idempotencyKey ? createHash('sha256').update(JSON.stringify(body)).digest('hex') : undefined;
-      if (idempotencyKey) {
-        const previous = await replay(companyId, idempotencyKey, hash!);
+  /**
+   * Everything before numbering (spec 2.2-2.4): rules, emission point, usage limit, products,
+   * currency, receiver, issuer, the draft CFE with its totals, the signing context. No writes.
+   * Also the preview's entry point (nothing numbered, signed or stored).
+   */
+  async function prepare(body: IssueCfeBody, opts: { info?: CfeTypeInfo; idempotencyKey?: string; requestHash?: string } = {}): Promise<PreparedCfe> {
+    const { cfe } = body;
+    const companyId = body.idEmpresa;
+    const info = opts.info ?? cfeTypeOf(cfe.idDoc.tipoCfe);
+    checkReferences(info, cfe);
+    checkLines(info, cfe);
+    const fecha = cfe.idDoc.fechaEmision;
+    const ep = await ports.resolveEmissionPoint({ idEmpresa: companyId, codComercio: body.codComercio, codTerminal: body.codTerminal, fecha });
+    if (ep.company.limiteCfeMensual != null) {
+      const now = new Date();
+      const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1, 3)); // 00:00 in Uruguay (UTC−3)
+      if ((await repo.countSignedSince(db, companyId, monthStart)) >= ep.company.limiteCfeMensual) {
+        throw E.LIMITE_MENSUAL_EXCEDIDO(`La empresa alcanzó su límite de ${ep.company.limiteCfeMensual} comprobantes en el mes.`);
+      }
+    }
+    const productLines = cfe.detalles.flatMap((d) => (d.idVariante ? [{ idVariante: d.idVariante, datosTrazabilidad: d.datosTrazabilidad }] : []));
+    if (productLines.length) await ports.checkProductLines(companyId, productLines);
+    const currency = await resolveCurrency(companyId, cfe.totales, fecha);
+    const { receptor, customerId } = await resolveReceptor(ports, companyId, cfe.receptor);
+    const emisor = buildEmisor(cfe.emisor, { ...ep.company, branch: ep.branch, codigoDgiSucursal: ep.codigoDgiSucursal });
+    const signedAt = new Date();
+    const draft = draftCfe({ info, cfe, emisor, receptor, currency, TmstFirma: formatTmstFirma(signedAt) });
+    checkReceptor(info, draft.Receptor, draft.Totales, uiThreshold);
+    const ctx = await ports.signingContext(companyId);
+    if (!ctx) throw E.SIN_CERTIFICADO();
+    return {
+      companyId, branchId: ep.branch.id, emissionPointId: ep.point.id, info, fecha, signedAt, emisor, draft, customerId, currency,
+      adenda: cfe.adenda, ctx, idempotencyKey: opts.idempotencyKey, requestHash: opts.requestHash,
+    };
+  }
+
+  /** Idempotency-Key: the original receipt for a repeated key; a concurrent duplicate that lost the race gets the winner's. */
+  async function withIdempotency(body: unknown, companyId: number, key: string | undefined, issue: (hash?: string) => Promise<IssuedCfeRow>) {
+    const hash = key ? createHash('sha256').update(JSON.stringify(body)).digest('hex') : undefined;
+    if (key) {
+      const previous = await replay(companyId, key, hash!);
+      if (previous) return { view: previous, replayed: true };
+    }
+    try {
+      return { view: await issuedCfeView(await issue(hash)), replayed: false };
+    } catch (err) {
+      if (key && pgErrorCode(err) === PG_UNIQUE_VIOLATION && constraintName(err) === 'issued_cfes_idempotency_uq') {
+        const previous = await replay(companyId, key, hash!);
         if (previous) return { view: previous, replayed: true };
       }
-      const info = cfeTypeOf(cfe.idDoc.tipoCfe);
-      checkReferences(info, cfe);
-      checkLines(info, cfe);
-      const fecha = cfe.idDoc.fechaEmision;
-      const ep = await ports.resolveEmissionPoint({ idEmpresa: companyId, codComercio: body.codComercio, codTerminal: body.codTerminal, fecha });
-      if (ep.company.limiteCfeMensual != null) {
-        const now = new Date();
-        const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1, 3)); // 00:00 in Uruguay (UTC−3)
-        if ((await repo.countSignedSince(db, companyId, monthStart)) >= ep.company.limiteCfeMensual) {
-          throw E.LIMITE_MENSUAL_EXCEDIDO(`La empresa alcanzó su límite de ${ep.company.limiteCfeMensual} comprobantes en el mes.`);
-        }
-      }
-      const productLines = cfe.detalles.flatMap((d) => (d.idVariante ? [{ idVariante: d.idVariante, datosTrazabilidad: d.datosTrazabilidad }] : []));
-      if (productLines.length) await ports.checkProductLines(companyId, productLines);
-      const currency = await resolveCurrency(companyId, cfe.totales, fecha);
-      const { receptor, customerId } = await resolveReceptor(ports, companyId, cfe.receptor);
-      const emisor = buildEmisor(cfe.emisor, { ...ep.company, branch: ep.branch, codigoDgiSucursal: ep.codigoDgiSucursal });
-      const signedAt = new Date();
-      const draft = draftCfe({ info, cfe, emisor, receptor, currency, TmstFirma: formatTmstFirma(signedAt) });
-      checkReceptor(info, draft.Receptor, draft.Totales, uiThreshold);
-      const ctx = await ports.signingContext(companyId);
-      if (!ctx) throw E.SIN_CERTIFICADO();
+      throw err;
+    }
+  }
 
-      let id: number;
-      try {
-        id = await db.transaction(async (tx) => {
-          const n = await ports.reserveNumber(tx, { companyId, branchId: ep.branch.id, tipoCfe: info.code, fecha });
-          draft.IdDoc.Serie = n.serie;
-          draft.IdDoc.Nro = n.numero;
-          draft.CAEData = { CAE_ID: n.cae.NA, DNro: n.cae.DNro, HNro: n.cae.HNro, FecVenc: n.cae.FVD, CAEEspecial: n.cae.CAEEspecial as 1 | undefined, CausalCAEEsp: n.cae.CausalCAEEsp };
-          let signed;
-          try {
-            signed = signCfe(draft, ctx);
-          } catch (err) {
-            if (err instanceof CfeXmlError) throw E.XML_INVALIDO(`El comprobante no se puede representar en el XML de DGI: ${err.message}.`);
-            throw err;
-          }
-          const xsd = validateXml('CFE', signed.xml);
-          if (!xsd.ok) throw E.XML_INVALIDO(`El comprobante no cumple el esquema XSD de DGI: ${xsd.errors.slice(0, 3).join('; ')}`, { errores: xsd.errors });
-          const t = draft.Totales;
-          const urlQr = buildQrUrl({ RUCEmisor: emisor.RUCEmisor, TipoCFE: info.code, Serie: n.serie, Nro: n.numero, Totales: t, TmstFirma: draft.TmstFirma, digestValue: signed.digestValue });
-          const newId = await repo.insertIssuedCfe(tx, {
-            companyId, branchId: ep.branch.id, emissionPointId: ep.point.id, caeRangeId: n.caeRangeId,
-            tipoCfe: info.code, serie: n.serie, numero: n.numero, fechaEmision: fecha, tmstFirma: draft.TmstFirma, firmadoEn: signedAt,
-            receptorTipoDoc: draft.Receptor?.TipoDocRecep, receptorDocumento: draft.Receptor?.DocRecep ?? draft.Receptor?.DocRecepExt, receptorNombre: draft.Receptor?.RznSocRecep, customerId,
-            moneda: currency.TpoMoneda, tipoCambio: currency.TpoCambio, mntTotal: t.MntTotal, mntPagar: t.MntPagar,
-            mntNetoIvaTasaMin: t.MntNetoIvaTasaMin, mntNetoIvaTasaBasica: t.MntNetoIVATasaBasica, mntIvaTasaMin: t.MntIVATasaMin, mntIvaTasaBasica: t.MntIVATasaBasica, mntNoGrv: t.MntNoGrv,
-            totales: t, xml: signed.xml, digestValue: signed.digestValue, codigoSeguridad: securityCode(signed.digestValue), urlQr,
-            adenda: cfe.adenda, idempotencyKey, requestHash: hash,
-          });
-          await ports.recordEvent(tx, { type: 'Cfe.Emitido', companyId, resource: { id: newId, idEmpresa: companyId, tipoCfe: info.code, serie: n.serie, numero: n.numero, fechaEmision: fecha, mntPagar: t.MntPagar ?? null, moneda: currency.TpoMoneda } });
-          return newId;
+  return {
+    prepare: (body: IssueCfeBody) => prepare(body),
+
+    /** POST /api/v1/comprobante/emitir. Returns the view and whether it was a replay of an Idempotency-Key. */
+    emit: (body: IssueCfeBody, idempotencyKey?: string): Promise<{ view: IssuedCfeView; replayed: boolean }> =>
+      withIdempotency(body, body.idEmpresa, idempotencyKey, async (requestHash) => batcher.submit(await prepare(body, { idempotencyKey, requestHash }))),
+
+    /**
+     * Transcription of a contingency CFC (types 2xx, BRIEF 10): the paper was already issued with a
+     * number of a registered CFC range; that number is marked used (once) and the CFE is signed and
+     * stored like any other, in state `firmado`, so it goes to DGI (never to the receiver).
+     */
+    transcribeContingency: (body: ContingencyBody, idempotencyKey?: string): Promise<{ view: IssuedCfeView; replayed: boolean }> =>
+      withIdempotency(body, body.idEmpresa, idempotencyKey, async (requestHash) => {
+        const tipo = body.cfe.idDoc.tipoCfe;
+        if (!isContingencyCode(tipo)) throw E.TIPO_CFE_INVALIDO(`El tipo ${tipo} no es un tipo de contingencia (2xx): los CFE electrónicos se emiten con /api/v1/comprobante/emitir.`);
+        const info = getCfeType(tipo);
+        const prepared = await prepare(body, { info, idempotencyKey, requestHash });
+        return db.transaction(async (tx) => {
+          const cfc = await ports.reserveContingencyNumber(tx, { companyId: prepared.companyId, tipoCfc: tipo, serie: body.cfe.idDoc.serie, numero: body.cfe.idDoc.numero, fecha: prepared.fecha });
+          const row = { ...signedRow(prepared, { caeRangeId: null, serie: cfc.serie, numero: cfc.numero, cae: { NA: cfc.constancia, DNro: cfc.desde, HNro: cfc.hasta, FVD: cfc.fechaVencimiento } }), cfcRangeId: cfc.cfcRangeId };
+          const [inserted] = await repo.insertIssuedCfes(tx, [row]);
+          await ports.recordEvents(tx, [emittedEvent(inserted)]);
+          return inserted;
         });
-      } catch (err) {
-        // A concurrent duplicate with the same key lost the race: answer with the winner's receipt.
-        if (idempotencyKey && pgErrorCode(err) === PG_UNIQUE_VIOLATION && constraintName(err) === 'issued_cfes_idempotency_uq') {
-          const previous = await replay(companyId, idempotencyKey, hash!);
-          if (previous) return { view: previous, replayed: true };
-        }
-        throw err;
-      }
-      return { view: await issuedCfeView((await repo.findIssuedCfe(db, id))!), replayed: false };
-    },
+      }),
 
     /** GET /api/v1/cfeemitido/{id} and getByIdCfeEmitido: another company's CFE answers 404. */
     get: async (actor: Actor, id: number) => issuedCfeView(await loadVisible(actor, id)),

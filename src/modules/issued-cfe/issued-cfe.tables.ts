@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, bigserial, date, index, integer, numeric, pgTable, smallint, text, timestamp, uniqueIndex, varchar, jsonb } from 'drizzle-orm/pg-core';
 import { branches, companies, emissionPoints } from '../companies/companies.tables.js';
-import { caeRanges } from '../cae/cae.tables.js';
+import { caeRanges, cfcRanges } from '../cae/cae.tables.js';
 
 /** Money columns: numeric(17,2) is DGI's MontoType (BRIEF 2.4); never JS floats. */
 const money = () => numeric({ precision: 17, scale: 2 });
@@ -17,7 +17,9 @@ export const issuedCfes = pgTable(
     companyId: integer().notNull().references(() => companies.id),
     branchId: integer().notNull().references(() => branches.id),
     emissionPointId: integer().notNull().references(() => emissionPoints.id),
-    caeRangeId: integer().notNull().references(() => caeRanges.id),
+    /** The CAE range the number came from; null for a transcribed contingency CFC (then cfcRangeId). */
+    caeRangeId: integer().references(() => caeRanges.id),
+    cfcRangeId: integer().references(() => cfcRanges.id),
     tipoCfe: smallint().notNull(),
     serie: varchar({ length: 2 }).notNull(),
     numero: integer().notNull(),

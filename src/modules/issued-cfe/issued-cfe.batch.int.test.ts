@@ -1,0 +1,89 @@
+/**
+ * Batched emission (issued-cfe.batcher.ts) through the real app: concurrent requests share one
+ * transaction, yet each receipt keeps its own fate: a failing one consumes no number and leaves no
+ * trace, a CAE running out mid-batch refuses exactly the requests beyond it.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { insertCompany } from '../../../test/support/factories.js';
+import { setUpIssuer } from './issued-cfe.test-setup.js';
+
+let t: TestApp;
+let admin: string;
+const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10);
+
+const line = (extra: Record<string, unknown> = {}) => ({ indicadorFacturacion: 3, nombreItem: 'Yerba', cantidad: 1, precioUnitario: '100.00', ...extra });
+const req = (idEmpresa: number, extra: Record<string, unknown> = {}) => ({ idEmpresa, codComercio: 'C1', codTerminal: 'T1', cfe: { idDoc: { tipoCfe: 101, fechaEmision: today }, detalles: [line(extra)] } });
+const emit = (body: unknown) =>
+  t.app.inject({ method: 'POST', url: '/api/v1/comprobante/emitir', payload: body as object, headers: { authorization: `Bearer ${admin}` } }).then((r) => ({ status: r.statusCode, body: r.json() }));
+
+async function numbersOf(companyId: number): Promise<number[]> {
+  const r = await t.db.execute(sql`select numero from issued_cfes where company_id = ${companyId} order by numero`);
+  return r.rows.map((x) => Number((x as { numero: number }).numero));
+}
+async function eventsOf(companyId: number): Promise<number> {
+  const r = await t.db.execute(sql`select count(*)::int as n from outbox_events where company_id = ${companyId} and type = 'Cfe.Emitido'`);
+  return Number((r.rows[0] as { n: number }).n);
+}
+
+before(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+});
+after(async () => t.close());
+
+describe('happy path', () => {
+  test('200 concurrent receipts: contiguous numbers 1..200, one event each, every response its own number', async () => {
+    const company = await insertCompany(t);
+    await setUpIssuer(t.db, t.call, admin, company);
+    const results = await Promise.all(Array.from({ length: 200 }, () => emit(req(company.id))));
+    assert.deepEqual(results.map((r) => r.status), Array(200).fill(200));
+    const answered = results.map((r) => r.body.numero as number).sort((a, b) => a - b);
+    assert.deepEqual(answered, Array.from({ length: 200 }, (_, i) => i + 1));
+    assert.deepEqual(await numbersOf(company.id), answered);
+    assert.equal(await eventsOf(company.id), 200);
+  });
+});
+
+describe('errors', () => {
+  test('one receipt failing the XSD among concurrent ones: only it fails, no number consumed, no gap', async () => {
+    const company = await insertCompany(t);
+    await setUpIssuer(t.db, t.call, admin, company);
+    // TpoCod is at most 10 characters in DGI's XSD: only the XSD validation inside the batch catches it.
+    const bad = req(company.id, { codigoItem: [{ tpoCod: 'DEMASIADO-LARGO-PARA-DGI', cod: '1' }] });
+    const bodies = Array.from({ length: 24 }, (_, i) => (i === 5 ? bad : req(company.id)));
+    const results = await Promise.all(bodies.map(emit));
+    assert.equal(results[5].status, 422);
+    assert.equal(results[5].body.code, 'XML_INVALIDO');
+    const ok = results.filter((r) => r.status === 200);
+    assert.equal(ok.length, 23);
+    assert.deepEqual(await numbersOf(company.id), Array.from({ length: 23 }, (_, i) => i + 1));
+    assert.equal(await eventsOf(company.id), 23);
+  });
+
+  test('CAE running out mid-batch: exactly the first 10 are issued, the rest 409 CAE_SIN_NUMEROS', async () => {
+    const company = await insertCompany(t);
+    await setUpIssuer(t.db, t.call, admin, company, { size: 10 });
+    const results = await Promise.all(Array.from({ length: 16 }, () => emit(req(company.id))));
+    assert.equal(results.filter((r) => r.status === 200).length, 10);
+    const refused = results.filter((r) => r.status !== 200);
+    assert.equal(refused.length, 6);
+    for (const r of refused) assert.equal(r.body.code, 'CAE_SIN_NUMEROS', JSON.stringify(r.body));
+    assert.deepEqual(await numbersOf(company.id), Array.from({ length: 10 }, (_, i) => i + 1));
+  });
+});
+
+describe('access', () => {
+  test('concurrent receipts of two companies never share a transaction result', async () => {
+    const a = await insertCompany(t);
+    const b = await insertCompany(t);
+    await setUpIssuer(t.db, t.call, admin, a);
+    await setUpIssuer(t.db, t.call, admin, b);
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => emit(req(i % 2 ? a.id : b.id))));
+    results.forEach((r, i) => assert.equal(r.body.idEmpresa, i % 2 ? a.id : b.id));
+    assert.deepEqual(await numbersOf(a.id), Array.from({ length: 20 }, (_, i) => i + 1));
+    assert.deepEqual(await numbersOf(b.id), Array.from({ length: 20 }, (_, i) => i + 1));
+  });
+});
