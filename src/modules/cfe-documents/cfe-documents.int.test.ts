@@ -1,0 +1,228 @@
+/**
+ * Printed representation, e-mail and ZIP of issued CFEs through the real app: PDFs checked with
+ * poppler (text, QR decoded from the rendered page), e-mails received by a loopback SMTP server,
+ * ZIPs read back through their central directory.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { createUser, insertCompany } from '../../../test/support/factories.js';
+import { startJobRunner, type JobRunner } from '../../platform/jobs/runner.js';
+import { setUpIssuer } from '../issued-cfe/issued-cfe.test-setup.js';
+import { decodeQr, pdfPageSize, pdfText, readZip, requirePoppler, startTestSmtp, type TestSmtp } from './cfe-documents.test-helpers.js';
+
+let t: TestApp;
+let smtp: TestSmtp;
+let runner: JobRunner;
+let admin: string;
+let company: { id: number; rut: string };
+let other: { id: number; rut: string };
+let lectura: string;
+let outsider: string;
+let factura: any;
+let ticket: any;
+const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10);
+const line = { indicadorFacturacion: 3, nombreItem: 'Yerba mate 1 kg', cantidad: 2, precioUnitario: '1189.90' };
+
+async function emit(cfe: Record<string, unknown>, idEmpresa = company.id) {
+  const r = await t.call(admin, 'POST', '/api/v1/comprobante/emitir', { idEmpresa, codComercio: 'C1', codTerminal: 'T1', cfe: { detalles: [line], ...cfe } });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  return r.body;
+}
+
+async function get(token: string | undefined, url: string) {
+  const res = await t.app.inject({ method: 'GET', url, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  return { status: res.statusCode, headers: res.headers, raw: res.rawPayload, json: () => res.json() };
+}
+
+async function zip(token: string, body: Record<string, unknown>) {
+  const res = await t.app.inject({ method: 'POST', url: '/api/v1/cfeemitido/descargarPdfsFiltrados', payload: body, headers: { authorization: `Bearer ${token}` } });
+  return { status: res.statusCode, headers: res.headers, raw: res.rawPayload, json: () => res.json() };
+}
+
+async function waitForSend(idCfe: number, id: number, until: (estado: string) => boolean, ms = 20_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const r = await t.call(admin, 'GET', `/api/v1/cfeemitido/emailenvios?idCfe=${idCfe}`);
+    const send = r.body.data.find((s: any) => s.id === id);
+    if (send && until(send.estado)) return send;
+    if (Date.now() > deadline) throw new Error(`send ${id} still ${send?.estado}`);
+    await new Promise((r2) => setTimeout(r2, 150));
+  }
+}
+
+before(async () => {
+  requirePoppler();
+  smtp = await startTestSmtp();
+  t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Facturación <cfe@test.uy>' });
+  admin = await t.adminToken();
+  company = await insertCompany(t, { razonSocial: 'Almacén Demo S.A.' });
+  other = await insertCompany(t);
+  await setUpIssuer(t.db, t.call, admin, company);
+  await setUpIssuer(t.db, t.call, admin, other);
+  lectura = (await createUser(t, admin, 'lectura-docs@test.uy', [{ idEmpresa: company.id, rol: 'lectura' }])).token;
+  outsider = (await createUser(t, admin, 'otra-docs@test.uy', [{ idEmpresa: other.id, rol: 'administrador' }])).token;
+  const cliente = await t.call(admin, 'POST', '/api/v1/cliente/crear', { idEmpresa: company.id, tipoDocumento: 2, documento: '214844360018', razonSocial: 'Cliente Mayorista S.R.L.', email: 'compras@cliente.uy' });
+  assert.equal(cliente.status, 201, JSON.stringify(cliente.body));
+  factura = await emit({ idDoc: { tipoCfe: 111, fechaEmision: today, formaPago: 2 }, receptor: { idCliente: cliente.body.id }, adenda: 'Entregar en depósito 3' });
+  ticket = await emit({ idDoc: { tipoCfe: 101, fechaEmision: today } });
+  await emit({ idDoc: { tipoCfe: 101, fechaEmision: today } });
+  runner = await startJobRunner({ pool: t.database.pool, jobs: t.modules.jobs, concurrency: 2, logger: t.app.log as never });
+});
+
+after(async () => {
+  await runner?.stop();
+  await t?.close();
+  await smtp?.close();
+});
+
+describe('happy path', () => {
+  test('representacionImpresa A4: the security code, CAE, totals, receiver and adenda are printed; the QR decodes to emitir\'s urlQr', async () => {
+    const r = await get(admin, `/api/v1/cfeemitido/representacionImpresa?idCfe=${factura.id}&formato=A4`);
+    assert.equal(r.status, 200);
+    assert.equal(r.headers['content-type'], 'application/pdf');
+    assert.match(String(r.headers['content-disposition']), /e-Factura_A-\d{7}\.pdf/);
+    const size = pdfPageSize(r.raw);
+    assert.deepEqual([Math.round(size.w), Math.round(size.h)], [595, 842]);
+    const text = pdfText(r.raw);
+    assert.ok(text.includes(factura.codigoSeguridad), 'security code');
+    assert.ok(text.includes(factura.cae.numero), 'CAE number');
+    assert.match(text, /RUC COMPRADOR/);
+    assert.match(text, /Cliente Mayorista S\.R\.L\./);
+    assert.match(text, /Entregar en depósito 3/);
+    assert.match(text, /Crédito/);
+    // 2 × 1189.90 = 2379.80 net + 22 % = 523.56 VAT → 2903.36, printed with Uruguayan separators.
+    assert.equal(factura.totales.MntPagar, '2903.36');
+    assert.match(text, /2\.903,36/);
+    assert.match(text, /523,56/);
+    assert.equal(decodeQr(r.raw), factura.urlQr);
+  });
+
+  test('representacionImpresa ticket80: an 80 mm page, CONSUMO FINAL, same QR as emitir', async () => {
+    const r = await get(lectura, `/api/v1/cfeemitido/representacionImpresa?idCfe=${ticket.id}&formato=ticket80`);
+    assert.equal(r.status, 200);
+    assert.equal(Math.round((pdfPageSize(r.raw).w / 72) * 25.4), 80);
+    const text = pdfText(r.raw);
+    assert.match(text, /CONSUMO FINAL/);
+    assert.ok(text.includes(ticket.codigoSeguridad));
+    assert.equal(decodeQr(r.raw), ticket.urlQr);
+  });
+
+  test('enviarPdfPorCorreo to the receiver customer: the SMTP server receives the PDF and the signed XML; history shows it sent', async () => {
+    const r = await t.call(admin, 'POST', '/api/v1/cfeemitido/enviarPdfPorCorreo', { idCfe: factura.id });
+    assert.equal(r.status, 202, JSON.stringify(r.body));
+    assert.deepEqual(r.body.destinatarios, ['compras@cliente.uy']);
+    assert.equal(r.body.estado, 'pendiente');
+    const sent = await waitForSend(factura.id, r.body.id, (e) => e === 'enviado');
+    assert.equal(sent.intentos, 1);
+    assert.equal(sent.transporte, 'servicio');
+    const mail = smtp.received.find((m) => m.messageId && sent.messageId.includes(m.messageId.replace(/[<>]/g, '')));
+    assert.ok(mail, 'message received by the SMTP server');
+    assert.match(String(mail.subject), /^e-Factura A-\d+ de Almacén Demo S\.A\.$/);
+    assert.ok(mail.text?.includes(factura.codigoSeguridad));
+    const [pdf, xml] = [mail.attachments.find((a) => a.contentType === 'application/pdf'), mail.attachments.find((a) => a.contentType === 'application/xml')];
+    assert.ok(pdf && xml);
+    assert.ok(pdfText(pdf.content).includes(factura.cae.numero));
+    const stored = await get(admin, `/api/v1/cfeemitido/${factura.id}/xml`);
+    assert.equal(xml.content.toString('utf8'), stored.raw.toString('utf8'));
+  });
+
+  test('a transient 4xx is retried with backoff and then sent; a 5xx ends as fallido at once', async () => {
+    smtp.refuse.set('temporal@cliente.uy', [451]);
+    smtp.refuse.set('nadie@cliente.uy', 550);
+    const temp = await t.call(admin, 'POST', '/api/v1/cfeemitido/enviarPdfPorCorreo', { idCfe: ticket.id, destinatarios: ['temporal@cliente.uy'], formato: 'ticket80' });
+    const perm = await t.call(admin, 'POST', '/api/v1/cfeemitido/enviarPdfPorCorreo', { idCfe: ticket.id, destinatarios: ['nadie@cliente.uy'], asunto: 'Su compra' });
+    assert.equal(temp.status, 202);
+    const failed = await waitForSend(ticket.id, perm.body.id, (e) => e === 'fallido');
+    assert.equal(failed.codigoSmtp, 550);
+    assert.equal(failed.intentos, 1);
+    const retried = await waitForSend(ticket.id, temp.body.id, (e) => e === 'enviado');
+    assert.equal(retried.intentos, 2);
+    assert.equal(retried.codigoSmtp, null);
+    const history = await t.call(lectura, 'GET', `/api/v1/cfeemitido/emailenvios?idCfe=${ticket.id}&start=0&length=1`);
+    assert.equal(history.status, 200);
+    assert.equal(history.body.total, 2);
+    assert.equal(history.body.data.length, 1);
+    assert.equal(history.body.data[0].id, perm.body.id); // newest first
+  });
+
+  test('descargarPdfsFiltrados: a ZIP with one PDF and the signed XML per matching CFE', async () => {
+    const r = await zip(lectura, { idEmpresa: company.id, fechaFirmaDesde: today, fechaFirmaHasta: today });
+    assert.equal(r.status, 200);
+    assert.equal(r.headers['content-type'], 'application/zip');
+    const files = readZip(r.raw);
+    const names = [...files.keys()].sort();
+    assert.equal(names.length, 6);
+    assert.equal(names.filter((n) => n.startsWith('pdf/') && n.endsWith('.pdf')).length, 3);
+    assert.equal(names.filter((n) => n.startsWith('xml/') && n.endsWith('.xml')).length, 3);
+    const base = `e-Factura_A-${String(factura.numero).padStart(7, '0')}`;
+    const stored = await get(admin, `/api/v1/cfeemitido/${factura.id}/xml`);
+    assert.equal(files.get(`xml/${base}.xml`)?.toString('utf8'), stored.raw.toString('utf8'));
+    assert.equal(decodeQr(files.get(`pdf/${base}.pdf`)!), factura.urlQr);
+
+    const onlyTickets = readZip((await zip(admin, { idEmpresa: company.id, tipoCfe: [101], incluirXml: false, formato: 'ticket80' })).raw);
+    assert.deepEqual([...onlyTickets.keys()].every((n) => /^pdf\/e-Ticket_A-\d{7}\.pdf$/.test(n)), true);
+    assert.equal(onlyTickets.size, 2);
+    const none = readZip((await zip(admin, { idEmpresa: company.id, fechaFirmaDesde: '2001-01-01', fechaFirmaHasta: '2001-01-31' })).raw);
+    assert.equal(none.size, 0);
+  });
+});
+
+describe('errors', () => {
+  test('bad formato or idCfe → 400; unknown CFE → 404', async () => {
+    assert.equal((await get(admin, `/api/v1/cfeemitido/representacionImpresa?idCfe=${ticket.id}&formato=carta`)).status, 400);
+    assert.equal((await get(admin, '/api/v1/cfeemitido/representacionImpresa?idCfe=abc')).status, 400);
+    const missing = await get(admin, '/api/v1/cfeemitido/representacionImpresa?idCfe=999999');
+    assert.equal(missing.status, 404);
+    assert.equal(missing.json().code, 'CFE_NO_ENCONTRADO');
+  });
+
+  test('e-mail without destinatarios and no customer e-mail → 422 SIN_DESTINATARIO; bad address → 400', async () => {
+    const r = await t.call(admin, 'POST', '/api/v1/cfeemitido/enviarPdfPorCorreo', { idCfe: ticket.id });
+    assert.equal(r.status, 422);
+    assert.equal(r.body.code, 'SIN_DESTINATARIO');
+    assert.equal((await t.call(admin, 'POST', '/api/v1/cfeemitido/enviarPdfPorCorreo', { idCfe: ticket.id, destinatarios: ['no-es-correo'] })).status, 400);
+  });
+
+  test('incoherent ZIP filters → 400 before any byte is streamed', async () => {
+    const r = await zip(admin, { idEmpresa: company.id, fechaFirmaDesde: '2026-02-01', fechaFirmaHasta: '2026-01-01' });
+    assert.equal(r.status, 400);
+    assert.equal(r.json().code, 'FILTROS_INVALIDOS');
+  });
+});
+
+describe('access', () => {
+  test('without a token every endpoint answers 401', async () => {
+    assert.equal((await get(undefined, `/api/v1/cfeemitido/representacionImpresa?idCfe=${ticket.id}`)).status, 401);
+    assert.equal((await get(undefined, `/api/v1/cfeemitido/emailenvios?idCfe=${ticket.id}`)).status, 401);
+    assert.equal((await t.call(undefined, 'POST', '/api/v1/cfeemitido/enviarPdfPorCorreo', { idCfe: ticket.id, destinatarios: ['a@b.uy'] })).status, 401);
+    assert.equal((await t.call(undefined, 'POST', '/api/v1/cfeemitido/descargarPdfsFiltrados', { idEmpresa: company.id })).status, 401);
+  });
+
+  test('another company\'s user gets 404 on every endpoint (CFE and company invisible)', async () => {
+    const pdf = await get(outsider, `/api/v1/cfeemitido/representacionImpresa?idCfe=${ticket.id}`);
+    assert.equal(pdf.status, 404);
+    assert.equal(pdf.json().code, 'CFE_NO_ENCONTRADO');
+    assert.equal((await get(outsider, `/api/v1/cfeemitido/emailenvios?idCfe=${ticket.id}`)).status, 404);
+    const send = await t.call(outsider, 'POST', '/api/v1/cfeemitido/enviarPdfPorCorreo', { idCfe: factura.id, destinatarios: ['robo@otra.uy'] });
+    assert.equal(send.status, 404);
+    const z = await zip(outsider, { idEmpresa: company.id });
+    assert.equal(z.status, 404);
+    assert.equal(z.json().code, 'EMPRESA_NO_ENCONTRADA');
+  });
+
+  test('role lectura reads PDFs, history and ZIPs but cannot send e-mail (403)', async () => {
+    const r = await t.call(lectura, 'POST', '/api/v1/cfeemitido/enviarPdfPorCorreo', { idCfe: ticket.id, destinatarios: ['a@b.uy'] });
+    assert.equal(r.status, 403);
+    assert.equal(r.body.code, 'SIN_PERMISO');
+    assert.equal((await get(lectura, `/api/v1/cfeemitido/emailenvios?idCfe=${ticket.id}`)).status, 200);
+  });
+
+  test('the endpoints are published in /openapi.json (no 501 stubs left)', async () => {
+    const spec = (await get(admin, '/openapi.json')).json();
+    for (const p of ['/api/v1/cfeemitido/representacionImpresa', '/api/v1/cfeemitido/enviarPdfPorCorreo', '/api/v1/cfeemitido/emailenvios', '/api/v1/cfeemitido/descargarPdfsFiltrados']) {
+      assert.ok(spec.paths[p], p);
+      assert.ok(!JSON.stringify(spec.paths[p]).includes('NO_IMPLEMENTADO'), p);
+    }
+  });
+});

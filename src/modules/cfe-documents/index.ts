@@ -1,0 +1,62 @@
+/** Front door of the cfe-documents module: printed representation, preview, e-mail, ZIP (issue 7). */
+import { z } from 'zod';
+import type { Db } from '../../platform/db/client.js';
+import { defineJob, handleJob } from '../../platform/jobs/queue.js';
+import type { Mailer } from '../../platform/mailer.js';
+import type { CompaniesService } from '../companies/companies.service.js';
+import type { CustomersService } from '../customers/customers.service.js';
+import { createIssuedCfeReader } from '../issued-cfe/issued-cfe.read.js';
+import { iterateIssuedCfes } from '../issued-cfe/issued-cfe.search.js';
+import type { IssuedCfeService } from '../issued-cfe/issued-cfe.service.js';
+import { cfeDocumentsJobHandlers, createCfeMailService } from './cfe-documents.mail.js';
+import type { CfeDocumentsPorts } from './cfe-documents.ports.js';
+import { cfeDocumentsRoutes } from './cfe-documents.routes.js';
+import { createCfeDocumentsService } from './cfe-documents.service.js';
+
+const purgePreviewsJob = defineJob({ name: 'cfe-documents.purge-previews', payload: z.object({}).passthrough(), maxAttempts: 1 });
+
+export interface CfeDocumentsDeps {
+  db: Db;
+  mailer: Mailer;
+  companies: CompaniesService;
+  customers: CustomersService;
+  issuedCfe: IssuedCfeService;
+}
+
+export function cfeDocumentsPorts(deps: CfeDocumentsDeps): CfeDocumentsPorts {
+  const { db } = deps;
+  return {
+    issued: createIssuedCfeReader(db),
+    printingProfile: deps.companies.printingProfile,
+    customerEmail: async (companyId, id) => (await deps.customers.findForCompany(db, companyId, id))?.email ?? undefined,
+    async prepareDraft(body) {
+      const prepare = (deps.issuedCfe as { prepare?: (b: typeof body) => Promise<{ draft: import('../emission/index.js').Cfe; branchId: number }> }).prepare;
+      if (!prepare) throw new Error('issued-cfe service has no prepare() yet');
+      const p = await prepare(body);
+      return { cfe: p.draft, branchId: p.branchId };
+    },
+    iterateWithXml: (companyId, filters, sort) => iterateIssuedCfes(db, companyId, filters, sort, { withXml: true, chunkSize: 200 }),
+  };
+}
+
+export function createCfeDocumentsModule(deps: CfeDocumentsDeps) {
+  const ports = cfeDocumentsPorts(deps);
+  const service = createCfeDocumentsService({ db: deps.db, ports });
+  const mail = createCfeMailService({ db: deps.db, ports, mailer: deps.mailer });
+  return {
+    service,
+    mail,
+    routes: cfeDocumentsRoutes(service, mail),
+    jobs: [
+      ...cfeDocumentsJobHandlers(mail),
+      handleJob(purgePreviewsJob, async (_payload, ctx) => {
+        const n = await service.purgePreviews();
+        if (n) ctx.logger.info({ purged: n }, 'expired CFE previews purged');
+      }),
+    ],
+    /** graphile-worker crontab lines. */
+    cron: [`*/15 * * * * ${purgePreviewsJob.name}`],
+  };
+}
+
+export type CfeDocumentsModule = ReturnType<typeof createCfeDocumentsModule>;
