@@ -10,6 +10,8 @@ const scenarios: Array<[file: string, exportName: string]> = [
   ['./webhooks.ts', 'runWebhookBench'],
   ['./pdf.ts', 'runPdfBench'],
 ];
+// Slow (inserts ~1.1M rows): only with `npm run bench -- --search`.
+if (process.argv.includes('--search')) scenarios.push(['./search.ts', 'runSearchBench']);
 
 const results: Record<string, unknown> = {};
 for (const [file, name] of scenarios) {

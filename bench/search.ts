@@ -1,0 +1,111 @@
+/**
+ * Search bench (issue 7 point 1): ~1M issued CFEs of one company (+10 % of a second one) generated
+ * with generate_series on a throw-away database, then every search filter timed through
+ * searchIssuedCfes (page of 50 + exact count, median of 3) with the plan of its page and count
+ * queries (EXPLAIN, no ANALYZE) and whether they use an index. Also times the daily chart.
+ * Slow (the insert dominates): `npm run bench -- --search` or standalone `npx tsx bench/search.ts`.
+ * Env: BENCH_SEARCH_ROWS (1000000).
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { branches, companies, emissionPoints } from '../src/modules/companies/companies.tables.js';
+import { caeRanges } from '../src/modules/cae/cae.tables.js';
+import { chartSeries } from '../src/modules/issued-cfe/issued-cfe.charts.js';
+import { searchFiltersSchema, searchIssuedCfes, whereClause } from '../src/modules/issued-cfe/issued-cfe.search.js';
+import { connectDatabase, type Db } from '../src/platform/db/client.js';
+import { openBenchDatabase } from './support.js';
+
+async function seed(db: Db, rows: number) {
+  const ids: number[] = [];
+  for (const n of [1, 2]) {
+    const [c] = await db.insert(companies).values({ rut: `21000000${n}001`.slice(0, 12), razonSocial: `Bench ${n} SA` }).returning();
+    const [b] = await db.insert(branches).values({ companyId: c.id, codComercio: 'C1', nombre: 'Casa', codigoCasaDgi: 1 }).returning();
+    const [p] = await db.insert(emissionPoints).values({ companyId: c.id, branchId: b.id, codTerminal: 'T1' }).returning();
+    const [r] = await db.insert(caeRanges).values({ companyId: c.id, tipoCfe: 101, serie: 'A', dNro: 1, hNro: 99_999_999, nextNumber: 1, caeNumber: `9026000000${n}`, fa: '2024-01-01', fvd: '2027-12-31', origin: 'manual' }).returning();
+    const count = n === 1 ? rows : Math.ceil(rows / 10);
+    // Two years of receipts; ~3 % rejected/accepted mixes; 20k receivers; 5 types; 1 in 8 in USD.
+    for (let from = 1; from <= count; from += 250_000) {
+      const to = Math.min(count, from + 249_999);
+      await db.execute(sql`
+        insert into issued_cfes (company_id, branch_id, emission_point_id, cae_range_id, tipo_cfe, serie, numero, fecha_emision, tmst_firma, firmado_en,
+          receptor_tipo_doc, receptor_documento, receptor_nombre, moneda, tipo_cambio, mnt_total, mnt_pagar, mnt_neto_iva_tasa_basica, mnt_iva_tasa_basica,
+          totales, xml, digest_value, codigo_seguridad, url_qr, estado, estado_actualizado_en)
+        select ${c.id}, ${b.id}, ${p.id}, ${r.id}, (array[101,102,111,112,181])[1 + g % 5], 'A', g,
+          (timestamptz '2024-01-01 00:00-03' + (g::float8 / ${count} * 730) * interval '1 day')::date, 'x',
+          timestamptz '2024-01-01 00:00-03' + (g::float8 / ${count} * 730) * interval '1 day',
+          2, lpad((g % 20000)::text, 12, '2'), 'Cliente ' || (g % 20000) || ' Sociedad Anonima',
+          case when g % 8 = 0 then 'USD' else 'UYU' end, case when g % 8 = 0 then 40 end,
+          (g % 100000) * 1.22, (g % 100000) * 1.22, g % 100000, (g % 100000) * 0.22, '{}'::jsonb, 'x', 'x', 'x', 'x',
+          case when g % 97 = 0 then 'rechazado' when g % 3 = 0 then 'firmado' else 'aceptado' end,
+          case when g % 3 <> 0 then timestamptz '2024-01-02 00:00-03' + (g::float8 / ${count} * 730) * interval '1 day' end
+        from generate_series(${from}::int, ${to}::int) g`);
+    }
+    ids.push(c.id);
+  }
+  await db.execute(sql`analyze issued_cfes`);
+  return ids[0];
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function plan(db: Db, q: SQL): Promise<string> {
+  const res = await db.execute(sql`explain ${q}`);
+  return (res.rows as Array<{ 'QUERY PLAN': string }>).map((r) => r['QUERY PLAN']).join('\n');
+}
+
+export async function runSearchBench() {
+  const rows = Number(process.env.BENCH_SEARCH_ROWS ?? 1_000_000);
+  const bench = await openBenchDatabase('bench_search');
+  const database = connectDatabase(bench.url, { max: 4 });
+  const db = database.db;
+  try {
+    const t0 = Date.now();
+    const companyId = await seed(db, rows);
+    const seedSeconds = (Date.now() - t0) / 1000;
+    console.log(`seeded ${rows} + ${Math.ceil(rows / 10)} rows in ${seedSeconds.toFixed(1)} s`);
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ['no filter (newest page)', {}],
+      ['fechaFirma one week', { fechaFirmaDesde: '2025-03-01', fechaFirmaHasta: '2025-03-07' }],
+      ['fechaEmision one day', { tipoFiltro: 'fechaEmision', fechaFirmaDesde: '2025-06-10', fechaFirmaHasta: '2025-06-10' }],
+      ['fechaEstado one day', { tipoFiltro: 'fechaEstado', fechaFirmaDesde: '2025-06-10', fechaFirmaHasta: '2025-06-10' }],
+      ['receptorDocumento', { receptorDocumento: '222222212345' }],
+      ['receptorNombre contains', { receptorNombre: 'cliente 12345 ' }],
+      ['estado rechazado', { estado: ['rechazado'] }],
+      ['numero range + type', { tipoCfe: [111], serie: 'A', numeroDesde: 500000, numeroHasta: 500100 }],
+      ['month + USD + amount', { fechaFirmaDesde: '2025-02-01', fechaFirmaHasta: '2025-02-28', moneda: 'USD', montoDesde: '1000.00', montoHasta: '5000.00' }],
+    ];
+    const figures: Record<string, unknown> = { rows, seedSeconds };
+    for (const [name, raw] of cases) {
+      const filters = searchFiltersSchema.parse(raw);
+      const sort = { orden: 'fechaFirma', direccion: 'desc' } as const;
+      const times: number[] = [];
+      let total = 0;
+      for (let i = 0; i < 3; i++) {
+        const s = process.hrtime.bigint();
+        total = (await searchIssuedCfes(db, companyId, filters, sort, { start: 0, length: 50 })).total;
+        times.push(Number(process.hrtime.bigint() - s) / 1e6);
+      }
+      const where = whereClause(companyId, filters);
+      const pagePlan = await plan(db, sql`select id from issued_cfes where ${where} order by firmado_en desc, id desc limit 50`);
+      const countPlan = await plan(db, sql`select count(*) from issued_cfes where ${where}`);
+      const usesIndex = /Index|Bitmap/.test(pagePlan) && /Index|Bitmap/.test(countPlan) && !/Seq Scan/.test(countPlan);
+      figures[name] = { total, medianMs: Number(median(times).toFixed(1)), usesIndex };
+      console.log(`\n-- ${name}: total ${total}, median ${median(times).toFixed(1)} ms (page + count), index: ${usesIndex}\n${countPlan}`);
+    }
+    const s = process.hrtime.bigint();
+    await chartSeries(db, companyId, 'dia', '2025-05-01', '2025-05-30');
+    figures['graficaDiaria 30 days ms'] = Number((Number(process.hrtime.bigint() - s) / 1e6).toFixed(1));
+    const s2 = process.hrtime.bigint();
+    await chartSeries(db, companyId, 'mes', '2024-06', '2025-05');
+    figures['graficaFacturacionMensual 12 months ms'] = Number((Number(process.hrtime.bigint() - s2) / 1e6).toFixed(1));
+    console.log('\n', figures);
+    return figures;
+  } finally {
+    await database.close();
+    await bench.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await runSearchBench();
+  process.exit(0);
+}
