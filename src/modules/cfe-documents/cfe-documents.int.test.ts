@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { createUser, insertCompany } from '../../../test/support/factories.js';
+import { sql } from 'drizzle-orm';
 import { startJobRunner, type JobRunner } from '../../platform/jobs/runner.js';
+import { PREVIEW_TEXT } from '../documents/pdf/index.js';
 import { setUpIssuer } from '../issued-cfe/issued-cfe.test-setup.js';
 import { decodeQr, pdfPageSize, pdfText, readZip, requirePoppler, startTestSmtp, type TestSmtp } from './cfe-documents.test-helpers.js';
 
@@ -21,6 +23,10 @@ let lectura: string;
 let outsider: string;
 let factura: any;
 let ticket: any;
+let clienteId: number;
+let previewUrl: string;
+const previewBody = () => ({ idEmpresa: company.id, codComercio: 'C1', codTerminal: 'T1', cfe: { idDoc: { tipoCfe: 111, fechaEmision: today }, receptor: { idCliente: clienteId }, detalles: [line], adenda: 'Presupuesto 42' } });
+const issuedCount = async () => Number(((await t.db.execute(sql`select count(*)::int as n from issued_cfes where company_id = ${company.id}`)).rows[0] as { n: number }).n);
 const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10);
 const line = { indicadorFacturacion: 3, nombreItem: 'Yerba mate 1 kg', cantidad: 2, precioUnitario: '1189.90' };
 
@@ -64,6 +70,7 @@ before(async () => {
   outsider = (await createUser(t, admin, 'otra-docs@test.uy', [{ idEmpresa: other.id, rol: 'administrador' }])).token;
   const cliente = await t.call(admin, 'POST', '/api/v1/cliente/crear', { idEmpresa: company.id, tipoDocumento: 2, documento: '214844360018', razonSocial: 'Cliente Mayorista S.R.L.', email: 'compras@cliente.uy' });
   assert.equal(cliente.status, 201, JSON.stringify(cliente.body));
+  clienteId = cliente.body.id;
   factura = await emit({ idDoc: { tipoCfe: 111, fechaEmision: today, formaPago: 2 }, receptor: { idCliente: cliente.body.id }, adenda: 'Entregar en depósito 3' });
   ticket = await emit({ idDoc: { tipoCfe: 101, fechaEmision: today } });
   await emit({ idDoc: { tipoCfe: 101, fechaEmision: today } });
@@ -146,15 +153,43 @@ describe('happy path', () => {
     assert.equal(history.body.data[0].id, perm.body.id); // newest first
   });
 
+  test('previsualizar: the would-be receipt as a stamped PDF behind a short-lived token; nothing numbered or stored', async () => {
+    const before = await issuedCount();
+    const r = await t.call(admin, 'POST', '/api/v1/comprobante/previsualizar', previewBody());
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.url, `/api/v1/comprobante/previsualizar/${r.body.token}`);
+    const ttl = Date.parse(r.body.expiraEn) - Date.now();
+    assert.ok(ttl > 14 * 60_000 && ttl <= 15 * 60_000, `ttl ${ttl}`);
+    previewUrl = r.body.url;
+    const pdf = await get(lectura, r.body.url);
+    assert.equal(pdf.status, 200);
+    assert.equal(pdf.headers['content-type'], 'application/pdf');
+    const text = pdfText(pdf.raw);
+    assert.ok(text.includes(PREVIEW_TEXT));
+    assert.match(text, /SIN NUMERAR/);
+    assert.match(text, /Cliente Mayorista S\.R\.L\./);
+    assert.match(text, /2\.903,36/);
+    assert.match(text, /Presupuesto 42/);
+    assert.equal(decodeQr(pdf.raw), undefined, 'a preview carries no QR');
+    assert.equal(await issuedCount(), before);
+    // The next real receipt takes the number right after the last one: the preview reserved nothing.
+    const next = await emit({ idDoc: { tipoCfe: 111, fechaEmision: today }, receptor: { idCliente: clienteId } });
+    assert.equal(next.numero, factura.numero + 1);
+    const ticketPreview = await t.call(admin, 'POST', '/api/v1/comprobante/previsualizar?formato=ticket80', { ...previewBody(), cfe: { idDoc: { tipoCfe: 101, fechaEmision: today }, detalles: [line] } });
+    assert.equal(ticketPreview.body.formato, 'ticket80');
+    const ticketPdf = await get(admin, ticketPreview.body.url);
+    assert.equal(Math.round((pdfPageSize(ticketPdf.raw).w / 72) * 25.4), 80);
+  });
+
   test('descargarPdfsFiltrados: a ZIP with one PDF and the signed XML per matching CFE', async () => {
     const r = await zip(lectura, { idEmpresa: company.id, fechaFirmaDesde: today, fechaFirmaHasta: today });
     assert.equal(r.status, 200);
     assert.equal(r.headers['content-type'], 'application/zip');
     const files = readZip(r.raw);
     const names = [...files.keys()].sort();
-    assert.equal(names.length, 6);
-    assert.equal(names.filter((n) => n.startsWith('pdf/') && n.endsWith('.pdf')).length, 3);
-    assert.equal(names.filter((n) => n.startsWith('xml/') && n.endsWith('.xml')).length, 3);
+    assert.equal(names.length, 8); // 2 e-Facturas + 2 e-Tickets, PDF and XML each
+    assert.equal(names.filter((n) => n.startsWith('pdf/') && n.endsWith('.pdf')).length, 4);
+    assert.equal(names.filter((n) => n.startsWith('xml/') && n.endsWith('.xml')).length, 4);
     const base = `e-Factura_A-${String(factura.numero).padStart(7, '0')}`;
     const stored = await get(admin, `/api/v1/cfeemitido/${factura.id}/xml`);
     assert.equal(files.get(`xml/${base}.xml`)?.toString('utf8'), stored.raw.toString('utf8'));
@@ -184,6 +219,23 @@ describe('errors', () => {
     assert.equal((await t.call(admin, 'POST', '/api/v1/cfeemitido/enviarPdfPorCorreo', { idCfe: ticket.id, destinatarios: ['no-es-correo'] })).status, 400);
   });
 
+  test('previsualizar refuses what emitir refuses (422), unknown token 404, expired token 410', async () => {
+    const nc = await t.call(admin, 'POST', '/api/v1/comprobante/previsualizar', { ...previewBody(), cfe: { idDoc: { tipoCfe: 112, fechaEmision: today }, receptor: { idCliente: clienteId }, detalles: [line] } });
+    assert.equal(nc.status, 422);
+    assert.equal(nc.body.code, 'REFERENCIA_REQUERIDA');
+    assert.equal((await t.call(admin, 'POST', '/api/v1/comprobante/previsualizar?formato=carta', previewBody())).status, 400);
+    const unknown = await get(admin, '/api/v1/comprobante/previsualizar/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.json().code, 'PREVISUALIZACION_NO_ENCONTRADA');
+    const r = await t.call(admin, 'POST', '/api/v1/comprobante/previsualizar', previewBody());
+    await t.db.execute(sql`update cfe_previews set expires_at = now() - interval '1 second'`);
+    const expired = await get(admin, r.body.url);
+    assert.equal(expired.status, 410);
+    assert.equal(expired.json().code, 'PREVISUALIZACION_EXPIRADA');
+    assert.ok((await t.modules.services.cfeDocuments.purgePreviews()) >= 1);
+    assert.equal((await get(admin, r.body.url)).status, 404);
+  });
+
   test('incoherent ZIP filters → 400 before any byte is streamed', async () => {
     const r = await zip(admin, { idEmpresa: company.id, fechaFirmaDesde: '2026-02-01', fechaFirmaHasta: '2026-01-01' });
     assert.equal(r.status, 400);
@@ -197,6 +249,8 @@ describe('access', () => {
     assert.equal((await get(undefined, `/api/v1/cfeemitido/emailenvios?idCfe=${ticket.id}`)).status, 401);
     assert.equal((await t.call(undefined, 'POST', '/api/v1/cfeemitido/enviarPdfPorCorreo', { idCfe: ticket.id, destinatarios: ['a@b.uy'] })).status, 401);
     assert.equal((await t.call(undefined, 'POST', '/api/v1/cfeemitido/descargarPdfsFiltrados', { idEmpresa: company.id })).status, 401);
+    assert.equal((await t.call(undefined, 'POST', '/api/v1/comprobante/previsualizar', previewBody())).status, 401);
+    assert.equal((await get(undefined, previewUrl)).status, 401);
   });
 
   test('another company\'s user gets 404 on every endpoint (CFE and company invisible)', async () => {
@@ -206,12 +260,17 @@ describe('access', () => {
     assert.equal((await get(outsider, `/api/v1/cfeemitido/emailenvios?idCfe=${ticket.id}`)).status, 404);
     const send = await t.call(outsider, 'POST', '/api/v1/cfeemitido/enviarPdfPorCorreo', { idCfe: factura.id, destinatarios: ['robo@otra.uy'] });
     assert.equal(send.status, 404);
+    const p = await get(outsider, previewUrl);
+    assert.equal(p.status, 404);
+    assert.equal(p.json().code, 'PREVISUALIZACION_NO_ENCONTRADA');
+    assert.equal((await t.call(outsider, 'POST', '/api/v1/comprobante/previsualizar', previewBody())).status, 404);
     const z = await zip(outsider, { idEmpresa: company.id });
     assert.equal(z.status, 404);
     assert.equal(z.json().code, 'EMPRESA_NO_ENCONTRADA');
   });
 
-  test('role lectura reads PDFs, history and ZIPs but cannot send e-mail (403)', async () => {
+  test('role lectura reads PDFs, previews, history and ZIPs but cannot send e-mail nor create previews (403)', async () => {
+    assert.equal((await t.call(lectura, 'POST', '/api/v1/comprobante/previsualizar', previewBody())).status, 403);
     const r = await t.call(lectura, 'POST', '/api/v1/cfeemitido/enviarPdfPorCorreo', { idCfe: ticket.id, destinatarios: ['a@b.uy'] });
     assert.equal(r.status, 403);
     assert.equal(r.body.code, 'SIN_PERMISO');
@@ -220,7 +279,7 @@ describe('access', () => {
 
   test('the endpoints are published in /openapi.json (no 501 stubs left)', async () => {
     const spec = (await get(admin, '/openapi.json')).json();
-    for (const p of ['/api/v1/cfeemitido/representacionImpresa', '/api/v1/cfeemitido/enviarPdfPorCorreo', '/api/v1/cfeemitido/emailenvios', '/api/v1/cfeemitido/descargarPdfsFiltrados']) {
+    for (const p of ['/api/v1/comprobante/previsualizar', '/api/v1/comprobante/previsualizar/{token}', '/api/v1/cfeemitido/representacionImpresa', '/api/v1/cfeemitido/enviarPdfPorCorreo', '/api/v1/cfeemitido/emailenvios', '/api/v1/cfeemitido/descargarPdfsFiltrados']) {
       assert.ok(spec.paths[p], p);
       assert.ok(!JSON.stringify(spec.paths[p]).includes('NO_IMPLEMENTADO'), p);
     }

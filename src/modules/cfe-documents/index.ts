@@ -30,9 +30,7 @@ export function cfeDocumentsPorts(deps: CfeDocumentsDeps): CfeDocumentsPorts {
     printingProfile: deps.companies.printingProfile,
     customerEmail: async (companyId, id) => (await deps.customers.findForCompany(db, companyId, id))?.email ?? undefined,
     async prepareDraft(body) {
-      const prepare = (deps.issuedCfe as { prepare?: (b: typeof body) => Promise<{ draft: import('../emission/index.js').Cfe; branchId: number }> }).prepare;
-      if (!prepare) throw new Error('issued-cfe service has no prepare() yet');
-      const p = await prepare(body);
+      const p = await deps.issuedCfe.prepare(body);
       return { cfe: p.draft, branchId: p.branchId };
     },
     iterateWithXml: (companyId, filters, sort) => iterateIssuedCfes(db, companyId, filters, sort, { withXml: true, chunkSize: 200 }),

@@ -226,7 +226,7 @@ export function buildCfeView(input: CfePdfInput): CfeView {
   const t = cfe.Totales;
   const monedaText = t.TpoCambio ? `Moneda: ${moneda} - T.C. ${formatNumber(t.TpoCambio, 0, 3)}` : `Moneda: ${moneda}`;
   const fmaPago = cfe.IdDoc.FmaPago === 1 ? 'Contado' : cfe.IdDoc.FmaPago === 2 ? 'Crédito' : undefined;
-  const serieNumero = `${cfe.IdDoc.Serie}-${String(cfe.IdDoc.Nro).padStart(7, '0')}`;
+  const serieNumero = preview && !cfe.IdDoc.Nro ? 'SIN NUMERAR' : `${cfe.IdDoc.Serie}-${String(cfe.IdDoc.Nro).padStart(7, '0')}`;
   return {
     title: `${info.name} ${serieNumero}`,
     emisor: { nombre: e.RznSoc, comercial: e.NomComercial, lines: emisorLines, ruc: e.RUCEmisor },
@@ -251,7 +251,8 @@ export function buildCfeView(input: CfePdfInput): CfeView {
       ? (input.qrUrl ??
         buildQrUrl({ RUCEmisor: e.RUCEmisor, TipoCFE: cfe.IdDoc.TipoCFE, Serie: cfe.IdDoc.Serie, Nro: cfe.IdDoc.Nro, Totales: t, TmstFirma: cfe.TmstFirma, digestValue: input.digestValue }))
       : input.qrUrl,
-    cae: {
+    // A preview has no number and no CAE yet (nothing is reserved): say so instead of placeholders.
+    cae: preview && !input.digestValue ? { numero: 'a asignar al emitir', rango: 'Serie y rango a asignar al emitir', vencimiento: '--/--/----' } : {
       numero: cfe.CAEData.CAE_ID,
       rango: `Serie ${cfe.IdDoc.Serie} del ${cfe.CAEData.DNro} al ${cfe.CAEData.HNro}`,
       vencimiento: formatFecha(cfe.CAEData.FecVenc),
