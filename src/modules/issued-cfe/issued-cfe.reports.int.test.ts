@@ -197,6 +197,17 @@ describe('happy path', () => {
     const defM = await t.call(lectura.token, 'GET', `/api/v1/cfeemitido/graficaFacturacionMensual?idEmpresa=${A.id}`);
     assert.equal(defM.body.etiquetas.length, 12);
   });
+
+  test('OpenAPI: the endpoints are published (no 501 stub) with their parameters and error codes', async () => {
+    const doc = (await t.call(undefined, 'GET', '/openapi.json')).body;
+    const buscarOp = doc.paths['/api/v1/cfeemitido/buscar'].get;
+    for (const p of ['idEmpresa', 'tipoFiltro', 'fechaFirmaDesde', 'fechaFirmaHasta', 'tipoCfe', 'receptorNombre', 'montoDesde', 'orden', 'start', 'length']) {
+      assert.ok(buscarOp.parameters.some((x: any) => x.name === p), p);
+    }
+    assert.match(doc.paths['/api/v1/cfeemitido/exportarExcel'].post.description, /EXPORTACION_DEMASIADO_GRANDE/);
+    assert.match(doc.paths['/api/v1/ExportacionContable/exportarExt'].post.description, /separator `;`/);
+    for (const path of ['/api/v1/cfeemitido/graficaDiaria', '/api/v1/cfeemitido/graficaFacturacionMensual', '/api/v1/cfeemitido/getConfiguracionExportacionCfe']) assert.ok(doc.paths[path].get, path);
+  });
 });
 
 describe('errors', () => {
