@@ -39,6 +39,7 @@ import { createCurrenciesService } from './currencies/currencies.service.js';
 import { currenciesRoutes } from './currencies/currencies.routes.js';
 import { createCfeDocumentsModule } from './cfe-documents/index.js';
 import { createDailyReportModule } from './daily-report/index.js';
+import { createReceiverExchangeModule } from './receiver-exchange/index.js';
 
 export interface ModuleDeps {
   config: AppConfig;
@@ -71,6 +72,7 @@ export function createModules(deps: ModuleDeps) {
   // Started by main.ts (when config.worker.inProcess) and worker.ts; idle until start().
   const webhookEngine = createDeliveryEngine({ database, logger, ...config.webhooks });
   const dailyReport = createDailyReportModule({ db, config, logger, companies, cae, certificates, lookups: issuedCfe.lookups });
+  const receiverExchange = createReceiverExchangeModule({ db, config, mailer, companies, certificates, customers, events });
   const salesOrders = createSalesOrdersService({ db, events, issuedCfe: issuedCfe.service, customers });
   const cfeDocuments = createCfeDocumentsModule({ db, mailer, companies, customers, issuedCfe: issuedCfe.service });
 
@@ -91,6 +93,7 @@ export function createModules(deps: ModuleDeps) {
     productsRoutes(products),
     currenciesRoutes(currencies),
     dailyReport.routes,
+    receiverExchange.routes,
   ] as unknown as FastifyPluginAsync[];
 
   const jobs: JobHandler[] = [
@@ -103,10 +106,11 @@ export function createModules(deps: ModuleDeps) {
     }),
   ];
   jobs.push(...dailyReport.jobs);
+  jobs.push(...receiverExchange.jobs);
   jobs.push(...cfeDocuments.jobs);
-  const cron: string[] = [...cfeDocuments.cron, ...dailyReport.cron];
+  const cron: string[] = [...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron];
 
-  return { services: { products, companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service }, routes, jobs, cron };
+  return { services: { products, companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service }, routes, jobs, cron };
 }
 
 export type Modules = ReturnType<typeof createModules>;

@@ -1,0 +1,25 @@
+/** Front door of the receiver-exchange module (BRIEF 8): wires it to the other modules' services. */
+import type { AppConfig } from '../../config.js';
+import type { Db } from '../../platform/db/client.js';
+import type { Mailer } from '../../platform/mailer.js';
+import type { CertificatesService } from '../certificates/certificates.service.js';
+import type { CompaniesService } from '../companies/companies.service.js';
+import type { CustomersService } from '../customers/customers.service.js';
+import { signingContexts } from '../daily-report/index.js';
+import type { EventsService } from '../events/events.service.js';
+import { receiverExchangeCrontab, receiverExchangeJobHandlers } from './receiver-exchange.jobs.js';
+import { receiverExchangeRoutes } from './receiver-exchange.routes.js';
+import { createReceiverExchangeService } from './receiver-exchange.service.js';
+
+export function createReceiverExchangeModule(deps: { db: Db; config: AppConfig; mailer: Mailer; companies: CompaniesService; certificates: CertificatesService; customers: CustomersService; events: EventsService }) {
+  const service = createReceiverExchangeService({
+    db: deps.db,
+    rutOf: deps.companies.rutOf,
+    signingContext: signingContexts(deps.certificates),
+    electronicReceivers: (tx, companyId) => deps.customers.electronicReceivers(tx, companyId),
+    events: deps.events,
+    mailer: deps.mailer,
+    settings: deps.config.receiverExchange,
+  });
+  return { service, routes: receiverExchangeRoutes(service), jobs: receiverExchangeJobHandlers(service), cron: [receiverExchangeCrontab] };
+}

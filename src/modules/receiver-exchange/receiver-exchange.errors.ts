@@ -1,0 +1,18 @@
+import { defineErrors } from '../../lib/errors.js';
+
+/** Exchange with electronic receivers (BRIEF 8; issue 6 points 1-2). */
+export const receiverErrors = defineErrors({
+  CFE_NO_ENCONTRADO_SOBRE: { status: 404, message: 'Alguno de los comprobantes indicados no existe en la empresa.' },
+  SOBRE_RECEPTOR_CFC: { status: 422, message: 'Los comprobantes de contingencia (CFC, tipos 2xx) nunca se envían al receptor; solo a DGI.' },
+  SOBRE_RECEPTOR_SIN_RUC: { status: 422, message: 'Solo se envía sobre a un receptor identificado por RUT (emisor electrónico).' },
+  SOBRE_RECEPTOR_MEZCLADO: { status: 422, message: 'Un sobre entre empresas lleva solo comprobantes de un mismo receptor (RUT).' },
+  SOBRE_RECEPTOR_SIN_CORREO: { status: 422, message: 'El cliente no tiene dirección de correo para el intercambio (emailIntercambio o email).' },
+  SOBRE_RECEPTOR_INVALIDO: { status: 422, message: 'El sobre generado no cumple EnvioCFE_entreEmpresas.xsd.' },
+  SIN_CERTIFICADO_SOBRE: { status: 422, message: 'La empresa no tiene un certificado activo; el sobre lleva el certificado que firmó los comprobantes.' },
+  RESPUESTA_RECEPTOR_INVALIDA: { status: 422, message: 'La respuesta del receptor no es un ACKSobre ni un ACKCFE válido según los XSD de DGI.' },
+  RESPUESTA_RECEPTOR_FIRMA: { status: 422, message: 'La firma de la respuesta del receptor no es válida o no trae el certificado del receptor.' },
+  RESPUESTA_RECEPTOR_OTRA_EMPRESA: { status: 422, message: 'La respuesta del receptor es para otro emisor (RUCEmisor distinto del RUT de la empresa).' },
+  RESPUESTA_RECEPTOR_SIN_CFE: { status: 422, message: 'La respuesta del receptor menciona comprobantes que la empresa no emitió.' },
+  RESPUESTA_RECEPTOR_SIN_SOBRE: { status: 422, message: 'El ACKSobre se refiere a un sobre (IDEmisor) que la empresa no generó.' },
+  RESPUESTA_RECEPTOR_TRANSICION: { status: 409, message: 'La respuesta del receptor contradice una respuesta anterior ya registrada para el comprobante.' },
+});

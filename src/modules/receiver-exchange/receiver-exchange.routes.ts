@@ -1,0 +1,40 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorBody, errorResponses } from '../../platform/http/error-body.js';
+import { requireActor } from '../../platform/http/tenancy.js';
+import * as s from './receiver-exchange.schemas.js';
+import type { ReceiverExchangeService } from './receiver-exchange.service.js';
+
+const tags = ['CFE emitido'];
+
+const GENERATE = `Envelope for an electronic receiver (BRIEF 5 and 8): \`EnvioCFE_entreEmpresas\` with Caratula (RutReceptor = the receiver's RUC, RUCEmisor, Idemisor = a unique increasing number, CantCFE, Fecha, X509Certificate = the company's active certificate) and one \`CFE_Adenda\` per CFE: the signed CFE byte for byte plus its Adenda (text sent at emission). Validated against DGI's EnvioCFE_entreEmpresas.xsd before it is returned.
+
+Answer 200: the XML (application/xml, attachment \`Sob_<RUC>_<AAAAMMDD>_<Idemisor>.xml\`), header \`x-id-sobre\` = Idemisor (quote it when the receiver's ACKSobre comes back).
+
+With \`enviarPorCorreo: true\` (role emisor) it is also e-mailed (background job, retried) to the customer's \`emailIntercambio\` (else \`email\`) and the CFEs become \`estado_receptor = receptor_pendiente\`. Without it nothing changes (role lectura). The service also sends automatically: every minute, unsent CFEs (last RECEIVER_EXCHANGE_MAX_AGE_DAYS days) of customers flagged \`emisorElectronico\` go out in one envelope per receiver.
+
+Errors: 404 CFE_NO_ENCONTRADO_SOBRE (an id missing or of another company); 422 SOBRE_RECEPTOR_CFC (contingency CFC 2xx are never sent to the receiver, only to DGI), SOBRE_RECEPTOR_SIN_RUC (receiver not identified by RUT), SOBRE_RECEPTOR_MEZCLADO (more than one receiver), SOBRE_RECEPTOR_SIN_CORREO, SIN_CERTIFICADO_SOBRE, SOBRE_RECEPTOR_INVALIDO (XSD; \`errores\`).`;
+
+const ACK = `Uploads a receiver's answer (BRIEF 8), JSON \`{ idEmpresa, xml }\` with the document as received: \`ACKSobre\` (envelope receipt: AS → the envelope becomes \`recibido\`; BS → \`rechazado\` with S01-S07/S20) or \`ACKCFE\` per ACKCFE_Partes.xsd (per CFE: AE → \`receptor_aceptado\`, BE → \`receptor_rechazado\` with E02-E07/E10-E12/E20-E60; CE → \`receptor_observado\`, accepted although the XSD enumerates only AE/BE, because spec 6 #11 defines the event). Receiver outcomes are tracked apart from DGI's (\`estadoReceptor\`): a receiver's rejection never voids the CFE; correct it with a credit/debit note.
+
+Checks: XSD (ACKSobre.xsd / ACKCFE_Partes.xsd); enveloped XMLDSig verified with the certificate in its KeyInfo, whose subject RUC (if any) must be Caratula/RUCReceptor; RUCEmisor = the company's RUT; each ACKCFE_Det matched by RUC + TipoCFE + Serie + NroCFE. All or nothing, in one transaction: state, \`issued_cfe_state_history\` rows (lado \`receptor\`, codigo/motivos, referencia \`respuestaReceptor:<idRespuesta>\`) and outbox events \`Cfe.RechazadoReceptor\` / \`Cfe.ObservadoReceptor\` (docs/EVENTS.md). Uploading the same answer again changes nothing (\`cambio: false\`).
+
+Errors: 422 RESPUESTA_RECEPTOR_INVALIDA (not an ACK, XSD; \`errores\`), RESPUESTA_RECEPTOR_FIRMA, RESPUESTA_RECEPTOR_OTRA_EMPRESA, RESPUESTA_RECEPTOR_SIN_CFE, RESPUESTA_RECEPTOR_SIN_SOBRE; 409 RESPUESTA_RECEPTOR_TRANSICION (contradicts a final answer already stored, e.g. BE after AE); 403 SIN_PERMISO (role lectura).`;
+
+export function receiverExchangeRoutes(service: ReceiverExchangeService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post('/api/v1/cfeemitido/generarSobreReceptor', {
+      schema: { tags, summary: 'Generate envelope for the receiver', description: GENERATE, body: s.generateBody, response: { ...errorResponses, 422: errorBody } },
+    }, async (req, reply) => {
+      const env = await service.generate(requireActor(req), req.body);
+      return reply
+        .type('application/xml; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${env.fileName}"`)
+        .header('x-id-sobre', String(env.id))
+        .send(env.xml as never);
+    });
+
+    app.post('/api/v1/cfeemitido/respuestaReceptor', {
+      schema: { tags, summary: 'Upload a receiver answer (ACKSobre / ACKCFE)', description: ACK, body: s.ackBody, response: { 200: s.ackResult, ...errorResponses, 409: errorBody, 422: errorBody } },
+    }, async (req) => service.applyAck(requireActor(req), req.body));
+  };
+}

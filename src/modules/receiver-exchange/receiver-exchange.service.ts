@@ -1,0 +1,196 @@
+/**
+ * Exchange with electronic receivers (BRIEF 5 and 8; issue 6 points 1, 2, 5, 7).
+ *
+ * Outbound: an EnvioCFE_entreEmpresas per receiver (its CFEs only, each with its Adenda), never a
+ * CFC. `generate` returns it (optionally queueing the e-mail); the dispatcher (cron, every minute)
+ * picks unsent CFEs of customers flagged `emisorElectronico` with SKIP LOCKED, builds one envelope
+ * per receiver, sets estado_receptor = 'receptor_pendiente' with a history row and enqueues the
+ * e-mail job, all in one transaction. The job e-mails it (retried by the queue, recorded on the row).
+ *
+ * Inbound: the receiver's signed ACKSobre / ACKCFE (ACKCFE_Partes.xsd), uploaded through the API,
+ * verified, matched by RUC + type + serie + number, applied with cfe-states.ts; state, history rows
+ * (lado 'receptor') and outbox events (Cfe.RechazadoReceptor / Cfe.ObservadoReceptor) in one transaction.
+ */
+import type { Db, DbOrTx } from '../../platform/db/client.js';
+import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
+import { enqueueJob } from '../../platform/jobs/queue.js';
+import type { Mailer } from '../../platform/mailer.js';
+import { validateXml } from '../../platform/xml/xsd.js';
+import type { EventsService } from '../events/events.service.js';
+import {
+  applyReceptorAckCfe, buildEnvioCfeEntreEmpresas, CfeStateError, envelopeFileName, ENVELOPE_MAX_CFE, formatTmstFirma,
+  type ReceptorState, type SigningContext,
+} from '../emission/index.js';
+import { readReceiverAck } from './receiver-exchange.acks.js';
+import { receiverErrors as E } from './receiver-exchange.errors.js';
+import { sendEnvelopeMailJob } from './receiver-exchange.jobs.js';
+import * as repo from './receiver-exchange.repository.js';
+
+export interface ElectronicReceiver {
+  id: number;
+  companyId: number;
+  tipoDocumento: number;
+  documento: string;
+  razonSocial: string;
+  email: string | null;
+}
+
+export interface ReceiverExchangeDeps {
+  db: Db;
+  rutOf(companyId: number): Promise<string | undefined>;
+  signingContext(companyId: number): Promise<SigningContext | undefined>;
+  electronicReceivers(db: DbOrTx, companyId?: number): Promise<ElectronicReceiver[]>;
+  events: Pick<EventsService, 'record'>;
+  mailer: Mailer;
+  settings: { maxAgeDays: number };
+}
+
+const RUT = 2;
+
+export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
+  const { db } = deps;
+
+  /** Builds, XSD-validates and stores one envelope for CFEs of one receiver; `email` set = queue the e-mail. */
+  async function buildAndStore(tx: DbOrTx, companyId: number, cfes: repo.ExchangeCfe[], o: { customerId: number | null; email: string | null; send: boolean }) {
+    if (cfes.some((c) => c.tipoCfe >= 200)) throw E.SOBRE_RECEPTOR_CFC();
+    if (cfes.some((c) => c.receptorTipoDoc !== RUT || !c.receptorDocumento)) throw E.SOBRE_RECEPTOR_SIN_RUC();
+    const rutReceptor = cfes[0].receptorDocumento!;
+    if (cfes.some((c) => c.receptorDocumento !== rutReceptor)) throw E.SOBRE_RECEPTOR_MEZCLADO();
+    const rucEmisor = await deps.rutOf(companyId);
+    const ctx = await deps.signingContext(companyId);
+    if (!rucEmisor || !ctx) throw E.SIN_CERTIFICADO_SOBRE();
+    const id = await repo.nextEnvelopeId(tx);
+    const fecha = formatTmstFirma(new Date());
+    const xml = buildEnvioCfeEntreEmpresas({
+      rutReceptor, rucEmisor, idEmisor: id, fecha, certificateDerBase64: ctx.certificate.der.toString('base64'),
+      items: cfes.map((c) => ({ cfe: c.xml, ...(c.adenda ? { adenda: c.adenda } : {}) })),
+    });
+    const xsd = validateXml('EnvioCFE_entreEmpresas', xml);
+    if (!xsd.ok) throw E.SOBRE_RECEPTOR_INVALIDO(`El sobre no cumple EnvioCFE_entreEmpresas.xsd: ${xsd.errors.slice(0, 3).join('; ')}`, { errores: xsd.errors });
+    const row = await repo.insertEnvelope(tx, {
+      id, companyId, customerId: o.customerId, rutReceptor, email: o.email, cfeIds: cfes.map((c) => c.id), xml,
+      fileName: envelopeFileName(rucEmisor, fecha, id), estado: o.send ? 'pendiente' : 'generado',
+    });
+    if (o.send) {
+      for (const c of cfes) {
+        if (c.estadoReceptor === null) await repo.setReceptorState(tx, c, 'receptor_pendiente', { referencia: `sobreReceptor:${id}`, mensaje: `Sobre ${id} enviado por correo a ${o.email}` });
+      }
+      await enqueueJob(tx, sendEnvelopeMailJob, { id }, { jobKey: `receiver-envelope-${id}` });
+    }
+    return row;
+  }
+
+  return {
+    /** POST /api/v1/cfeemitido/generarSobreReceptor. */
+    async generate(actor: Actor, input: { idEmpresa: number; idsCfe: number[]; enviarPorCorreo?: boolean }) {
+      assertCompanyRole(actor, input.idEmpresa, input.enviarPorCorreo ? 'emisor' : 'lectura');
+      const ids = [...new Set(input.idsCfe)];
+      const cfes = (await repo.cfesByIds(db, ids)).filter((c) => c.companyId === input.idEmpresa);
+      if (cfes.length !== ids.length) throw E.CFE_NO_ENCONTRADO_SOBRE();
+      cfes.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
+      let email: string | null = null;
+      let customerId: number | null = null;
+      if (input.enviarPorCorreo) {
+        const receivers = await deps.electronicReceivers(db, input.idEmpresa);
+        const receiver = receivers.find((r) => r.id === cfes[0].customerId) ?? receivers.find((r) => r.documento === cfes[0].receptorDocumento);
+        if (!receiver?.email) throw E.SOBRE_RECEPTOR_SIN_CORREO();
+        email = receiver.email;
+        customerId = receiver.id;
+      }
+      const row = await db.transaction((tx) => buildAndStore(tx, input.idEmpresa, cfes, { customerId, email, send: !!input.enviarPorCorreo }));
+      return { id: row.id, xml: row.xml, fileName: row.fileName, estado: row.estado };
+    },
+
+    /** The dispatcher: one envelope per receiver with its unsent CFEs (up to 250 per envelope). Returns the envelope ids. */
+    async dispatch(): Promise<number[]> {
+      const receivers = (await deps.electronicReceivers(db)).filter((r) => r.email && r.tipoDocumento === RUT);
+      if (receivers.length === 0) return [];
+      const byId = new Map(receivers.map((r) => [r.id, r]));
+      return db.transaction(async (tx) => {
+        const cfes = await repo.claimUnsent(tx, [...byId.keys()], deps.settings.maxAgeDays, 1000);
+        const groups = new Map<string, repo.ExchangeCfe[]>();
+        for (const c of cfes) {
+          if (c.receptorTipoDoc !== RUT || !c.receptorDocumento) continue;
+          const key = `${c.companyId}|${c.customerId}|${c.receptorDocumento}`;
+          groups.set(key, [...(groups.get(key) ?? []), c]);
+        }
+        const ids: number[] = [];
+        for (const group of groups.values()) {
+          const receiver = byId.get(group[0].customerId!)!;
+          for (let i = 0; i < group.length; i += ENVELOPE_MAX_CFE) {
+            const row = await buildAndStore(tx, group[0].companyId, group.slice(i, i + ENVELOPE_MAX_CFE), { customerId: receiver.id, email: receiver.email, send: true });
+            ids.push(row.id);
+          }
+        }
+        return ids;
+      });
+    },
+
+    /** The e-mail job: the envelope as attachment (BRIEF 8: e-mail must always be supported). */
+    async sendMail(id: number, attempt: number, maxAttempts: number): Promise<void> {
+      const env = await repo.findEnvelope(db, id);
+      if (!env || env.estado !== 'pendiente' || !env.email) return;
+      try {
+        const sent = await deps.mailer.send({
+          to: env.email,
+          subject: `CFE ${env.fileName}`,
+          text: `Se adjunta el sobre ${env.fileName} con ${env.cfeIds.length} comprobante(s) fiscal(es) electrónico(s) (EnvioCFE_entreEmpresas). Responda con ACKSobre y ACKCFE firmados.`,
+          attachments: [{ filename: env.fileName, content: env.xml, contentType: 'application/xml' }],
+        });
+        await repo.updateEnvelope(db, id, { estado: 'enviado', enviadoEn: new Date(), messageId: sent.messageId, intentos: attempt, ultimoError: null });
+      } catch (err) {
+        await repo.updateEnvelope(db, id, { intentos: attempt, ultimoError: (err as Error).message, ...(attempt >= maxAttempts ? { estado: 'error' } : {}) });
+        throw err;
+      }
+    },
+
+    /** POST /api/v1/cfeemitido/respuestaReceptor. */
+    async applyAck(actor: Actor, input: { idEmpresa: number; xml: string }) {
+      assertCompanyRole(actor, input.idEmpresa, 'emisor');
+      const read = readReceiverAck(input.xml);
+      const rut = await deps.rutOf(input.idEmpresa);
+      const car = read.ack.caratula;
+      if (car.RUCEmisor !== rut) throw E.RESPUESTA_RECEPTOR_OTRA_EMPRESA();
+      return db.transaction(async (tx) => {
+        if (read.tipo === 'ACKSobre') {
+          const env = /^\d{1,18}$/.test(car.IDEmisor) ? await repo.findEnvelope(tx, Number(car.IDEmisor)) : undefined;
+          if (!env || env.companyId !== input.idEmpresa) throw E.RESPUESTA_RECEPTOR_SIN_SOBRE();
+          const ackId = await repo.insertAck(tx, { companyId: input.idEmpresa, envelopeId: env.id, tipo: 'ACKSobre', rutReceptor: car.RUCReceptor, idRespuesta: car.IDRespuesta, xml: input.xml, userId: actor.userId });
+          const motivos = read.ack.motivos.map((m) => ({ codigo: m.Motivo, glosa: m.Glosa, detalle: m.Detalle }));
+          const estado = read.ack.Estado === 'AS' ? ('recibido' as const) : ('rechazado' as const);
+          await repo.updateEnvelope(tx, env.id, { estado, ackMotivos: motivos });
+          return { tipo: 'ACKSobre' as const, idRespuesta: ackId, idSobre: env.id, estadoSobre: estado, motivos, cfes: [] as Array<{ id: number; tipoCfe: number; serie: string; numero: number; estadoReceptor: ReceptorState; cambio: boolean; motivos: typeof motivos }> };
+        }
+        const ackId = await repo.insertAck(tx, { companyId: input.idEmpresa, tipo: 'ACKCFE', rutReceptor: car.RUCReceptor, idRespuesta: car.IDRespuesta, xml: input.xml, userId: actor.userId });
+        const cfes = [];
+        for (const d of read.ack.detalles) {
+          const cfe = d.TipoCFE && d.Serie && d.NroCFE ? await repo.findCfe(tx, input.idEmpresa, Number(d.TipoCFE), d.Serie, Number(d.NroCFE)) : undefined;
+          if (!cfe) throw E.RESPUESTA_RECEPTOR_SIN_CFE(`El comprobante ${d.TipoCFE ?? '?'}-${d.Serie ?? '?'}-${d.NroCFE ?? '?'} (Nro_ordinal ${d.Nro_ordinal}) no fue emitido por la empresa.`);
+          // A CFE delivered outside this service (estado_receptor null) is answered: it reached the receiver.
+          const current = (cfe.estadoReceptor ?? 'receptor_pendiente') as ReceptorState;
+          let decision;
+          try {
+            decision = applyReceptorAckCfe(current, d);
+          } catch (err) {
+            if (err instanceof CfeStateError) throw E.RESPUESTA_RECEPTOR_TRANSICION(`${cfe.tipoCfe}-${cfe.serie}-${cfe.numero}: el receptor ya respondió ${current}; la nueva respuesta (${d.Estado}) no se aplica.`);
+            throw err;
+          }
+          const motivos = decision.motivos.map((m) => ({ codigo: m.Motivo, glosa: m.Glosa, detalle: m.Detalle }));
+          if (decision.changed || cfe.estadoReceptor === null) {
+            await repo.setReceptorState(tx, cfe, decision.state, { codigo: motivos[0]?.codigo, motivos, referencia: `respuestaReceptor:${ackId}`, userId: actor.userId });
+          }
+          if (decision.changed && decision.event) {
+            await deps.events.record(tx, {
+              type: decision.event, companyId: input.idEmpresa,
+              resource: { id: cfe.id, idEmpresa: input.idEmpresa, tipoCfe: cfe.tipoCfe, serie: cfe.serie, numero: cfe.numero, estadoReceptor: decision.state, rutReceptor: car.RUCReceptor, idRespuesta: car.IDRespuesta, motivos },
+            });
+          }
+          cfes.push({ id: cfe.id, tipoCfe: cfe.tipoCfe, serie: cfe.serie, numero: cfe.numero, estadoReceptor: decision.state, cambio: decision.changed, motivos });
+        }
+        return { tipo: 'ACKCFE' as const, idRespuesta: ackId, idSobre: null, estadoSobre: null, motivos: [] as Array<{ codigo: string; glosa: string; detalle: string | null }>, cfes };
+      });
+    },
+  };
+}
+
+export type ReceiverExchangeService = ReturnType<typeof createReceiverExchangeService>;
