@@ -9,6 +9,7 @@ const scenarios: Array<[file: string, exportName: string]> = [
   ['./emission.ts', 'runEmissionBench'],
   ['./webhooks.ts', 'runWebhookBench'],
   ['./pdf.ts', 'runPdfBench'],
+  ['./cfe-documents.ts', 'runCfeDocumentsBench'],
 ];
 // Slow (inserts ~1.1M rows): only with `npm run bench -- --search`.
 if (process.argv.includes('--search')) scenarios.push(['./search.ts', 'runSearchBench']);

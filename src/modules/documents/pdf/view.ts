@@ -226,7 +226,7 @@ export function buildCfeView(input: CfePdfInput): CfeView {
   const t = cfe.Totales;
   const monedaText = t.TpoCambio ? `Moneda: ${moneda} - T.C. ${formatNumber(t.TpoCambio, 0, 3)}` : `Moneda: ${moneda}`;
   const fmaPago = cfe.IdDoc.FmaPago === 1 ? 'Contado' : cfe.IdDoc.FmaPago === 2 ? 'Crédito' : undefined;
-  const serieNumero = preview && !cfe.IdDoc.Nro ? 'SIN NUMERAR' : `${cfe.IdDoc.Serie}-${String(cfe.IdDoc.Nro).padStart(7, '0')}`;
+  const serieNumero = preview && !cfe.IdDoc.Nro ? '(sin asignar)-(sin asignar)' : `${cfe.IdDoc.Serie}-${String(cfe.IdDoc.Nro).padStart(7, '0')}`;
   return {
     title: `${info.name} ${serieNumero}`,
     emisor: { nombre: e.RznSoc, comercial: e.NomComercial, lines: emisorLines, ruc: e.RUCEmisor },
