@@ -55,6 +55,8 @@ export interface IssueCaeInput {
 
 export interface DgiSimulatorControl {
   rejectNext(match: CfeMatcher, codes: string[]): void;
+  /** The next envelope that passes the format checks is rejected (BS) with these S-codes. */
+  rejectNextEnvelope(codes: string[]): void;
   observe(listener: (submission: Submission) => void): () => void;
   setLatency(ms: number): void;
   setDown(down: boolean | 'reset' | '503'): void;
@@ -193,6 +195,7 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
 
   const control: DgiSimulatorControl = {
     rejectNext: (match, codes) => void efactura.rejectRules.push({ match, codes }),
+    rejectNextEnvelope: (codes) => void efactura.envelopeRejects.push(codes),
     observe: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -39,6 +39,8 @@ export function uyDate(ms = Date.now()): string {
 export class EfacturaService {
   readonly caes: CaeRange[] = [];
   readonly rejectRules: RejectRule[] = [];
+  /** Envelope-level rejections scripted by tests (S-codes), consumed one per received envelope. */
+  readonly envelopeRejects: string[][] = [];
   ackDelayMs = 0;
   checkCaeRanges = true;
   private nextId = 306_900_000;
@@ -114,6 +116,8 @@ export class EfacturaService {
     if (rucFromCertificate(envelopeCert) !== caratula.RUCEmisor || rucFromCertificate(callerCert) !== caratula.RUCEmisor) {
       return reject(motivo('S02', 'EL RUC del Emisor no corresponde con el del certificado. -'));
     }
+    const scripted = this.envelopeRejects.shift();
+    if (scripted) return { ...this.reply(ackSobreXml(caratula, 'BS', scripted.map((c) => motivo(c, 'Rechazo programado en el simulador')), null), 'EFACRECEPCIONSOBRE'), ackEstado: 'BS', idReceptor: id };
     const envelopeKey = `${caratula.RUCEmisor}:${caratula.IDEmisor}`;
     if (this.envelopeKeys.has(envelopeKey)) return reject(motivo('S08', `Idemisor ${caratula.IDEmisor} ya recibido`));
     this.envelopeKeys.add(envelopeKey);

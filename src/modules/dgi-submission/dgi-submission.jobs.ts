@@ -1,0 +1,44 @@
+/**
+ * Jobs of the DGI submission worker (graphile-worker, so state and schedule survive restarts):
+ *   dgi.submit-pending  every minute (cron) and after emissions (dgi-submission.waker.ts): packs the
+ *                       `firmado` CFEs of every company into envelopes, re-enqueues stranded ones
+ *   dgi.send-envelope   EFACRECEPCIONSOBRE of one envelope (enqueued in the envelope's transaction)
+ *   dgi.poll-envelope   EFACCONSULTARESTADOENVIO, run_at = DGI's Fechahora
+ * Retries are scheduled by the worker itself (policy.retryDelayMs) and recorded on the envelope, so
+ * the backoff and the last error are visible through the API.
+ */
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { DbOrTx } from '../../platform/db/client.js';
+import { defineJob, enqueueJob, handleJob, type JobHandler } from '../../platform/jobs/queue.js';
+
+export const submitPendingJob = defineJob({ name: 'dgi.submit-pending', payload: z.object({}).passthrough(), maxAttempts: 5 });
+export const sendEnvelopeJob = defineJob({ name: 'dgi.send-envelope', payload: z.object({ envelopeId: z.number().int() }), maxAttempts: 5 });
+export const pollEnvelopeJob = defineJob({ name: 'dgi.poll-envelope', payload: z.object({ envelopeId: z.number().int() }), maxAttempts: 5 });
+
+/** One queued submit-pending at a time; a wake-up never postpones one already scheduled. */
+export const SUBMIT_PENDING_KEY = 'dgi-submit-pending';
+export const SUBMIT_PENDING_CRON = `* * * * * ${submitPendingJob.name} ?jobKey=${SUBMIT_PENDING_KEY}&jobKeyMode=preserve_run_at`;
+
+export async function enqueueSubmitPending(db: DbOrTx, delayMs = 0): Promise<void> {
+  await db.execute(sql`select graphile_worker.add_job(${submitPendingJob.name}::text, '{}'::json,
+    run_at => now() + ${`${delayMs} milliseconds`}::interval, job_key => ${SUBMIT_PENDING_KEY}::text, job_key_mode => 'preserve_run_at')`);
+}
+
+export const enqueueSend = (db: DbOrTx, envelopeId: number, runAt?: Date) =>
+  enqueueJob(db, sendEnvelopeJob, { envelopeId }, { runAt, jobKey: `dgi-send-${envelopeId}` });
+
+export const enqueuePoll = (db: DbOrTx, envelopeId: number, runAt?: Date) =>
+  enqueueJob(db, pollEnvelopeJob, { envelopeId }, { runAt, jobKey: `dgi-poll-${envelopeId}` });
+
+export function dgiSubmissionJobHandlers(worker: {
+  submitPending(): Promise<unknown>;
+  sendEnvelope(id: number): Promise<unknown>;
+  pollEnvelope(id: number): Promise<unknown>;
+}): JobHandler[] {
+  return [
+    handleJob(submitPendingJob, async () => void (await worker.submitPending())),
+    handleJob(sendEnvelopeJob, async (p) => void (await worker.sendEnvelope(p.envelopeId))),
+    handleJob(pollEnvelopeJob, async (p) => void (await worker.pollEnvelope(p.envelopeId))),
+  ];
+}

@@ -1,0 +1,170 @@
+/**
+ * The DGI submission worker (issue 6 point 3; BRIEF 5-6). Three steps, each crash-safe:
+ * 1. createEnvelope: ONE transaction claims `firmado` CFEs (SKIP LOCKED), takes the next Idemisor,
+ *    stores the EnvioCFE bytes and its items, moves the CFEs to `en_cola_dgi` and enqueues the send.
+ * 2. sendEnvelope: sends the stored bytes (a retry after a crash resends the same bytes and Idemisor:
+ *    DGI answers S08 if it had it, and the CFEs are never put in another envelope).
+ * 3. pollEnvelope: EFACCONSULTARESTADOENVIO after DGI's Fechahora; applies AE/BE/CE per CFE (voiding,
+ *    events) in one transaction with the envelope.
+ */
+import type { Db } from '../../platform/db/client.js';
+import type { Logger } from '../../platform/logger.js';
+import { DgiError, DgiPermanentError, isTransientDgiError } from '../dgi/dgi.errors.js';
+import type { DgiReceptionClient } from '../dgi/dgi.client.js';
+import { buildEnvioCfe, envelopeOverheadBytes, planEnvelopes } from '../emission/sobre.js';
+import * as repo from './dgi-submission.repository.js';
+import { enqueuePoll, enqueueSend } from './dgi-submission.jobs.js';
+import { pollAt, retryDelayMs, uyFechaHora, type RetrySettings } from './dgi-submission.policy.js';
+import { applyEnvelopeAck, applyStatusAck, type OutcomeDeps } from './dgi-submission.outcomes.js';
+
+export interface SubmissionSettings {
+  rutReceptor: string;
+  maxCfePerEnvelope: number;
+  maxEnvelopeBytes: number;
+  uiThresholdUyu: string;
+  leaseMs: number;
+  pollDelayCapMs: number;
+  send: RetrySettings;
+  poll: RetrySettings;
+}
+
+export interface SubmissionWorkerDeps extends OutcomeDeps {
+  db: Db;
+  logger: Logger;
+  settings: SubmissionSettings;
+  /** Base64 DER of the company's active certificate (Caratula/X509Certificate). */
+  certificateOf(companyId: number): Promise<string>;
+  /** WS_eFactura client with the company's WS-Security credentials. */
+  clientFor(companyId: number): Promise<DgiReceptionClient>;
+}
+
+export function createSubmissionWorker(deps: SubmissionWorkerDeps) {
+  const { db, logger, settings } = deps;
+
+  /** One envelope from the company's oldest pending CFEs; null when nothing is pending. */
+  async function createEnvelope(companyId: number) {
+    const mode = await repo.getSettings(db, companyId);
+    const cert = await deps.certificateOf(companyId);
+    return db.transaction(async (tx) => {
+      const pending = await repo.claimPending(tx, companyId, settings.maxCfePerEnvelope, mode, settings.uiThresholdUyu);
+      if (pending.length === 0) return null;
+      const [batch] = planEnvelopes(pending, {
+        maxCfe: settings.maxCfePerEnvelope,
+        maxBytes: settings.maxEnvelopeBytes,
+        overheadBytes: envelopeOverheadBytes(cert),
+      });
+      const idEmisor = await repo.nextIdEmisor(tx, companyId);
+      const fecha = uyFechaHora(new Date());
+      const rucEmisor = /<(?:[\w.-]+:)?RUCEmisor>\s*(\d{12})\s*</.exec(batch[0].xml)?.[1] ?? '';
+      const xml = buildEnvioCfe({ rutReceptor: settings.rutReceptor, rucEmisor, idEmisor, fecha, certificateDerBase64: cert, cfes: batch.map((c) => c.xml) });
+      const env = await repo.insertEnvelope(tx, { companyId, idEmisor, xml, cantCfe: batch.length, bytes: Buffer.byteLength(xml), fecha }, batch.map((c) => c.id));
+      await deps.states.applyDgiStateChanges(tx, batch.map((c) => ({
+        issuedCfeId: c.id, companyId, from: 'firmado' as const, to: 'en_cola_dgi' as const, referencia: `sobre:${env.id}`, mensaje: `Sobre Idemisor ${idEmisor}`,
+      })));
+      await enqueueSend(tx, env.id);
+      return env;
+    });
+  }
+
+  async function submitPending(): Promise<number> {
+    let created = 0;
+    for (const companyId of await repo.companiesWithPending(db)) {
+      try {
+        while (await createEnvelope(companyId)) created++;
+      } catch (err) {
+        logger.error({ err, companyId }, 'DGI submission: could not build an envelope');
+      }
+    }
+    // Jobs lost with a killed worker: the envelope row says what is still owed.
+    for (const env of await repo.strandedEnvelopes(db)) {
+      if (env.estado === 'creado') await enqueueSend(db, env.id);
+      else await enqueuePoll(db, env.id);
+    }
+    return created;
+  }
+
+  async function failEnvelope(id: number, codigo: string, mensaje: string) {
+    await repo.updateEnvelope(db, id, { estado: 'error', errorCodigo: codigo, errorMensaje: mensaje.slice(0, 2000), leaseUntil: null, nextAttemptAt: null });
+  }
+
+  async function sendEnvelope(id: number): Promise<string> {
+    const env = await repo.leaseForSend(db, id, settings.leaseMs);
+    if (!env) return 'skipped';
+    let ack;
+    try {
+      const client = await deps.clientFor(env.companyId);
+      ack = await client.sendEnvelope(env.xml);
+    } catch (err) {
+      if (err instanceof DgiPermanentError) {
+        // Fault 108 "Sobre duplicado" (ExcepcionesServicios.xsd): DGI already holds this Idemisor.
+        await repo.updateEnvelope(db, id, {
+          estado: err.faultCode === 108 ? 'duplicado' : 'error', errorCodigo: err.faultCode === null ? 'FALLA' : String(err.faultCode),
+          errorMensaje: err.message.slice(0, 2000), leaseUntil: null,
+        });
+        return 'error';
+      }
+      if (!(err instanceof DgiError) && !isNetworkError(err)) {
+        await failEnvelope(id, 'RESPUESTA_INVALIDA', (err as Error).message ?? String(err));
+        logger.error({ err, envelopeId: id }, 'DGI envelope: unusable answer');
+        return 'error';
+      }
+      const delay = retryDelayMs(env.sendAttempts, settings.send);
+      if (delay === null) {
+        await failEnvelope(id, 'REINTENTOS_AGOTADOS', (err as Error).message);
+        return 'error';
+      }
+      const runAt = new Date(Date.now() + delay);
+      await db.transaction(async (tx) => {
+        await repo.updateEnvelope(tx, id, { leaseUntil: null, nextAttemptAt: runAt, errorCodigo: 'TRANSITORIO', errorMensaje: (err as Error).message.slice(0, 2000) });
+        await enqueueSend(tx, id, runAt);
+      });
+      logger.warn({ envelopeId: id, attempt: env.sendAttempts, retryInMs: delay, err: (err as Error).message }, 'DGI envelope send failed; retrying');
+      return 'retry';
+    }
+    const outcome = await applyEnvelopeAck(deps, db, env, ack, (runAtFechahora) => pollAt(runAtFechahora, new Date(), settings.pollDelayCapMs));
+    logger.info({ envelopeId: id, idEmisor: env.idEmisor, estado: ack.Estado, outcome }, 'DGI ACKSobre');
+    return outcome;
+  }
+
+  async function pollEnvelope(id: number): Promise<string> {
+    const env = await repo.findEnvelope(db, id);
+    if (!env || env.estado !== 'recibido' || !env.idReceptor || !env.token) return 'skipped';
+    const attempt = env.pollAttempts + 1;
+    await repo.updateEnvelope(db, id, { pollAttempts: attempt });
+    let reason: string;
+    try {
+      const status = await (await deps.clientFor(env.companyId)).queryEnvelopeStatus(env.idReceptor, env.token);
+      if (status.ready) {
+        const outcome = await applyStatusAck(deps, db, id, status);
+        if (outcome !== 'incompleto') return outcome;
+        reason = 'ACKCFE sin respuesta para todos los CFE del sobre';
+      } else reason = `Código ${status.codigo}: ${status.descripcion}`;
+    } catch (err) {
+      if (err instanceof DgiPermanentError || (!(err instanceof DgiError) && !isNetworkError(err))) {
+        await failEnvelope(id, err instanceof DgiPermanentError && err.faultCode !== null ? String(err.faultCode) : 'RESPUESTA_INVALIDA', (err as Error).message);
+        return 'error';
+      }
+      reason = (err as Error).message;
+    }
+    const delay = retryDelayMs(attempt, settings.poll);
+    if (delay === null) {
+      await failEnvelope(id, 'CONSULTAS_AGOTADAS', reason);
+      return 'error';
+    }
+    const runAt = new Date(Date.now() + delay);
+    await db.transaction(async (tx) => {
+      await repo.updateEnvelope(tx, id, { nextAttemptAt: runAt, errorMensaje: reason.slice(0, 2000) });
+      await enqueuePoll(tx, id, runAt);
+    });
+    return 'retry';
+  }
+
+  return { createEnvelope, submitPending, sendEnvelope, pollEnvelope };
+}
+
+function isNetworkError(err: unknown): boolean {
+  const code = (err as { code?: string })?.code;
+  return typeof code === 'string' && /^(E[A-Z]+|UND_ERR.*)$/.test(code);
+}
+
+export type SubmissionWorker = ReturnType<typeof createSubmissionWorker>;

@@ -1,0 +1,91 @@
+/**
+ * State changes of issued CFEs and their history (issue 6 point 1). The state table and the
+ * decisions live in emission/cfe-states.ts; this file only writes and reads them: every change
+ * updates `issued_cfes.estado` and appends one `issued_cfe_state_history` row in the caller's
+ * transaction. Emission writes no history row: `firmado` is the row itself (firmadoEn).
+ */
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../platform/db/client.js';
+import { canTransition, type CfeState } from '../emission/cfe-states.js';
+import type { Motivo } from '../dgi/dgi.client.js';
+import { issuedCfeStateHistory, issuedCfes } from './issued-cfe.tables.js';
+
+export interface DgiStateChange {
+  issuedCfeId: number;
+  companyId: number;
+  from: CfeState;
+  to: CfeState;
+  /** DGI's code of the change: AS/BS/AE/BE/CE, or the first S/E/C motive. */
+  codigo?: string | null;
+  motivos?: Motivo[];
+  mensaje?: string | null;
+  /** Where it came from, e.g. `sobre:12` (dgi_envelopes.id). */
+  referencia?: string | null;
+  userId?: number | null;
+  motivo?: string | null;
+}
+
+/** The CFE columns the DGI round trip needs, locked for the caller's transaction. */
+export async function lockCfesForState(tx: DbOrTx, ids: number[]) {
+  if (ids.length === 0) return [];
+  return tx
+    .select({
+      id: issuedCfes.id, companyId: issuedCfes.companyId, estado: issuedCfes.estado, tipoCfe: issuedCfes.tipoCfe,
+      serie: issuedCfes.serie, numero: issuedCfes.numero, caeRangeId: issuedCfes.caeRangeId, fechaEmision: issuedCfes.fechaEmision,
+    })
+    .from(issuedCfes)
+    .where(inArray(issuedCfes.id, ids))
+    .orderBy(asc(issuedCfes.id))
+    .for('update');
+}
+
+/**
+ * Applies DGI-side changes: the CFE must still be in `from` (a concurrent change wins and this one
+ * is skipped). Returns the changes actually written.
+ */
+export async function applyDgiStateChanges(tx: DbOrTx, changes: DgiStateChange[]): Promise<DgiStateChange[]> {
+  const written: DgiStateChange[] = [];
+  const groups = new Map<string, DgiStateChange[]>();
+  for (const c of changes) {
+    if (!canTransition(c.from, c.to)) throw new Error(`Transition ${c.from} → ${c.to} is not allowed`);
+    const key = `${c.from}>${c.to}`;
+    groups.set(key, [...(groups.get(key) ?? []), c]);
+  }
+  for (const group of groups.values()) {
+    const { from, to } = group[0];
+    const updated = await tx
+      .update(issuedCfes)
+      .set({ estado: to, estadoActualizadoEn: sql`now()` })
+      .where(and(inArray(issuedCfes.id, group.map((c) => c.issuedCfeId)), eq(issuedCfes.estado, from)))
+      .returning({ id: issuedCfes.id });
+    const ids = new Set(updated.map((r) => r.id));
+    written.push(...group.filter((c) => ids.has(c.issuedCfeId)));
+  }
+  if (written.length > 0) {
+    await tx.insert(issuedCfeStateHistory).values(
+      written.map((c) => ({
+        issuedCfeId: c.issuedCfeId, companyId: c.companyId, lado: 'dgi', estadoAnterior: c.from, estado: c.to,
+        codigo: c.codigo ?? null, motivos: c.motivos?.length ? c.motivos.map((m) => ({ codigo: m.Motivo, glosa: m.Glosa, detalle: m.Detalle })) : null,
+        mensaje: c.mensaje ?? null, referencia: c.referencia ?? null, userId: c.userId ?? null, motivo: c.motivo ?? null,
+      })),
+    );
+  }
+  return written;
+}
+
+/** The history of one CFE, oldest first, with the implicit `firmado` entry at signing time. */
+export async function listStateHistory(db: DbOrTx, issuedCfeId: number) {
+  const [cfe] = await db.select({ firmadoEn: issuedCfes.firmadoEn }).from(issuedCfes).where(eq(issuedCfes.id, issuedCfeId));
+  if (!cfe) return [];
+  const rows = await db.select().from(issuedCfeStateHistory).where(eq(issuedCfeStateHistory.issuedCfeId, issuedCfeId)).orderBy(asc(issuedCfeStateHistory.id));
+  return [
+    { lado: 'dgi', estadoAnterior: null, estado: 'firmado', codigo: null, motivos: null, mensaje: null, referencia: null, idUsuario: null, motivo: null, fecha: cfe.firmadoEn.toISOString() },
+    ...rows.map((r) => ({
+      lado: r.lado, estadoAnterior: r.estadoAnterior, estado: r.estado, codigo: r.codigo,
+      motivos: r.motivos as { codigo: string; glosa: string; detalle: string | null }[] | null,
+      mensaje: r.mensaje, referencia: r.referencia, idUsuario: r.userId, motivo: r.motivo, fecha: r.at.toISOString(),
+    })),
+  ];
+}
+
+export type StateHistoryEntry = Awaited<ReturnType<typeof listStateHistory>>[number];
