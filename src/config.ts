@@ -51,6 +51,21 @@ const envSchema = z.object({
   DGI_RUT_URL: z.string().url().default('https://efactura.dgi.gub.uy:6470/ePrueba/ws_personaGetActEmpresarialPrueba'),
   /** DGI WS_eFactura reception (envelopes, daily report) in `real` mode; default the Testing endpoint (BRIEF 6). */
   DGI_EFACTURA_URL: z.string().url().default('https://efactura.dgi.gub.uy:6443/ePrueba/ws_eprueba'),
+  /** DGI environment: RutReceptor of envelopes to DGI (BRIEF 5: testing 219999830019, production 214844360018). */
+  DGI_ENVIRONMENT: z.enum(['testing', 'production']).default('testing'),
+  DGI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+  /** Envelope limits (FSOB: at most 250 CFE and 2 MB); smaller values only for tests and trials. */
+  DGI_ENVELOPE_MAX_CFE: z.coerce.number().int().min(1).max(250).default(250),
+  DGI_ENVELOPE_MAX_BYTES: z.coerce.number().int().min(10_000).max(2 * 1024 * 1024).default(2 * 1024 * 1024),
+  /** Retries of transient DGI failures (submission worker): exponential from BASE, capped at MAX. */
+  DGI_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(5000),
+  DGI_RETRY_MAX_MS: z.coerce.number().int().min(10).max(86_400_000).default(3_600_000),
+  DGI_SEND_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(12),
+  DGI_POLL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(48),
+  /** Upper bound on the wait before the first EFACCONSULTARESTADOENVIO, whatever Fechahora DGI gives. */
+  DGI_POLL_DELAY_CAP_MS: z.coerce.number().int().min(0).max(86_400_000).default(600_000),
+  /** Delay of the submission worker's wake-up after emissions (a burst becomes one envelope). */
+  DGI_WAKE_DEBOUNCE_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   /** Uruguay hour (0-23) from which the daily task sends yesterday's daily report (BRIEF 9). */
   DAILY_REPORT_HOUR: z.coerce.number().int().min(0).max(23).default(1),
   /** Only CFEs signed in the last N days are e-mailed automatically to electronic receivers (BRIEF 8). */
@@ -105,6 +120,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     secrets: { masterKey: e.MASTER_KEY },
     dgi: { mode: e.DGI_MODE, simulatorUrl: e.DGI_SIMULATOR_URL, rutUrl: e.DGI_RUT_URL, bcuUrl: e.BCU_RATES_URL, cacheTtlSeconds: e.LOOKUP_CACHE_TTL_SECONDS, efacturaUrl: e.DGI_EFACTURA_URL },
+    dgiSubmission: {
+      environment: e.DGI_ENVIRONMENT,
+      timeoutMs: e.DGI_TIMEOUT_MS,
+      maxCfePerEnvelope: e.DGI_ENVELOPE_MAX_CFE,
+      maxEnvelopeBytes: e.DGI_ENVELOPE_MAX_BYTES,
+      pollDelayCapMs: e.DGI_POLL_DELAY_CAP_MS,
+      wakeDebounceMs: e.DGI_WAKE_DEBOUNCE_MS,
+      send: { baseDelayMs: e.DGI_RETRY_BASE_MS, maxDelayMs: e.DGI_RETRY_MAX_MS, maxAttempts: e.DGI_SEND_MAX_ATTEMPTS },
+      poll: { baseDelayMs: e.DGI_RETRY_BASE_MS, maxDelayMs: e.DGI_RETRY_MAX_MS, maxAttempts: e.DGI_POLL_MAX_ATTEMPTS },
+    },
     dailyReport: { hour: e.DAILY_REPORT_HOUR },
     receiverExchange: { maxAgeDays: e.RECEIVER_EXCHANGE_MAX_AGE_DAYS },
     emission: { uiValue: e.UI_VALUE },

@@ -21,6 +21,7 @@ async function main() {
   if (config.worker.inProcess) {
     runner = await startJobRunner({ pool: runtime.database.pool, jobs: modules.jobs, cron: modules.cron, concurrency: config.worker.concurrency, logger });
     await modules.services.webhookEngine.start();
+    await modules.services.dgiSubmissionWaker.start();
   }
 
   const address = await app.listen({ port: config.http.port, host: config.http.host });
@@ -40,6 +41,7 @@ async function main() {
       await app.close();
       await runner?.stop();
       if (config.worker.inProcess) await modules.services.webhookEngine.stop();
+      await modules.services.dgiSubmissionWaker.stop();
       await runtime.close();
       logger.info('shutdown complete');
       process.exit(0);

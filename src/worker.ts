@@ -12,10 +12,12 @@ async function main() {
   const modules = createModules({ config, logger, ...runtime });
   const runner = await startJobRunner({ pool: runtime.database.pool, jobs: modules.jobs, cron: modules.cron, concurrency: config.worker.concurrency, logger });
   await modules.services.webhookEngine.start();
+  await modules.services.dgiSubmissionWaker.start();
   console.log('Worker running.');
   const shutdown = async () => {
     await runner.stop();
     await modules.services.webhookEngine.stop();
+    await modules.services.dgiSubmissionWaker.stop();
     await runtime.close();
     process.exit(0);
   };

@@ -40,6 +40,11 @@ import { currenciesRoutes } from './currencies/currencies.routes.js';
 import { createCfeDocumentsModule } from './cfe-documents/index.js';
 import { createDailyReportModule } from './daily-report/index.js';
 import { createReceiverExchangeModule } from './receiver-exchange/index.js';
+import { createDgiSubmissionModule } from './dgi-submission/index.js';
+import * as issuedCfeStates from './issued-cfe/issued-cfe.history.js';
+import { SIMULATOR_PATHS } from './dgi/dgi.simulator.js';
+import { DGI_RUC } from './emission/sobre.js';
+import { Decimal } from 'decimal.js';
 
 export interface ModuleDeps {
   config: AppConfig;
@@ -72,6 +77,18 @@ export function createModules(deps: ModuleDeps) {
   // Started by main.ts (when config.worker.inProcess) and worker.ts; idle until start().
   const webhookEngine = createDeliveryEngine({ database, logger, ...config.webhooks });
   const dailyReport = createDailyReportModule({ db, config, logger, companies, cae, certificates, lookups: issuedCfe.lookups });
+  // DGI round trip (issue 6): envelopes to DGI, ACKs, states. The simulator is the one the RUT lookup uses.
+  const dgiSubmission = createDgiSubmissionModule({
+    database, logger, certificates, cae, events, states: issuedCfeStates,
+    settings: { ...config.dgiSubmission, rutReceptor: DGI_RUC[config.dgiSubmission.environment], uiThresholdUyu: new Decimal(5000).times(config.emission.uiValue).toString(), leaseMs: config.dgiSubmission.timeoutMs * 2 },
+    async endpoint() {
+      if (config.dgi.mode === 'real') return config.dgi.efacturaUrl;
+      if (config.dgi.simulatorUrl) return config.dgi.simulatorUrl.replace(/\/$/, '') + SIMULATOR_PATHS.efactura;
+      const sim = await issuedCfe.lookups.simulator();
+      if (!sim) throw new Error('DGI simulator not available');
+      return sim.urls.efactura;
+    },
+  });
   const receiverExchange = createReceiverExchangeModule({ db, config, mailer, companies, certificates, customers, events });
   const salesOrders = createSalesOrdersService({ db, events, issuedCfe: issuedCfe.service, customers });
   const cfeDocuments = createCfeDocumentsModule({ db, mailer, companies, customers, issuedCfe: issuedCfe.service });
@@ -94,6 +111,7 @@ export function createModules(deps: ModuleDeps) {
     currenciesRoutes(currencies),
     dailyReport.routes,
     receiverExchange.routes,
+    dgiSubmission.routes,
   ] as unknown as FastifyPluginAsync[];
 
   const jobs: JobHandler[] = [
@@ -108,9 +126,10 @@ export function createModules(deps: ModuleDeps) {
   jobs.push(...dailyReport.jobs);
   jobs.push(...receiverExchange.jobs);
   jobs.push(...cfeDocuments.jobs);
-  const cron: string[] = [...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron];
+  jobs.push(...dgiSubmission.jobs);
+  const cron: string[] = [...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron];
 
-  return { services: { products, companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service }, routes, jobs, cron };
+  return { services: { products, companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker }, routes, jobs, cron };
 }
 
 export type Modules = ReturnType<typeof createModules>;
