@@ -14,6 +14,20 @@ export async function insertEvents(db: DbOrTx, rows: Array<{ companyId: number; 
   return inserted;
 }
 
+/**
+ * Many events and the NOTIFY in ONE statement (the emission batch's critical section pays one
+ * round trip for it instead of two).
+ */
+export async function insertEventsAndNotify(db: DbOrTx, rows: Array<{ companyId: number; type: string; data: unknown }>): Promise<void> {
+  await db.execute(sql`
+    with ins as (
+      insert into outbox_events (company_id, type, data)
+      select (e->>'companyId')::integer, e->>'type', e->'data' from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) e
+      returning 1
+    )
+    select pg_notify(${EVENTS_CHANNEL}, '') from (select count(*) from ins) c`);
+}
+
 export async function listCompanyEvents(db: DbOrTx, companyId: number, after: number, paging: Paging, testType: string) {
   const where = and(eq(outboxEvents.companyId, companyId), gt(outboxEvents.id, after), ne(outboxEvents.type, testType));
   const [rows, [{ total }]] = await Promise.all([

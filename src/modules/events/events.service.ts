@@ -28,7 +28,7 @@ export function createEventsService(deps: { db: Db }) {
 
     /** Several events in one INSERT (an emission batch), same transaction rules as `record`. */
     async recordMany(tx: DbOrTx, inputs: RecordEventInput[]): Promise<void> {
-      if (inputs.length) await repo.insertEvents(tx, inputs.map((i) => ({ companyId: i.companyId, type: i.type, data: i.resource })));
+      if (inputs.length) await repo.insertEventsAndNotify(tx, inputs.map((i) => ({ companyId: i.companyId, type: i.type, data: i.resource })));
     },
 
     /** The test event of one endpoint: stored for the delivery log, never fanned out to others. */

@@ -78,7 +78,7 @@ export function signedRow(p: PreparedCfe, n: Numbering): typeof issuedCfes.$infe
 }
 
 /** The `Cfe.Emitido` event of a stored row (docs/EVENTS.md). */
-export function emittedEvent(row: IssuedCfeRow) {
+export function emittedEvent(row: Pick<IssuedCfeRow, 'id' | 'companyId' | 'tipoCfe' | 'serie' | 'numero' | 'fechaEmision' | 'mntPagar' | 'moneda'>) {
   return {
     type: 'Cfe.Emitido' as const,
     companyId: row.companyId,
@@ -98,11 +98,18 @@ export function createEmissionBatcher(deps: BatcherDeps) {
 
   async function commit(items: PreparedCfe[]): Promise<IssuedCfeRow[]> {
     const first = items[0];
+    // Queries issued together queue on the same connection and run back to back: the critical
+    // section (the CAE row lock) costs BEGIN + 1 + 1 + COMMIT round trips, whatever the batch size.
     return deps.db.transaction(async (tx) => {
-      const numbers = await deps.reserveNumbers(tx, { companyId: first.companyId, branchId: first.branchId, tipoCfe: first.info.code, fecha: first.fecha }, items.length);
-      const rows = items.map((p, i) => signedRow(p, numbers[i]));
-      const inserted = await repo.insertIssuedCfes(tx, rows);
-      await deps.recordEvents(tx, inserted.map(emittedEvent));
+      const [numbers, ids] = await Promise.all([
+        deps.reserveNumbers(tx, { companyId: first.companyId, branchId: first.branchId, tipoCfe: first.info.code, fecha: first.fecha }, items.length),
+        repo.nextIds(tx, items.length),
+      ]);
+      const rows = items.map((p, i) => ({ ...signedRow(p, numbers[i]), id: ids[i] }));
+      const [inserted] = await Promise.all([
+        repo.insertIssuedCfes(tx, rows),
+        deps.recordEvents(tx, rows.map((r) => emittedEvent({ ...r, mntPagar: r.mntPagar ?? null }))),
+      ]);
       return inserted;
     });
   }

@@ -1,6 +1,12 @@
-import { and, count, eq, gte } from 'drizzle-orm';
+import { and, count, eq, gte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { issuedCfes, type IssuedCfeRow } from './issued-cfe.tables.js';
+
+/** `n` ids of issued_cfes taken ahead, so the CFE rows and their outbox events can be written in one round trip. */
+export async function nextIds(tx: DbOrTx, n: number): Promise<number[]> {
+  const r = await tx.execute(sql`select nextval(pg_get_serial_sequence('issued_cfes', 'id'))::bigint as id from generate_series(1, ${n}::integer)`);
+  return (r.rows as Array<{ id: string | number }>).map((x) => Number(x.id));
+}
 
 /** One multi-row INSERT for an emission batch; rows come back in the order given. */
 export async function insertIssuedCfes(tx: DbOrTx, values: Array<typeof issuedCfes.$inferInsert>): Promise<IssuedCfeRow[]> {
