@@ -2,7 +2,7 @@
  * Jobs of the exchange with electronic receivers (BRIEF 8).
  * - `receiverExchange.mail` {id}: e-mails one stored envelope; enqueued in the transaction that
  *   stores it; retried by the queue (10 attempts, exponential backoff), each attempt recorded on the row.
- * - `receiverExchange.dispatch` (crontab, every minute): envelopes for unsent CFEs of customers
+ * - `receiverExchange_dispatch` (crontab, every minute): envelopes for unsent CFEs of customers
  *   flagged `emisorElectronico` (SKIP LOCKED, so several workers never send one CFE twice).
  */
 import { z } from 'zod';
@@ -10,7 +10,7 @@ import { defineJob, handleJob, type JobHandler } from '../../platform/jobs/queue
 import type { ReceiverExchangeService } from './receiver-exchange.service.js';
 
 export const sendEnvelopeMailJob = defineJob({ name: 'receiverExchange.mail', payload: z.object({ id: z.number().int() }), maxAttempts: 10 });
-export const dispatchJob = defineJob({ name: 'receiverExchange.dispatch', payload: z.object({}).passthrough() });
+export const dispatchJob = defineJob({ name: 'receiverExchange_dispatch', payload: z.object({}).passthrough() });
 export const receiverExchangeCrontab = `* * * * * ${dispatchJob.name} ?max=1&jobKey=${dispatchJob.name}`;
 
 export function receiverExchangeJobHandlers(service: ReceiverExchangeService): JobHandler[] {
