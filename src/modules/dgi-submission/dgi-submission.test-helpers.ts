@@ -25,7 +25,7 @@ export async function setUpDgiIssuer(t: TestApp, admin: string) {
   const ca = createTestCa();
   const cert = issueTestCertificate(ca, { rut: company.rut, name: 'Empresa de Prueba SA' });
   const archivo = toPkcs12(cert.keyPem, cert.certPem, 'secreto', [ca.certPem]).toString('base64');
-  const res = await t.call(admin, 'POST', '/api/v1/empresa/importarCertificado', { idEmpresa: company.id, clave: 'secreto', archivo });
+  const res = await t.call(admin, 'POST', '/api/v1/empresa/importarCertificado', { idEmpresa: company.id, clave: 'secreto', archivo, activar: true });
   if (res.status !== 201) throw new Error(`certificate import failed: ${res.status} ${JSON.stringify(res.body)}`);
   const sim = await simulatorOf(t);
   for (const tipoCfe of [101, 102, 103, 111, 112, 113]) {
