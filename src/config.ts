@@ -72,7 +72,7 @@ const envSchema = z.object({
   RECEIVER_EXCHANGE_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   BCU_RATES_URL: z.string().url().default('https://cotizaciones.bcu.gub.uy/wscotizaciones/servlet/awsbcucotizaciones'),
   LOOKUP_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(3600),
-  /** UI (Unidad Indexada) value at 31 December of the previous year, for the 5,000 UI e-Ticket threshold (BRIEF 1). */
+  /** UI (Unidad Indexada) value used for the 5,000 UI e-Ticket threshold (BRIEF 1) only when the central bank (BCU code 9800 at 31 December of the previous year) cannot be reached. */
   UI_VALUE: z.string().regex(/^\d+(\.\d+)?$/).default('6.4'),
 });
 

@@ -31,7 +31,23 @@ export interface IssuedCfeSettings {
 export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; settings: IssuedCfeSettings }) {
   const { db, ports } = deps;
   const batcher = createEmissionBatcher({ db, reserveNumbers: ports.reserveNumbers, recordEvents: ports.recordEvents });
-  const uiThreshold = new Decimal(5000).times(deps.settings.uiValue);
+  // BRIEF 1 and 11: 5,000 UI at the UI value of 31 December of the year before fechaEmision
+  // (BCU code 9800), cached per year; UI_VALUE (config) when the central bank cannot be reached.
+  const uiThresholds = new Map<string, Promise<Decimal>>();
+  function uiThreshold(fecha: string): Promise<Decimal> {
+    const year = Number(fecha.slice(0, 4));
+    const key = String(year);
+    let hit = uiThresholds.get(key);
+    if (!hit) {
+      hit = ports.bcuRate('UYI', `${year - 1}-12-31`).catch(() => undefined)
+        .then((rate) => {
+          if (!rate) uiThresholds.delete(key); // try the central bank again next time
+          return new Decimal(5000).times(rate ?? deps.settings.uiValue);
+        });
+      uiThresholds.set(key, hit);
+    }
+    return hit;
+  }
 
   async function resolveCurrency(companyId: number, totales: IssueCfeBody['cfe']['totales'], fecha: string) {
     const TpoMoneda = totales?.tipoMoneda ?? 'UYU';
@@ -85,7 +101,7 @@ export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; se
     const emisor = buildEmisor(cfe.emisor, { ...ep.company, branch: ep.branch, codigoDgiSucursal: ep.codigoDgiSucursal });
     const signedAt = new Date();
     const draft = draftCfe({ info, cfe, emisor, receptor, currency, TmstFirma: formatTmstFirma(signedAt) });
-    checkReceptor(info, draft.Receptor, draft.Totales, uiThreshold);
+    checkReceptor(info, draft.Receptor, draft.Totales, await uiThreshold(fecha));
     const ctx = await ports.signingContext(companyId);
     if (!ctx) throw E.SIN_CERTIFICADO();
     return {
