@@ -10,6 +10,9 @@ import type { Logger } from './logger.js';
 
 export interface MailMessage {
   to: string | string[];
+  /** Blind copy (e.g. the company's `emailCopiaCfe`). */
+  bcc?: string | string[];
+  replyTo?: string;
   subject: string;
   text: string;
   html?: string;
@@ -17,7 +20,8 @@ export interface MailMessage {
 }
 
 export interface Mailer {
-  send(message: MailMessage, opts?: { from?: string; smtpUrl?: string }): Promise<{ messageId: string; outboxFile?: string }>;
+  /** `rejected`: recipients the SMTP server refused while accepting the others (with `rejectedErrors`). */
+  send(message: MailMessage, opts?: { from?: string; smtpUrl?: string }): Promise<{ messageId: string; outboxFile?: string; rejected?: string[]; rejectedErrors?: unknown[] }>;
   close(): void;
 }
 
@@ -40,7 +44,8 @@ export function createMailer(config: { smtpUrl?: string; from: string; outboxDir
       if (url) {
         const info = await smtp(url).sendMail(mail);
         logger.info({ to: message.to, subject: message.subject, messageId: info.messageId }, 'mail sent');
-        return { messageId: String(info.messageId) };
+        const rejected = ((info.rejected ?? []) as unknown[]).map((r) => (typeof r === 'string' ? r : String((r as { address?: string }).address)));
+        return { messageId: String(info.messageId), ...(rejected.length ? { rejected, rejectedErrors: (info as { rejectedErrors?: unknown[] }).rejectedErrors } : {}) };
       }
       const info = await fileTransport.sendMail(mail);
       await fs.mkdir(config.outboxDir, { recursive: true });

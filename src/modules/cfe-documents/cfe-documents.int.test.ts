@@ -116,6 +116,8 @@ describe('happy path', () => {
   });
 
   test('enviarPdfPorCorreo to the receiver customer: the SMTP server receives the PDF and the signed XML; history shows it sent', async () => {
+    const settings = await t.call(admin, 'POST', '/api/v1/empresa/editar', { idEmpresa: company.id, email: 'ventas@almacen.uy', configuracion: { emailCopiaCfe: 'copias@almacen.uy' } });
+    assert.equal(settings.status, 200, JSON.stringify(settings.body));
     const r = await t.call(admin, 'POST', '/api/v1/cfeemitido/enviarPdfPorCorreo', { idCfe: factura.id });
     assert.equal(r.status, 202, JSON.stringify(r.body));
     assert.deepEqual(r.body.destinatarios, ['compras@cliente.uy']);
@@ -126,6 +128,8 @@ describe('happy path', () => {
     const mail = smtp.received.find((m) => m.messageId && sent.messageId.includes(m.messageId.replace(/[<>]/g, '')));
     assert.ok(mail, 'message received by the SMTP server');
     assert.match(String(mail.subject), /^e-Factura A-\d+ de Almacén Demo S\.A\.$/);
+    assert.deepEqual(mail.rcptTo.sort(), ['compras@cliente.uy', 'copias@almacen.uy']);
+    assert.equal(mail.replyTo?.text, 'ventas@almacen.uy');
     assert.ok(mail.text?.includes(factura.codigoSeguridad));
     const [pdf, xml] = [mail.attachments.find((a) => a.contentType === 'application/pdf'), mail.attachments.find((a) => a.contentType === 'application/xml')];
     assert.ok(pdf && xml);

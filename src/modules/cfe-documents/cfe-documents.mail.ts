@@ -103,9 +103,21 @@ export function createCfeMailService(deps: { db: Db; ports: CfeDocumentsPorts; m
         `Adjuntamos el comprobante fiscal electrónico ${tipo} ${row.serie}-${row.numero} emitido el ${row.fechaEmision.split('-').reverse().join('/')} ` +
         `por ${profile?.razonSocial ?? 'el emisor'}: su representación impresa (PDF) y el XML firmado.\n` +
         `Código de seguridad: ${row.codigoSeguridad}. Puede verificarlo en ${profile?.urlVerificacion ?? 'www.dgi.gub.uy'}.\n`;
+      const fail = async (err: unknown) => {
+        const failure = classifyMailFailure(err);
+        const last = ctx.attempt >= ctx.maxAttempts;
+        const estado = failure.transient && !last ? 'reintentando' : 'fallido';
+        await repo.recordAttempt(db, sendId, { estado, error: failure.mensaje, codigoSmtp: failure.codigoSmtp });
+        ctx.logger.warn({ sendId, codigoSmtp: failure.codigoSmtp, transient: failure.transient, attempt: ctx.attempt }, 'CFE e-mail failed');
+        if (estado === 'reintentando') throw err instanceof Error ? err : new Error(failure.mensaje);
+      };
+      let info;
       try {
-        const info = await mailer.send({
+        info = await mailer.send({
           to: send.destinatarios,
+          // Company settings: a copy of every mailed CFE (configuracion.emailCopiaCfe); replies go to the company.
+          bcc: profile?.emailCopiaCfe,
+          replyTo: profile?.email,
           subject: send.asunto,
           text,
           attachments: [
@@ -113,15 +125,19 @@ export function createCfeMailService(deps: { db: Db; ports: CfeDocumentsPorts; m
             { filename: `${base}.xml`, content: Buffer.from(row.xml, 'utf8'), contentType: 'application/xml' },
           ],
         });
-        await repo.recordAttempt(db, sendId, { estado: 'enviado', messageId: info.messageId, transporte: info.outboxFile ? 'outbox' : 'servicio' });
       } catch (err) {
-        const failure = classifyMailFailure(err);
-        const last = ctx.attempt >= ctx.maxAttempts;
-        const estado = failure.transient && !last ? 'reintentando' : 'fallido';
-        await repo.recordAttempt(db, sendId, { estado, error: failure.mensaje, codigoSmtp: failure.codigoSmtp });
-        ctx.logger.warn({ sendId, codigoSmtp: failure.codigoSmtp, transient: failure.transient, attempt: ctx.attempt }, 'CFE e-mail failed');
-        if (estado === 'reintentando') throw err;
+        return fail(err);
       }
+      // The server may accept the copy address and refuse the real recipients: that is no delivery.
+      const refused = new Set((info.rejected ?? []).map((r) => r.toLowerCase()));
+      const refusedTo = send.destinatarios.filter((d) => refused.has(d.toLowerCase()));
+      if (refusedTo.length === send.destinatarios.length) return fail(info.rejectedErrors?.[0] ?? new Error(`Destinatarios rechazados: ${refusedTo.join(', ')}`));
+      await repo.recordAttempt(db, sendId, {
+        estado: 'enviado',
+        messageId: info.messageId,
+        transporte: info.outboxFile ? 'outbox' : 'servicio',
+        error: refusedTo.length ? `Destinatarios rechazados: ${refusedTo.join(', ')}` : undefined,
+      });
     },
   };
 }

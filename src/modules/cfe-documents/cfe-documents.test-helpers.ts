@@ -54,14 +54,15 @@ export function decodeQr(pdf: Buffer): string | undefined {
 
 export interface TestSmtp {
   port: number;
-  received: ParsedMail[];
+  /** Parsed messages with their SMTP envelope recipients (Bcc shows only there). */
+  received: Array<ParsedMail & { rcptTo: string[] }>;
   /** Reply code to give a recipient: a number = always, an array = one per attempt, then accept. */
   refuse: Map<string, number | number[]>;
   close(): Promise<void>;
 }
 
 export async function startTestSmtp(): Promise<TestSmtp> {
-  const received: ParsedMail[] = [];
+  const received: TestSmtp['received'] = [];
   const refuse = new Map<string, number | number[]>();
   const server = new SMTPServer({
     authOptional: true,
@@ -73,9 +74,9 @@ export async function startTestSmtp(): Promise<TestSmtp> {
       if (code) return cb(Object.assign(new Error(code >= 500 ? 'Mailbox unavailable' : 'Try again later'), { responseCode: code }));
       cb();
     },
-    onData(stream, _session, cb) {
+    onData(stream, session, cb) {
       simpleParser(stream).then((mail) => {
-        received.push(mail);
+        received.push(Object.assign(mail, { rcptTo: session.envelope.rcptTo.map((a) => a.address) }));
         cb();
       }, cb);
     },
