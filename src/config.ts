@@ -56,7 +56,7 @@ const envSchema = z.object({
   DGI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
   /** Envelope limits (FSOB: at most 250 CFE and 2 MB); smaller values only for tests and trials. */
   DGI_ENVELOPE_MAX_CFE: z.coerce.number().int().min(1).max(250).default(250),
-  DGI_ENVELOPE_MAX_BYTES: z.coerce.number().int().min(10_000).max(2 * 1024 * 1024).default(2 * 1024 * 1024),
+  DGI_ENVELOPE_MAX_BYTES: z.coerce.number().int().min(4096).max(2 * 1024 * 1024).default(2 * 1024 * 1024),
   /** Retries of transient DGI failures (submission worker): exponential from BASE, capped at MAX. */
   DGI_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(5000),
   DGI_RETRY_MAX_MS: z.coerce.number().int().min(10).max(86_400_000).default(3_600_000),
