@@ -13,7 +13,11 @@ import type { CfeDocumentsPorts } from './cfe-documents.ports.js';
 import { cfeDocumentsRoutes } from './cfe-documents.routes.js';
 import { createCfeDocumentsService } from './cfe-documents.service.js';
 
-const purgePreviewsJob = defineJob({ name: 'cfe-documents.purge-previews', payload: z.object({}).passthrough(), maxAttempts: 1 });
+// graphile-worker crontab task identifiers allow no dots: [_a-zA-Z][_a-zA-Z0-9:/_-]*.
+export const purgePreviewsJob = defineJob({ name: 'cfeDocuments_purgePreviews', payload: z.object({}).passthrough(), maxAttempts: 1 });
+
+/** graphile-worker crontab lines of this module. */
+export const CFE_DOCUMENTS_CRON = [`*/15 * * * * ${purgePreviewsJob.name}`];
 
 export interface CfeDocumentsDeps {
   db: Db;
@@ -52,8 +56,7 @@ export function createCfeDocumentsModule(deps: CfeDocumentsDeps) {
         if (n) ctx.logger.info({ purged: n }, 'expired CFE previews purged');
       }),
     ],
-    /** graphile-worker crontab lines. */
-    cron: [`*/15 * * * * ${purgePreviewsJob.name}`],
+    cron: CFE_DOCUMENTS_CRON,
   };
 }
 
