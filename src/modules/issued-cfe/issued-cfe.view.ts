@@ -4,24 +4,11 @@
  * the printing block (issuer, receiver, lines) is read back from the signed XML itself, so what is
  * printed is exactly what was signed.
  */
-import { XMLParser } from 'fast-xml-parser';
 import { getCfeType, qrPngBase64 } from '../emission/index.js';
+import { printingBlock } from './issued-cfe.printing.js';
 import type { IssuedCfeRow } from './issued-cfe.tables.js';
 
 const tag = (xml: string, name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
-
-const parser = new XMLParser({ ignoreAttributes: true, removeNSPrefix: true, parseTagValue: false, isArray: (name) => ['Item', 'Telefono', 'Referencia', 'RetencPercep', 'CodItem'].includes(name) });
-
-function printing(xml: string) {
-  const doc = parser.parse(xml) as { CFE: Record<string, { Encabezado: Record<string, unknown>; Detalle?: { Item: unknown[] }; Referencia?: { Referencia: unknown[] } }> };
-  const branch = Object.entries(doc.CFE).find(([k]) => k !== 'Signature')?.[1];
-  return {
-    emisor: branch?.Encabezado.Emisor ?? null,
-    receptor: branch?.Encabezado.Receptor ?? null,
-    detalles: branch?.Detalle?.Item ?? [],
-    referencias: branch?.Referencia?.Referencia ?? [],
-  };
-}
 
 export async function issuedCfeView(row: IssuedCfeRow) {
   return {
@@ -49,7 +36,7 @@ export async function issuedCfeView(row: IssuedCfeRow) {
     moneda: row.moneda,
     tipoCambio: row.tipoCambio,
     totales: row.totales,
-    ...printing(row.xml),
+    ...printingBlock(row.xml),
     adenda: row.adenda,
     idempotencyKey: row.idempotencyKey,
   };
