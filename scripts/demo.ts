@@ -6,12 +6,17 @@
  * admin@localhost.localdomain / demo-password-1, when the database has no user), creates or reuses
  * "Empresa Demo S.A.", its branch DEMO and terminal CAJA1, imports a simulator certificate and CAE
  * files for the types it issues, then issues an e-Ticket, an e-Factura, a credit note on it and an
- * export invoice in USD, printing tipo, serie-numero, CAE, security code and QR URL. Re-runnable.
+ * export invoice in USD, printing tipo, serie-numero, CAE, security code and QR URL. Then the DGI
+ * round trip: one more e-Ticket that the simulator is told to reject (E05), the submission worker
+ * (job runner + wake-up, as in the embedded default) sends everything in envelopes, polls the
+ * results, and the demo prints each receipt's state and history: signed → accepted, and the forced
+ * rejection with its voided number. Re-runnable.
  */
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/platform/logger.js';
 import { startRuntime } from '../src/platform/runtime.js';
+import { startJobRunner } from '../src/platform/jobs/runner.js';
 
 const DEMO_RUT = '219999820013';
 const DEMO_NAME = 'Empresa Demo S.A.';
@@ -79,8 +84,10 @@ try {
     const v = must(await api(token, 'POST', '/api/v1/comprobante/emitir', { idEmpresa, codComercio: 'DEMO', codTerminal: 'CAJA1', cfe }), `emit ${label}`);
     console.log(`\n${label}: tipo ${v.tipoCfe} ${v.serie}-${v.numero}  CAE ${v.cae.numero}  código de seguridad ${v.codigoSeguridad}  total ${v.moneda} ${v.totales.MntPagar ?? v.totales.MntTotal}`);
     console.log(`  QR: ${v.urlQr}`);
+    issued.push({ id: v.id, label });
     return v;
   };
+  const issued: Array<{ id: number; label: string }> = [];
   const yerba = { indicadorFacturacion: 3, nombreItem: 'Yerba 1 kg', cantidad: 2, precioUnitario: '189.90' };
   await emit('e-Ticket', { idDoc: { tipoCfe: 101, fechaEmision: today }, detalles: [yerba, { indicadorFacturacion: 2, nombreItem: 'Arroz 1 kg', cantidad: 1, precioUnitario: '64.50' }] });
   // 219000090011: a DGI Testing RUT the simulator's RUT service knows; name and address come from it.
@@ -92,6 +99,41 @@ try {
     totales: { tipoMoneda: 'USD', tipoCambio: '39.500' },
     detalles: [{ indicadorFacturacion: 10, nombreItem: 'Lana lavada', cantidad: 500, unidadMedida: 'kg', precioUnitario: '4.20' }],
   });
+  const rejected = await emit('e-Ticket que DGI rechazará (simulador: E05)', { idDoc: { tipoCfe: 101, fechaEmision: today }, detalles: [yerba] });
+
+  // DGI round trip. This run's simulator only knows the CAE ranges registered in it: register the
+  // demo's series again (earlier runs used another simulator), and script the rejection.
+  for (const tipoCfe of [101, 111, 112, 121]) for (const serie of ['A', 'B', 'C']) sim.control.issueCae({ rucEmisor: DEMO_RUT, tipoCfe, serie, desde: 1, hasta: 10_000, fechaVencimiento: cafVence });
+  sim.control.rejectNext({ tipoCFE: 101, serie: rejected.serie, nro: rejected.numero }, ['E05']);
+  console.log('\ndemo: starting the DGI submission worker (envelopes → ACKSobre → EFACCONSULTARESTADOENVIO → ACKCFE)');
+  const runner = await startJobRunner({ pool: runtime.database.pool, jobs: modules.jobs, cron: [], concurrency: 2, logger });
+  await modules.services.dgiSubmissionWaker.start();
+  try {
+    const finalStates = new Set(['aceptado', 'rechazado', 'observado', 'sobre_rechazado', 'aceptado_manual']);
+    const deadline = Date.now() + 60_000;
+    let states: any[] = [];
+    for (;;) {
+      states = await Promise.all(issued.map(async (c) => ({ ...c, ...must(await api(token, 'GET', `/api/v1/cfeemitido/${c.id}/estados`), 'estados') })));
+      if (states.every((x) => finalStates.has(x.estado)) || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    for (const x of states) {
+      console.log(`\n${x.label} (id ${x.id}): ${x.estado}`);
+      for (const h of x.historial) {
+        const motivos = (h.motivos ?? []).map((m: any) => `${m.codigo} ${m.glosa}`).join('; ');
+        console.log(`  ${h.fecha}  ${String(h.estadoAnterior ?? '').padEnd(15)} → ${h.estado.padEnd(15)} ${h.codigo ?? ''} ${motivos || h.mensaje || ''} ${h.referencia ?? ''}`.trimEnd());
+      }
+    }
+    const voided = must(await api(token, 'GET', `/api/v1/sobredgi?idEmpresa=${idEmpresa}&length=5`), 'envelopes');
+    console.log(`\nEnvelopes (newest first): ${voided.data.map((e: any) => `Idemisor ${e.idEmisor} ${e.estado} (${e.cantidadCfe} CFE)`).join(', ')}`);
+    const events = must(await api(token, 'GET', `/api/v1/eventos?idEmpresa=${idEmpresa}&length=500`), 'events');
+    const rechazo = events.data.filter((e: any) => e.type === 'Cfe.RechazadoDgi').at(-1);
+    if (rechazo) console.log(`Event ${rechazo.type}: ${JSON.stringify(rechazo.data)}`);
+    console.log(`Envelope XML: POST /api/v1/cfeemitido/generarSobreDgi {"idEmpresa":${idEmpresa},"idsCfe":[${rejected.id}]} (validate with xmllint --schema resources/dgi/xsd/EnvioCFE.xsd)`);
+  } finally {
+    await modules.services.dgiSubmissionWaker.stop();
+    await runner.stop();
+  }
   console.log('\ndemo: done');
 } finally {
   await app.close();
