@@ -129,7 +129,7 @@ try {
     const events = must(await api(token, 'GET', `/api/v1/eventos?idEmpresa=${idEmpresa}&length=500`), 'events');
     const rechazo = events.data.filter((e: any) => e.type === 'Cfe.RechazadoDgi').at(-1);
     if (rechazo) console.log(`Event ${rechazo.type}: ${JSON.stringify(rechazo.data)}`);
-    console.log(`Envelope XML: POST /api/v1/cfeemitido/generarSobreDgi {"idEmpresa":${idEmpresa},"idsCfe":[${rejected.id}]} (validate with xmllint --schema resources/dgi/xsd/EnvioCFE.xsd)`);
+    console.log(`Envelope XML: POST /api/v1/cfeemitido/generarSobreDgi {"idEmpresa":${idEmpresa},"idsCfe":[${rejected.id}]} (validate with xmllint --schema EnvioCFE.xsd; xsd/SOURCE.md: libxml2 needs the patched xmldsig X509SerialNumber, see loadPatchedXsdSet)`);
   } finally {
     await modules.services.dgiSubmissionWaker.stop();
     await runner.stop();

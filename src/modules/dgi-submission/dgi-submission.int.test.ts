@@ -3,12 +3,16 @@
  * WS-Security and the in-process DGI simulator: one test per outcome, crash recovery, the API.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { and, eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { createUser, insertCompany } from '../../../test/support/factories.js';
 import type { JobRunner } from '../../platform/jobs/runner.js';
-import { validateXml } from '../../platform/xml/xsd.js';
+import { loadPatchedXsdSet, validateXml } from '../../platform/xml/xsd.js';
 import { caeVoidedNumbers } from '../cae/cae.tables.js';
 import { DgiSoapReceptionClient } from '../dgi/dgi.soap-client.js';
 import { signedCfc } from '../dgi/dgi.test-helpers.js';
@@ -189,6 +193,14 @@ describe('happy path', () => {
     assert.match(fresh.headers['content-disposition'] as string, new RegExp(`Sob_${issuer.company.rut}_\\d{8}_\\d+\\.xml`));
     assert.deepEqual(validateXml('EnvioCFE', fresh.body), { ok: true });
     assert.match(fresh.body, /<DGICFE:CantCFE>2</);
+    // The same check with xmllint (libxml2-utils), as an integrator would run it on the downloaded file.
+    try { execFileSync('which', ['xmllint'], { stdio: 'pipe' }); } catch { assert.fail('xmllint not found: install the Debian package libxml2-utils'); }
+    const dir = mkdtempSync(path.join(tmpdir(), 'sobre-'));
+    // xsd/SOURCE.md: xmldsig types X509SerialNumber as xs:integer and libxml2 rejects long serials: patched copy.
+    for (const [name, content] of loadPatchedXsdSet()) writeFileSync(path.join(dir, name), content);
+    writeFileSync(path.join(dir, 'sobre.xml'), fresh.body);
+    writeFileSync(path.join(dir, 'stored.xml'), env.xml);
+    for (const f of ['sobre.xml', 'stored.xml']) execFileSync('xmllint', ['--noout', '--nonet', '--schema', path.join(dir, 'EnvioCFE.xsd'), path.join(dir, f)], { stdio: 'pipe' });
   });
 });
 
