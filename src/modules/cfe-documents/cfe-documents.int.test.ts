@@ -7,11 +7,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { createUser, insertCompany } from '../../../test/support/factories.js';
-import { sql } from 'drizzle-orm';
+import { createRequire } from 'node:module';
+import { eq, sql } from 'drizzle-orm';
+import { companyLogos } from '../companies/companies.tables.js';
 import { startJobRunner, type JobRunner } from '../../platform/jobs/runner.js';
 import { PREVIEW_TEXT } from '../documents/pdf/index.js';
 import { setUpIssuer } from '../issued-cfe/issued-cfe.test-setup.js';
-import { decodeQr, pdfPageSize, pdfText, readZip, requirePoppler, startTestSmtp, type TestSmtp } from './cfe-documents.test-helpers.js';
+import { decodeQr, pdfImageCount, pdfPageSize, pdfText, readZip, requirePoppler, startTestSmtp, type TestSmtp } from './cfe-documents.test-helpers.js';
+
+// pngjs: CommonJS test-only helper.
+const { PNG } = createRequire(import.meta.url)('pngjs') as { PNG: (new (o: { width: number; height: number }) => { data: Buffer }) & { sync: { write(p: unknown): Buffer } } };
 
 let t: TestApp;
 let smtp: TestSmtp;
@@ -115,6 +120,20 @@ describe('happy path', () => {
     assert.equal(decodeQr(r.raw), ticket.urlQr);
   });
 
+  test('a dollar receipt prints U$S amounts with Uruguayan separators and the exchange rate; the company logo is embedded', async () => {
+    const png = new PNG({ width: 120, height: 40 });
+    png.data.fill(90);
+    await t.db.insert(companyLogos).values({ companyId: company.id, contentType: 'image/png', data: PNG.sync.write(png) });
+    const usd = await emit({ idDoc: { tipoCfe: 111, fechaEmision: today }, receptor: { idCliente: clienteId }, totales: { tipoMoneda: 'USD', tipoCambio: '39.5' } });
+    const r = await get(admin, `/api/v1/cfeemitido/representacionImpresa?idCfe=${usd.id}`);
+    const text = pdfText(r.raw);
+    assert.match(text, /U\$S 2\.903,36/);
+    assert.match(text, /USD - T\.C\. 39,5/);
+    assert.equal(pdfImageCount(r.raw), 1);
+    assert.equal(decodeQr(r.raw), usd.urlQr);
+    await t.db.delete(companyLogos).where(eq(companyLogos.companyId, company.id));
+  });
+
   test('enviarPdfPorCorreo to the receiver customer: the SMTP server receives the PDF and the signed XML; history shows it sent', async () => {
     const settings = await t.call(admin, 'POST', '/api/v1/empresa/editar', { idEmpresa: company.id, email: 'ventas@almacen.uy', configuracion: { emailCopiaCfe: 'copias@almacen.uy' } });
     assert.equal(settings.status, 200, JSON.stringify(settings.body));
@@ -158,6 +177,7 @@ describe('happy path', () => {
   });
 
   test('previsualizar: the would-be receipt as a stamped PDF behind a short-lived token; nothing numbered or stored', async () => {
+    const previous = await emit({ idDoc: { tipoCfe: 111, fechaEmision: today }, receptor: { idCliente: clienteId } });
     const before = await issuedCount();
     const r = await t.call(admin, 'POST', '/api/v1/comprobante/previsualizar', previewBody());
     assert.equal(r.status, 200, JSON.stringify(r.body));
@@ -178,7 +198,7 @@ describe('happy path', () => {
     assert.equal(await issuedCount(), before);
     // The next real receipt takes the number right after the last one: the preview reserved nothing.
     const next = await emit({ idDoc: { tipoCfe: 111, fechaEmision: today }, receptor: { idCliente: clienteId } });
-    assert.equal(next.numero, factura.numero + 1);
+    assert.equal(next.numero, previous.numero + 1);
     const ticketPreview = await t.call(admin, 'POST', '/api/v1/comprobante/previsualizar?formato=ticket80', { ...previewBody(), cfe: { idDoc: { tipoCfe: 101, fechaEmision: today }, detalles: [line] } });
     assert.equal(ticketPreview.body.formato, 'ticket80');
     const ticketPdf = await get(admin, ticketPreview.body.url);
@@ -191,12 +211,13 @@ describe('happy path', () => {
     assert.equal(r.headers['content-type'], 'application/zip');
     const files = readZip(r.raw);
     const names = [...files.keys()].sort();
-    assert.equal(names.length, 8); // 2 e-Facturas + 2 e-Tickets, PDF and XML each
-    assert.equal(names.filter((n) => n.startsWith('pdf/') && n.endsWith('.pdf')).length, 4);
-    assert.equal(names.filter((n) => n.startsWith('xml/') && n.endsWith('.xml')).length, 4);
+    const stored = await issuedCount();
+    assert.equal(names.length, 2 * stored);
+    assert.equal(names.filter((n) => n.startsWith('pdf/') && n.endsWith('.pdf')).length, stored);
+    assert.equal(names.filter((n) => n.startsWith('xml/') && n.endsWith('.xml')).length, stored);
     const base = `e-Factura_A-${String(factura.numero).padStart(7, '0')}`;
-    const stored = await get(admin, `/api/v1/cfeemitido/${factura.id}/xml`);
-    assert.equal(files.get(`xml/${base}.xml`)?.toString('utf8'), stored.raw.toString('utf8'));
+    const xml = await get(admin, `/api/v1/cfeemitido/${factura.id}/xml`);
+    assert.equal(files.get(`xml/${base}.xml`)?.toString('utf8'), xml.raw.toString('utf8'));
     assert.equal(decodeQr(files.get(`pdf/${base}.pdf`)!), factura.urlQr);
 
     const onlyTickets = readZip((await zip(admin, { idEmpresa: company.id, tipoCfe: [101], incluirXml: false, formato: 'ticket80' })).raw);

@@ -34,6 +34,12 @@ export function pdfText(pdf: Buffer): string {
   return execFileSync('pdftotext', ['-layout', writeTemp(pdf, 'doc.pdf'), '-'], { encoding: 'utf8' });
 }
 
+/** Raster images in the PDF (pdfimages -list): the logo; the QR is vector. */
+export function pdfImageCount(pdf: Buffer): number {
+  const out = execFileSync('pdfimages', ['-list', writeTemp(pdf, 'img.pdf')], { encoding: 'utf8' });
+  return out.trim().split('\n').slice(2).filter((l) => l.trim().split(/\s+/)[2] === 'image').length;
+}
+
 export function pdfPageSize(pdf: Buffer): { w: number; h: number; pages: number } {
   const out = execFileSync('pdfinfo', [writeTemp(pdf, 'doc.pdf')], { encoding: 'utf8' });
   const m = /Page size:\s+([\d.]+) x ([\d.]+) pts/.exec(out);
