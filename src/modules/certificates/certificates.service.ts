@@ -9,6 +9,7 @@ import { PG_UNIQUE_VIOLATION, pgErrorCode, type Db } from '../../platform/db/cli
 import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
 import type { Logger } from '../../platform/logger.js';
 import { decryptSecret, encryptSecret } from './certificates.crypto.js';
+import { createSigningContext, type SigningContext } from '../emission/index.js';
 import { certificateErrors as e } from './certificates.errors.js';
 import * as repo from './certificates.repository.js';
 
@@ -42,6 +43,27 @@ export interface SigningMaterial {
 export function createCertificatesService(deps: { db: Db; logger: Logger; masterKey: Buffer; companyRut(companyId: number): Promise<string | undefined> }) {
   const { db } = deps;
   const cache = new Map<number, SigningMaterial>();
+  const contexts = new Map<number, { certificateId: number; ctx: SigningContext }>();
+
+  /**
+   * For the emission flow: the active certificate's key, decrypted once and cached per company
+   * (dropped when the active certificate changes in this process).
+   */
+  async function getSigningContext(companyId: number): Promise<SigningMaterial> {
+    const cached = cache.get(companyId);
+    if (cached && cached.certificate.notAfter.getTime() > Date.now()) return cached;
+    const row = await repo.activeCertificate(db, companyId);
+    if (!row) throw e.EMPRESA_SIN_CERTIFICADO();
+    warnIfExpiring(row);
+    const material: SigningMaterial = {
+      certificateId: row.id,
+      privateKey: createPrivateKey(decryptSecret(deps.masterKey, row.encryptedKey)),
+      certificatePem: row.certificatePem,
+      certificate: readCertificate(row.certificatePem),
+    };
+    cache.set(companyId, material);
+    return material;
+  }
 
   function warnIfExpiring(r: repo.CertificateRow) {
     const v = view(r);
@@ -108,24 +130,26 @@ export function createCertificatesService(deps: { db: Db; logger: Logger; master
     },
 
     /**
-     * For the emission flow: the active certificate's key, decrypted once and cached per company
-     * (dropped when the active certificate changes in this process).
+     * The emission library's signing context (SignedInfo/KeyInfo templates, BRIEF 3) of the
+     * company's active certificate, built once per certificate; undefined without an active one.
+     * Used by every module that signs: emission, daily report, receiver exchange, DGI submission.
      */
-    async getSigningContext(companyId: number): Promise<SigningMaterial> {
-      const cached = cache.get(companyId);
-      if (cached && cached.certificate.notAfter.getTime() > Date.now()) return cached;
-      const row = await repo.activeCertificate(db, companyId);
-      if (!row) throw e.EMPRESA_SIN_CERTIFICADO();
-      warnIfExpiring(row);
-      const material: SigningMaterial = {
-        certificateId: row.id,
-        privateKey: createPrivateKey(decryptSecret(deps.masterKey, row.encryptedKey)),
-        certificatePem: row.certificatePem,
-        certificate: readCertificate(row.certificatePem),
-      };
-      cache.set(companyId, material);
-      return material;
+    async signingContextOf(companyId: number): Promise<SigningContext | undefined> {
+      let material: SigningMaterial;
+      try {
+        material = await getSigningContext(companyId);
+      } catch (err) {
+        if ((err as { code?: string }).code === 'EMPRESA_SIN_CERTIFICADO') return undefined;
+        throw err;
+      }
+      const hit = contexts.get(companyId);
+      if (hit && hit.certificateId === material.certificateId) return hit.ctx;
+      const ctx = createSigningContext({ privateKey: material.privateKey, certificate: material.certificatePem });
+      contexts.set(companyId, { certificateId: material.certificateId, ctx });
+      return ctx;
     },
+
+    getSigningContext,
   };
 }
 

@@ -5,7 +5,6 @@ import type { Logger } from '../../platform/logger.js';
 import type { CaeService } from '../cae/cae.service.js';
 import type { CertificatesService } from '../certificates/certificates.service.js';
 import type { CompaniesService } from '../companies/companies.service.js';
-import { createSigningContext, type SigningContext } from '../emission/index.js';
 import type { Lookups } from '../lookups/lookups.service.js';
 import { createReceptionClients } from './daily-report.dgi.js';
 import { dailyReportCrontab, dailyReportJobHandlers } from './daily-report.jobs.js';
@@ -22,25 +21,6 @@ export interface DailyReportModuleDeps {
   lookups: Lookups;
 }
 
-/** The company's signing context, rebuilt only when its active certificate changes. */
-export function signingContexts(certificates: CertificatesService) {
-  const contexts = new Map<number, { certificateId: number; ctx: SigningContext }>();
-  return async (companyId: number): Promise<SigningContext | undefined> => {
-    let material;
-    try {
-      material = await certificates.getSigningContext(companyId);
-    } catch (err) {
-      if ((err as { code?: string }).code === 'EMPRESA_SIN_CERTIFICADO') return undefined;
-      throw err;
-    }
-    const hit = contexts.get(companyId);
-    if (hit && hit.certificateId === material.certificateId) return hit.ctx;
-    const ctx = createSigningContext({ privateKey: material.privateKey, certificate: material.certificatePem });
-    contexts.set(companyId, { certificateId: material.certificateId, ctx });
-    return ctx;
-  };
-}
-
 export function createDailyReportModule(deps: DailyReportModuleDeps) {
   const { db, config } = deps;
   const log = deps.logger.child({ module: 'daily-report' });
@@ -49,7 +29,7 @@ export function createDailyReportModule(deps: DailyReportModuleDeps) {
     rutOf: deps.companies.rutOf,
     activeCompanyIds: deps.companies.activeIds,
     voidedNumbersOn: (tx, companyId, fecha) => deps.cae.voidedNumbersOn(tx, companyId, fecha),
-    signingContext: signingContexts(deps.certificates),
+    signingContext: (companyId) => deps.certificates.signingContextOf(companyId),
     bcuRate: async (currency, fecha) => (await deps.lookups.getRate(currency, fecha))?.rate,
     receptionClient: createReceptionClients(config.dgi, deps.lookups),
     settings: config.emission,

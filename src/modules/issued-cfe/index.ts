@@ -8,7 +8,6 @@ import type { CurrenciesService } from '../currencies/currencies.service.js';
 import type { CustomersService } from '../customers/customers.service.js';
 import type { ProductsService } from '../products/products.service.js';
 import type { EventsService } from '../events/events.service.js';
-import { createSigningContext, type SigningContext } from '../emission/index.js';
 import { createLookups } from '../lookups/lookups.service.js';
 import type { IssuedCfePorts } from './issued-cfe.ports.js';
 import { issuedCfeRoutes } from './issued-cfe.routes.js';
@@ -28,22 +27,7 @@ export interface IssuedCfeModuleDeps {
 
 export function createIssuedCfeModule(deps: IssuedCfeModuleDeps) {
   const lookups = createLookups(deps.config.dgi);
-  // The emission library's context (SignedInfo/KeyInfo templates) is built once per certificate.
-  const contexts = new Map<number, { certificateId: number; ctx: SigningContext }>();
-  async function signingContext(companyId: number): Promise<SigningContext | undefined> {
-    let material;
-    try {
-      material = await deps.certificates.getSigningContext(companyId);
-    } catch (err) {
-      if ((err as { code?: string }).code === 'EMPRESA_SIN_CERTIFICADO') return undefined;
-      throw err;
-    }
-    const hit = contexts.get(companyId);
-    if (hit && hit.certificateId === material.certificateId) return hit.ctx;
-    const ctx = createSigningContext({ privateKey: material.privateKey, certificate: material.certificatePem });
-    contexts.set(companyId, { certificateId: material.certificateId, ctx });
-    return ctx;
-  }
+  const signingContext = (companyId: number) => deps.certificates.signingContextOf(companyId);
   const ports: IssuedCfePorts = {
     resolveEmissionPoint: (input) => deps.companies.resolveEmissionPoint(input),
     reserveNumbers: (tx, input, count) => deps.cae.reserveNumbers(tx, input, count),

@@ -5,7 +5,6 @@ import type { Mailer } from '../../platform/mailer.js';
 import type { CertificatesService } from '../certificates/certificates.service.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import type { CustomersService } from '../customers/customers.service.js';
-import { signingContexts } from '../daily-report/index.js';
 import type { EventsService } from '../events/events.service.js';
 import { receiverExchangeCrontab, receiverExchangeJobHandlers } from './receiver-exchange.jobs.js';
 import { receiverExchangeRoutes } from './receiver-exchange.routes.js';
@@ -15,7 +14,7 @@ export function createReceiverExchangeModule(deps: { db: Db; config: AppConfig; 
   const service = createReceiverExchangeService({
     db: deps.db,
     rutOf: deps.companies.rutOf,
-    signingContext: signingContexts(deps.certificates),
+    signingContext: (companyId) => deps.certificates.signingContextOf(companyId),
     electronicReceivers: (tx, companyId) => deps.customers.electronicReceivers(tx, companyId),
     events: deps.events,
     mailer: deps.mailer,
