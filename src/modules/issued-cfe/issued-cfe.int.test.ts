@@ -65,6 +65,11 @@ describe('happy path', () => {
     const byId = await t.call(admin, 'GET', `/api/v1/cfeemitido/${v.id}`);
     assert.equal(byId.status, 200);
     assert.equal(byId.body.numero, v.numero);
+    // The GET is the emitir response plus the receiver state and the state history.
+    const { historial, estadoReceptor, ...same } = byId.body;
+    assert.deepEqual(same, v);
+    assert.equal(estadoReceptor, null);
+    assert.deepEqual(historial.map((h: { estado: string }) => h.estado), ['firmado']);
     const byQuery = await t.call(admin, 'GET', `/api/v1/comprobante/getByIdCfeEmitido?idCfeEmitido=${v.id}`);
     assert.equal(byQuery.body.hash, v.hash);
   });

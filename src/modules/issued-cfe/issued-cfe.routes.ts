@@ -52,7 +52,7 @@ The number must lie in a CFC range registered with \`POST /api/v1/cae/altaCfc\` 
       return reply.type('application/json').send(JSON.stringify(view) as never);
     });
 
-    const getDescription = 'The issued CFE (same shape as the emitir response). Another company\'s CFE answers 404 CFE_NO_ENCONTRADO.';
+    const getDescription = 'The issued CFE: the emitir response shape, with the current `estado` (DGI side: firmado, en_cola_dgi, sobre_recibido, sobre_rechazado, aceptado, rechazado, observado, aceptado_manual), `estadoReceptor` (receptor_pendiente/aceptado/rechazado/observado, null when the receiver is not an electronic issuer) and `historial`: every state change oldest first (`lado` dgi|receptor, `estadoAnterior`, `estado`, `codigo`, `motivos` [{codigo, glosa, detalle}], `mensaje`, `referencia` (envelope/ACK), `idUsuario` + `motivo` for manual changes, `fecha` ISO), starting with the implicit `firmado` at signing time. Another company\'s CFE answers 404 CFE_NO_ENCONTRADO.';
     app.get('/api/v1/cfeemitido/:id', {
       schema: { tags: ['CFE emitido'], summary: 'Get issued CFE by id', description: getDescription, params: s.cfeIdParams, response: errorResponses },
     }, async (req, reply) => reply.type('application/json').send(JSON.stringify(await service.get(requireActor(req), req.params.id)) as never));

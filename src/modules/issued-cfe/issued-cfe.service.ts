@@ -14,6 +14,7 @@ import { validateXml } from '../../platform/xml/xsd.js';
 import { CfeXmlError, formatTmstFirma, getCfeType, isContingencyCode, securityCode, signXmlDocument, SignatureError, type CfeTypeInfo } from '../emission/index.js';
 import { createEmissionBatcher, emittedEvent, signedRow, type PreparedCfe } from './issued-cfe.batcher.js';
 import { draftCfe } from './issued-cfe.assemble.js';
+import { listStateHistory } from './issued-cfe.history.js';
 import { issuedCfeErrors as E } from './issued-cfe.errors.js';
 import type { IssuedCfePorts } from './issued-cfe.ports.js';
 import { resolveReceptor } from './issued-cfe.receptor.js';
@@ -155,8 +156,14 @@ export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; se
         });
       }),
 
-    /** GET /api/v1/cfeemitido/{id} and getByIdCfeEmitido: another company's CFE answers 404. */
-    get: async (actor: Actor, id: number) => issuedCfeView(await loadVisible(actor, id)),
+    /**
+     * GET /api/v1/cfeemitido/{id} and getByIdCfeEmitido: the emitir view plus `estadoReceptor` and
+     * `historial` (every state change, issue 6 point 1). Another company's CFE answers 404.
+     */
+    async get(actor: Actor, id: number) {
+      const row = await loadVisible(actor, id);
+      return { ...(await issuedCfeView(row)), estadoReceptor: row.estadoReceptor, historial: await listStateHistory(db, id) };
+    },
 
     /** The signed XML bytes exactly as stored. */
     async xml(actor: Actor, id: number) {
