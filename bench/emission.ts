@@ -84,7 +84,14 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     // Warm-up: JIT, XSD schema, signing context and certificate caches, pool connections.
     await autocannon({ ...request, connections: 8, duration: 2 });
 
-    const r = await autocannon({ ...request, connections, duration: seconds });
+    // The load generator runs on its own thread (autocannon workers), as a separate client process
+    // would: on the server's event loop it would take CPU from the requests it measures.
+    const cpuBefore = process.cpuUsage();
+    const wallBefore = process.hrtime.bigint();
+    const r = await autocannon({ ...request, connections, duration: seconds, workers: 1 });
+    const cpu = process.cpuUsage(cpuBefore);
+    const wallMs = Number(process.hrtime.bigint() - wallBefore) / 1e6;
+    const processCpuPct = Math.round(((cpu.user + cpu.system) / 1000 / wallMs) * 100);
     const receiptsPerSecond = Math.round((r['2xx'] / r.duration) * 10) / 10;
 
     const [row] = (await database.db.execute(sql`select count(*)::int as n, count(distinct numero)::int as d, min(numero)::int as lo, max(numero)::int as hi from issued_cfes where company_id = ${company.id} and tipo_cfe = 101 and serie = 'A'`)).rows as Array<{ n: number; d: number; lo: number; hi: number }>;
@@ -101,12 +108,14 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
       seconds: r.duration,
       rawRsaSignsPerSecondOneCore: rawSigns,
       ratioReceiptsToRawSigns: Math.round((receiptsPerSecond / rawSigns) * 1000) / 1000,
+      nodeProcessCpuPercent: processCpuPct,
       issuedOnSerie: row.n,
       serieContiguousNoDuplicates: contiguous ? 1 : 0,
     };
     console.log(`emission: ${r['2xx']} e-Tickets in ${r.duration.toFixed(1)} s over ${connections} connections = ${receiptsPerSecond} receipts/s`);
     console.log(`emission: latency p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms; non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts}`);
     console.log(`emission: raw RSA-2048 sha256 sign (600 B) on one core ${rawSigns}/s; ratio receipts/s ÷ raw signs/s = ${result.ratioReceiptsToRawSigns} (target ≥ 0.5, p99 < 50 ms)`);
+    console.log(`emission: this Node process (API + load-generator thread) used ${processCpuPct}% of one core during the run`);
     console.log(`emission: serie A numbers ${row.lo}..${row.hi}, ${row.n} rows, ${row.d} distinct: ${contiguous ? 'contiguous, no duplicates' : 'GAPS OR DUPLICATES'}`);
     return result;
   } finally {
