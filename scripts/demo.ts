@@ -12,7 +12,11 @@
  * results, and the demo prints each receipt's state and history: signed → accepted, and the forced
  * rejection with its voided number. Re-runnable.
  */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { buildApp } from '../src/app.js';
+import { loadPatchedXsdSet } from '../src/platform/xml/xsd.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/platform/logger.js';
 import { startRuntime } from '../src/platform/runtime.js';
@@ -129,10 +133,64 @@ try {
     const events = must(await api(token, 'GET', `/api/v1/eventos?idEmpresa=${idEmpresa}&length=500`), 'events');
     const rechazo = events.data.filter((e: any) => e.type === 'Cfe.RechazadoDgi').at(-1);
     if (rechazo) console.log(`Event ${rechazo.type}: ${JSON.stringify(rechazo.data)}`);
-    console.log(`Envelope XML: POST /api/v1/cfeemitido/generarSobreDgi {"idEmpresa":${idEmpresa},"idsCfe":[${rejected.id}]} (validate with xmllint --schema EnvioCFE.xsd; xsd/SOURCE.md: libxml2 needs the patched xmldsig X509SerialNumber, see loadPatchedXsdSet)`);
+
+    // Both envelopes and the daily report, written to files and checked with xmllint (when installed).
+    const out = path.resolve(config.dataDir, 'demo-output');
+    const xsdDir = path.join(out, 'xsd');
+    fs.mkdirSync(xsdDir, { recursive: true });
+    for (const [name, content] of loadPatchedXsdSet()) fs.writeFileSync(path.join(xsdDir, name), content);
+    const xmllint = (file: string, schema: string) => {
+      const r = spawnSync('xmllint', ['--noout', '--schema', path.join(xsdDir, schema), file], { encoding: 'utf8' });
+      return r.error ? 'xmllint not installed' : (r.stderr || r.stdout).trim().split('\n').at(-1);
+    };
+    const saveXml = async (what: string, prefix: string, urlPath: string, body: unknown, schema: string) => {
+      const res = await fetch(base + urlPath, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${what}: HTTP ${res.status} ${text}`);
+      const file = path.join(out, prefix + (/filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'sobre.xml'));
+      fs.writeFileSync(file, text);
+      console.log(`${what}: ${file}  [${xmllint(file, schema)}]`);
+    };
+    console.log('');
+    await saveXml('Envelope to DGI (EnvioCFE)', 'dgi-', '/api/v1/cfeemitido/generarSobreDgi', { idEmpresa, idsCfe: issued.map((c) => c.id) }, 'EnvioCFE.xsd');
+    await saveXml('Envelope to the receiver (EnvioCFE_entreEmpresas)', 'receptor-', '/api/v1/cfeemitido/generarSobreReceptor', { idEmpresa, idsCfe: [factura.id] }, 'EnvioCFE_entreEmpresas.xsd');
+    const yesterday = new Date(Date.now() - 27 * 3600_000).toISOString().slice(0, 10);
+    const report = must(await api(token, 'POST', '/api/v1/reportediario/regenerar', { idEmpresa, fecha: yesterday }), 'daily report');
+    const full = must(await api(token, 'GET', `/api/v1/reportediario/${report.id}`), 'daily report');
+    const reportFile = path.join(out, full.nombreArchivo);
+    fs.writeFileSync(reportFile, full.xml);
+    console.log(`Daily report of ${yesterday}: secuencia ${full.secEnvio}, ${full.cantComprobantes} comprobantes, estado ${full.estado}, DGI ${full.estadoDgi ?? '-'}: ${reportFile}  [${xmllint(reportFile, 'ReporteDiarioCFE.xsd')}]`);
+    console.log(`  (list: GET /api/v1/reportediario?idEmpresa=${idEmpresa}; today's report is generated tomorrow by the daily task)`);
   } finally {
     await modules.services.dgiSubmissionWaker.stop();
     await runner.stop();
+  }
+  // A few thousand receipts to search, export, chart and print (DEMO_BULK, default 2000; 0 skips).
+  const bulk = Number(process.env.DEMO_BULK ?? 2000);
+  if (bulk > 0) {
+    const started = Date.now();
+    const customers = ['219000090011', '219999830019', '211428940011', '210475730011'];
+    let next = 0;
+    let failed = 0;
+    await Promise.all(Array.from({ length: 16 }, async () => {
+      for (let i = next++; i < bulk; i = next++) {
+        const factura = i % 5 === 0;
+        const usd = i % 7 === 0;
+        const cfe = {
+          idDoc: { tipoCfe: factura ? 111 : 101, fechaEmision: today },
+          ...(factura ? { receptor: { documento: customers[i % customers.length] } } : {}),
+          ...(usd ? { totales: { tipoMoneda: 'USD', tipoCambio: '39.500' } } : {}),
+          detalles: [{ indicadorFacturacion: i % 3 === 0 ? 2 : 3, nombreItem: `Artículo ${1 + (i % 40)}`, cantidad: 1 + (i % 4), precioUnitario: (usd ? 5 + (i % 90) : 50 + ((i * 37) % 4000)).toFixed(2) }],
+        };
+        const r = await api(token, 'POST', '/api/v1/comprobante/emitir', { idEmpresa, codComercio: 'DEMO', codTerminal: 'CAJA1', cfe });
+        if (r.status !== 200) failed++;
+      }
+    }));
+    console.log(`\ndemo: ${bulk - failed} more receipts issued in ${((Date.now() - started) / 1000).toFixed(1)} s (${failed} failed) for search and exports (DEMO_BULK=0 skips)`);
+    const facturas = must(await api(token, 'GET', `/api/v1/cfeemitido/buscar?idEmpresa=${idEmpresa}&tipoCfe=111&length=1`), 'search');
+    const usd = must(await api(token, 'GET', `/api/v1/cfeemitido/buscar?idEmpresa=${idEmpresa}&moneda=USD&orden=mntTotal&length=1`), 'search');
+    console.log(`  GET /api/v1/cfeemitido/buscar?idEmpresa=${idEmpresa}&tipoCfe=111 → ${facturas.total} e-Facturas; &moneda=USD&orden=mntTotal → ${usd.total}, largest ${usd.data[0]?.moneda} ${usd.data[0]?.totales?.mntTotal}`);
+    console.log(`  charts: GET /api/v1/cfeemitido/graficaDiaria?idEmpresa=${idEmpresa}, /api/v1/cfeemitido/graficaFacturacionMensual?idEmpresa=${idEmpresa}`);
   }
   console.log('\ndemo: done');
 } finally {
