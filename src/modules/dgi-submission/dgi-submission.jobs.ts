@@ -1,6 +1,6 @@
 /**
  * Jobs of the DGI submission worker (graphile-worker, so state and schedule survive restarts):
- *   dgi.submit-pending  every minute (cron) and after emissions (dgi-submission.waker.ts): packs the
+ *   dgiSubmission_submitPending  every minute (cron) and after emissions (dgi-submission.waker.ts): packs the
  *                       `firmado` CFEs of every company into envelopes, re-enqueues stranded ones
  *   dgi.send-envelope   EFACRECEPCIONSOBRE of one envelope (enqueued in the envelope's transaction)
  *   dgi.poll-envelope   EFACCONSULTARESTADOENVIO, run_at = DGI's Fechahora
@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { defineJob, enqueueJob, handleJob, type JobHandler } from '../../platform/jobs/queue.js';
 
-export const submitPendingJob = defineJob({ name: 'dgi.submit-pending', payload: z.object({}).passthrough(), maxAttempts: 5 });
+export const submitPendingJob = defineJob({ name: 'dgiSubmission_submitPending', payload: z.object({}).passthrough(), maxAttempts: 5 });
 export const sendEnvelopeJob = defineJob({ name: 'dgi.send-envelope', payload: z.object({ envelopeId: z.number().int() }), maxAttempts: 5 });
 export const pollEnvelopeJob = defineJob({ name: 'dgi.poll-envelope', payload: z.object({ envelopeId: z.number().int() }), maxAttempts: 5 });
 

@@ -1,7 +1,7 @@
 /**
  * The cheap wake-up after emission (issue 6 point 3). Emission already NOTIFYs the outbox channel in
  * its own transaction (events.record of Cfe.Emitido; delivered only on commit), so LISTENing there
- * costs the hot path nothing. A notification schedules ONE `dgi.submit-pending` job a moment later
+ * costs the hot path nothing. A notification schedules ONE `dgiSubmission_submitPending` job a moment later
  * (job_key, preserve_run_at: a burst of 1,000 emissions is one job, and it is never postponed); the
  * minute cron is the safety net when this connection is down or in another process.
  */

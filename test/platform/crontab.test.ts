@@ -1,0 +1,18 @@
+/**
+ * Every module's crontab line, together as the job runner joins them: graphile-worker refuses the
+ * whole crontab at start when one task identifier is invalid (no dots allowed), which would stop
+ * the worker, so all of them are parsed here and must name registered jobs.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseCrontab } from 'graphile-worker';
+import { CFE_DOCUMENTS_CRON, purgePreviewsJob } from '../../src/modules/cfe-documents/index.js';
+import { dailyReportCronJob, dailyReportCrontab } from '../../src/modules/daily-report/daily-report.jobs.js';
+import { SUBMIT_PENDING_CRON, submitPendingJob } from '../../src/modules/dgi-submission/dgi-submission.jobs.js';
+import { dispatchJob, receiverExchangeCrontab } from '../../src/modules/receiver-exchange/receiver-exchange.jobs.js';
+
+test('all crontab lines parse and name their jobs', () => {
+  const items = parseCrontab([...CFE_DOCUMENTS_CRON, dailyReportCrontab, receiverExchangeCrontab, SUBMIT_PENDING_CRON].join('\n'));
+  assert.deepEqual(items.map((i) => i.task), [purgePreviewsJob.name, dailyReportCronJob.name, dispatchJob.name, submitPendingJob.name]);
+  assert.equal(items.find((i) => i.task === dailyReportCronJob.name)?.options.maxAttempts, 1);
+});
