@@ -122,3 +122,20 @@ export const branchLogos = pgTable('branch_logos', {
   data: bytea().notNull(),
   updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
+
+/**
+ * Outbound mail settings of a company (issue 7 point 5: CFE e-mails go through the company's SMTP
+ * server when it has one, else the service's transport). No row = the service's transport. The
+ * password is sealed with the master key (AES-256-GCM, certificates.crypto) and never returned.
+ */
+export const companyOutboundMail = pgTable('company_outbound_mail', {
+  companyId: integer().primaryKey().references(() => companies.id, { onDelete: 'cascade' }),
+  smtpHost: text().notNull(),
+  smtpPuerto: integer().notNull(),
+  /** TLS from the first byte (SMTPS, usually 465); false = plain, upgraded by STARTTLS when offered. */
+  smtpSeguro: boolean().notNull(),
+  smtpUsuario: text(),
+  smtpClaveCifrada: text(),
+  remitente: text().notNull(),
+  updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
