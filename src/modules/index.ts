@@ -27,7 +27,9 @@ import { caeRoutes } from './cae/cae.routes.js';
 import { cfcRoutes } from './cae/cfc.routes.js';
 import { createCertificatesService } from './certificates/certificates.service.js';
 import { certificatesRoutes } from './certificates/certificates.routes.js';
-import { resolveMasterKey } from './certificates/certificates.crypto.js';
+import { decryptSecret, encryptSecret, resolveMasterKey } from './certificates/certificates.crypto.js';
+import { createOutboundMailService } from './companies/outbound-mail.service.js';
+import { outboundMailRoutes } from './companies/outbound-mail.routes.js';
 import { createIssuedCfeModule } from './issued-cfe/index.js';
 import { createIssuedCfeReports } from './issued-cfe/issued-cfe.reports.service.js';
 import { issuedCfeReportsRoutes } from './issued-cfe/issued-cfe.reports.routes.js';
@@ -65,6 +67,8 @@ export function createModules(deps: ModuleDeps) {
   const cae = createCaeService({ db, logger, trust: { extraCertificates: [] }, companyRut: companies.rutOf });
   const masterKey = resolveMasterKey({ masterKey: config.secrets.masterKey, isProduction: config.isProduction, dataDir: config.dataDir });
   const certificates = createCertificatesService({ db, logger, masterKey, companyRut: companies.rutOf });
+  // Company SMTP settings (issue 7 point 5): the password is sealed under the same master key as the private keys.
+  const outboundMail = createOutboundMailService({ db, mailer, secrets: { seal: (s) => encryptSecret(masterKey, s), unseal: (s) => decryptSecret(masterKey, s) } });
   const customers = createCustomersService({ db });
   const products = createProductsService({ db });
   const currencies = createCurrenciesService({ db });
@@ -91,7 +95,7 @@ export function createModules(deps: ModuleDeps) {
   });
   const receiverExchange = createReceiverExchangeModule({ db, config, mailer, companies, certificates, customers, events });
   const salesOrders = createSalesOrdersService({ db, events, issuedCfe: issuedCfe.service, customers });
-  const cfeDocuments = createCfeDocumentsModule({ db, mailer, companies, customers, issuedCfe: issuedCfe.service });
+  const cfeDocuments = createCfeDocumentsModule({ db, mailer, companies, outboundMail, customers, issuedCfe: issuedCfe.service });
 
   const routes: FastifyPluginAsync[] = [
     authRoutes(auth, { rateLimitPerMinute: config.http.authRateLimitPerMinute }),
@@ -100,6 +104,7 @@ export function createModules(deps: ModuleDeps) {
     webhooksRoutes(webhooks),
     salesOrdersRoutes(salesOrders),
     companiesRoutes(companies),
+    outboundMailRoutes(outboundMail),
     caeRoutes(cae),
     certificatesRoutes(certificates),
     issuedCfe.routes,

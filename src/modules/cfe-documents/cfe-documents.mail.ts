@@ -1,7 +1,8 @@
 /**
  * E-mail of an issued CFE's PDF and signed XML (issue 7 point 5). The request writes a send record
- * and enqueues its job in one transaction; the job renders, sends through the platform mailer
- * (SMTP_URL, else the DATA_DIR/outbox file transport) and records every attempt. Transient SMTP
+ * and enqueues its job in one transaction; the job renders, sends through the company's SMTP settings
+ * (companies outbound-mail) or the platform mailer (SMTP_URL, else the DATA_DIR/outbox file
+ * transport) and records every attempt. Transient SMTP
  * failures (4xx, connection) are retried by graphile-worker with exponential backoff; permanent
  * ones (5xx) and the last transient one are recorded as `fallido`.
  */
@@ -112,7 +113,10 @@ export function createCfeMailService(deps: { db: Db; ports: CfeDocumentsPorts; m
         if (estado === 'reintentando') throw err instanceof Error ? err : new Error(failure.mensaje);
       };
       let info;
+      let transport;
       try {
+        // Issue 7 point 5: the company's SMTP server when it has one (From = its remitente), else the service's.
+        transport = await ports.companyTransport(row.companyId);
         info = await mailer.send({
           to: send.destinatarios,
           // Company settings: a copy of every mailed CFE (configuracion.emailCopiaCfe); replies go to the company.
@@ -124,7 +128,7 @@ export function createCfeMailService(deps: { db: Db; ports: CfeDocumentsPorts; m
             { filename: `${base}.pdf`, content: pdf, contentType: 'application/pdf' },
             { filename: `${base}.xml`, content: Buffer.from(row.xml, 'utf8'), contentType: 'application/xml' },
           ],
-        });
+        }, transport);
       } catch (err) {
         return fail(err);
       }
@@ -135,7 +139,7 @@ export function createCfeMailService(deps: { db: Db; ports: CfeDocumentsPorts; m
       await repo.recordAttempt(db, sendId, {
         estado: 'enviado',
         messageId: info.messageId,
-        transporte: info.outboxFile ? 'outbox' : 'servicio',
+        transporte: transport ? 'empresa' : info.outboxFile ? 'outbox' : 'servicio',
         error: refusedTo.length ? `Destinatarios rechazados: ${refusedTo.join(', ')}` : undefined,
       });
     },

@@ -11,6 +11,8 @@ import type { SearchFilters, Sort, IssuedCfeSummary } from '../issued-cfe/issued
 export interface CfeDocumentsPorts {
   issued: IssuedCfeReader;
   printingProfile(companyId: number, branchId?: number): Promise<PrintingProfile | undefined>;
+  /** The company's own SMTP transport (companies outbound mail settings); undefined = the service's. */
+  companyTransport(companyId: number): Promise<{ smtpUrl: string; from: string } | undefined>;
   /** E-mail of the receiver's customer record, when the CFE names one. */
   customerEmail(companyId: number, customerId: number): Promise<string | undefined>;
   /**

@@ -43,7 +43,7 @@ export const emailSend = z.object({
   ultimoError: z.string().nullable().describe('Last failure (SMTP reply or connection error).'),
   codigoSmtp: z.number().int().nullable().describe('SMTP reply code of the last failure, if the server answered.'),
   messageId: z.string().nullable(),
-  transporte: z.string().nullable().describe('servicio (SMTP_URL) or outbox (no SMTP configured: .eml written under DATA_DIR/outbox).'),
+  transporte: z.string().nullable().describe('empresa (the company SMTP settings, /empresa/correoSaliente), servicio (SMTP_URL) or outbox (no SMTP configured: .eml written under DATA_DIR/outbox).'),
   idUsuario: z.number().int().nullable(),
   fechaSolicitud: z.string(),
   fechaEnvio: z.string().nullable(),

@@ -67,13 +67,19 @@ export interface TestSmtp {
   close(): Promise<void>;
 }
 
-export async function startTestSmtp(): Promise<TestSmtp> {
+/** With `auth`, AUTH (PLAIN/LOGIN, allowed without TLS on loopback) is required and checked against it. */
+export async function startTestSmtp(opts: { auth?: { user: string; pass: string } } = {}): Promise<TestSmtp> {
   const received: TestSmtp['received'] = [];
   const refuse = new Map<string, number | number[]>();
   const server = new SMTPServer({
-    authOptional: true,
+    authOptional: !opts.auth,
+    allowInsecureAuth: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onAuth(auth, _session, cb) {
+      if (opts.auth && auth.username === opts.auth.user && auth.password === opts.auth.pass) return cb(null, { user: auth.username });
+      cb(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
+    },
     onRcptTo(address, _session, cb) {
       const rule = refuse.get(address.address);
       const code = Array.isArray(rule) ? rule.shift() : rule;

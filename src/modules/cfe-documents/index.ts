@@ -4,6 +4,7 @@ import type { Db } from '../../platform/db/client.js';
 import { defineJob, handleJob } from '../../platform/jobs/queue.js';
 import type { Mailer } from '../../platform/mailer.js';
 import type { CompaniesService } from '../companies/companies.service.js';
+import type { OutboundMailService } from '../companies/outbound-mail.service.js';
 import type { CustomersService } from '../customers/customers.service.js';
 import { createIssuedCfeReader } from '../issued-cfe/issued-cfe.read.js';
 import { iterateIssuedCfes } from '../issued-cfe/issued-cfe.search.js';
@@ -23,6 +24,7 @@ export interface CfeDocumentsDeps {
   db: Db;
   mailer: Mailer;
   companies: CompaniesService;
+  outboundMail: Pick<OutboundMailService, 'transportOf'>;
   customers: CustomersService;
   issuedCfe: IssuedCfeService;
 }
@@ -32,6 +34,7 @@ export function cfeDocumentsPorts(deps: CfeDocumentsDeps): CfeDocumentsPorts {
   return {
     issued: createIssuedCfeReader(db),
     printingProfile: deps.companies.printingProfile,
+    companyTransport: deps.outboundMail.transportOf,
     customerEmail: async (companyId, id) => (await deps.customers.findForCompany(db, companyId, id))?.email ?? undefined,
     async prepareDraft(body) {
       const p = await deps.issuedCfe.prepare(body);

@@ -23,5 +23,7 @@ export const companyErrors = defineErrors({
   LOGO_INVALIDO: { status: 400, message: 'El logo debe ser una imagen PNG, JPEG o SVG.' },
   LOGO_DEMASIADO_GRANDE: { status: 413, message: 'El logo supera el tamaño máximo de 512 KB.' },
   LOGO_NO_ENCONTRADO: { status: 404, message: 'No hay logo cargado.' },
+  SMTP_FALLO: { status: 422, message: 'El servidor de correo no aceptó el mensaje; revise la configuración SMTP de la empresa.' },
+  DESTINATARIO_PRUEBA_REQUERIDO: { status: 422, message: 'Indique destinatario o registre el correo de la empresa para enviar el mensaje de prueba.' },
   OPERADOR_REQUERIDO: { status: 403, message: 'Solo un operador del servicio puede realizar esta operación.' },
 });
