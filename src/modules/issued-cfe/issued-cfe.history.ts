@@ -73,6 +73,24 @@ export async function applyDgiStateChanges(tx: DbOrTx, changes: DgiStateChange[]
   return written;
 }
 
+/**
+ * Receiver-side change (BRIEF 8): `estado_receptor` and one history row (lado `receptor`) in the
+ * caller's transaction. The caller decided the transition (cfe-states.ts RECEPTOR_TRANSITIONS).
+ */
+export async function applyReceptorStateChange(
+  tx: DbOrTx,
+  cfe: { id: number; companyId: number; estadoReceptor: string | null },
+  estado: string,
+  h: { codigo?: string | null; motivos?: unknown; mensaje?: string; referencia: string; userId?: number },
+): Promise<void> {
+  const at = new Date();
+  await tx.update(issuedCfes).set({ estadoReceptor: estado, estadoActualizadoEn: at }).where(eq(issuedCfes.id, cfe.id));
+  await tx.insert(issuedCfeStateHistory).values({
+    issuedCfeId: cfe.id, companyId: cfe.companyId, lado: 'receptor', estadoAnterior: cfe.estadoReceptor, estado,
+    codigo: h.codigo ?? null, motivos: h.motivos ?? null, mensaje: h.mensaje ?? null, referencia: h.referencia, userId: h.userId ?? null, at,
+  });
+}
+
 /** The history of one CFE, oldest first, with the implicit `firmado` entry at signing time. */
 export async function listStateHistory(db: DbOrTx, issuedCfeId: number) {
   const [cfe] = await db.select({ firmadoEn: issuedCfes.firmadoEn }).from(issuedCfes).where(eq(issuedCfes.id, issuedCfeId));

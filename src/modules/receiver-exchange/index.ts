@@ -6,6 +6,7 @@ import type { CertificatesService } from '../certificates/certificates.service.j
 import type { CompaniesService } from '../companies/companies.service.js';
 import type { CustomersService } from '../customers/customers.service.js';
 import type { EventsService } from '../events/events.service.js';
+import { applyReceptorStateChange } from '../issued-cfe/issued-cfe.history.js';
 import { receiverExchangeCrontab, receiverExchangeJobHandlers } from './receiver-exchange.jobs.js';
 import { receiverExchangeRoutes } from './receiver-exchange.routes.js';
 import { createReceiverExchangeService } from './receiver-exchange.service.js';
@@ -19,6 +20,7 @@ export function createReceiverExchangeModule(deps: { db: Db; config: AppConfig; 
     events: deps.events,
     mailer: deps.mailer,
     settings: deps.config.receiverExchange,
+    setReceptorState: applyReceptorStateChange,
   });
   return { service, routes: receiverExchangeRoutes(service), jobs: receiverExchangeJobHandlers(service), cron: [receiverExchangeCrontab] };
 }

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
-import { issuedCfes, issuedCfeStateHistory } from '../issued-cfe/issued-cfe.tables.js';
+import { issuedCfes } from '../issued-cfe/issued-cfe.tables.js';
 import { receiverAcks, receiverEnvelopes, type ReceiverEnvelopeRow } from './receiver-exchange.tables.js';
 
 /**
@@ -61,20 +61,6 @@ export async function claimUnsent(tx: DbOrTx, customerIds: number[], maxAgeDays:
 export async function findCfe(db: DbOrTx, companyId: number, tipoCfe: number, serie: string, numero: number) {
   const rows = await db.select(cfeColumns).from(issuedCfes).where(and(eq(issuedCfes.companyId, companyId), eq(issuedCfes.tipoCfe, tipoCfe), eq(issuedCfes.serie, serie), eq(issuedCfes.numero, numero))).for('update');
   return rows[0] as ExchangeCfe | undefined;
-}
-
-export async function setReceptorState(
-  tx: DbOrTx,
-  cfe: { id: number; companyId: number; estadoReceptor: string | null },
-  estado: string,
-  h: { codigo?: string | null; motivos?: unknown; mensaje?: string; referencia: string; userId?: number },
-): Promise<void> {
-  const at = new Date();
-  await tx.update(issuedCfes).set({ estadoReceptor: estado, estadoActualizadoEn: at }).where(eq(issuedCfes.id, cfe.id));
-  await tx.insert(issuedCfeStateHistory).values({
-    issuedCfeId: cfe.id, companyId: cfe.companyId, lado: 'receptor', estadoAnterior: cfe.estadoReceptor, estado,
-    codigo: h.codigo ?? null, motivos: h.motivos ?? null, mensaje: h.mensaje ?? null, referencia: h.referencia, userId: h.userId ?? null, at,
-  });
 }
 
 export async function insertEnvelope(tx: DbOrTx, values: typeof receiverEnvelopes.$inferInsert): Promise<ReceiverEnvelopeRow> {

@@ -43,6 +43,8 @@ export interface ReceiverExchangeDeps {
   events: Pick<EventsService, 'record'>;
   mailer: Mailer;
   settings: { maxAgeDays: number };
+  /** issued-cfe's receiver-side state writer (issued-cfe.history.ts applyReceptorStateChange). */
+  setReceptorState(tx: DbOrTx, cfe: { id: number; companyId: number; estadoReceptor: string | null }, estado: string, h: { codigo?: string | null; motivos?: unknown; mensaje?: string; referencia: string; userId?: number }): Promise<void>;
 }
 
 const RUT = 2;
@@ -73,7 +75,7 @@ export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
     });
     if (o.send) {
       for (const c of cfes) {
-        if (c.estadoReceptor === null) await repo.setReceptorState(tx, c, 'receptor_pendiente', { referencia: `sobreReceptor:${id}`, mensaje: `Sobre ${id} enviado por correo a ${o.email}` });
+        if (c.estadoReceptor === null) await deps.setReceptorState(tx, c, 'receptor_pendiente', { referencia: `sobreReceptor:${id}`, mensaje: `Sobre ${id} enviado por correo a ${o.email}` });
       }
       await enqueueJob(tx, sendEnvelopeMailJob, { id }, { jobKey: `receiver-envelope-${id}` });
     }
@@ -177,7 +179,7 @@ export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
           }
           const motivos = decision.motivos.map((m) => ({ codigo: m.Motivo, glosa: m.Glosa, detalle: m.Detalle }));
           if (decision.changed || cfe.estadoReceptor === null) {
-            await repo.setReceptorState(tx, cfe, decision.state, { codigo: motivos[0]?.codigo, motivos, referencia: `respuestaReceptor:${ackId}`, userId: actor.userId });
+            await deps.setReceptorState(tx, cfe, decision.state, { codigo: motivos[0]?.codigo, motivos, referencia: `respuestaReceptor:${ackId}`, userId: actor.userId });
           }
           if (decision.changed && decision.event) {
             await deps.events.record(tx, {
