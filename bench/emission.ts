@@ -1,5 +1,5 @@
 /**
- * Emission bench (issue 5): e-Tickets issued over real HTTP (autocannon, 32 connections, ~10 s)
+ * Emission bench (issue 5): e-Tickets issued over real HTTP (bench/load.ts, 32 connections, ~10 s)
  * against the real app listening on loopback, on a throw-away database (embedded PostgreSQL, or a
  * fresh database on the server of DATABASE_URL). Prints receipts/s, p50/p99, non-2xx, the raw
  * RSA-2048 sign rate on one core measured in the same run, their ratio, and whether the numbers
@@ -8,7 +8,6 @@
  */
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,14 +17,11 @@ import { loadConfig } from '../src/config.js';
 import { companies } from '../src/modules/companies/companies.tables.js';
 import { setUpIssuer } from '../src/modules/issued-cfe/issued-cfe.test-setup.js';
 import { connectDatabase } from '../src/platform/db/client.js';
+import { cpuReport, cpuSnapshot } from './cpu.js';
+import { runLoad } from './load.js';
 import { openBenchDatabase } from './support.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createMailer } from '../src/platform/mailer.js';
-
-// autocannon ships no type declarations: the small part used here is typed locally.
-interface AutocannonResult { requests: { total: number; average: number }; latency: { p50: number; p99: number; average: number; max: number }; non2xx: number; errors: number; timeouts: number; duration: number; '2xx': number }
-type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
 const ADMIN = { usuario: 'bench@bench.uy', clave: 'bench-password-1' };
@@ -82,17 +78,20 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     const request = { url: `${address}/api/v1/comprobante/emitir`, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body };
     // Warm-up: JIT, XSD schema, signing context and certificate caches, pool connections.
-    await autocannon({ ...request, connections: 8, duration: 2 });
+    await runLoad(request, { connections: 8, seconds: 2 });
 
-    // The load generator runs on its own thread (autocannon workers), as a separate client process
-    // would: on the server's event loop it would take CPU from the requests it measures.
+    // The load generator runs on its own thread, as a separate client process would: on the
+    // server's event loop it would take CPU from the requests it measures (bench/load.ts).
     const cpuBefore = process.cpuUsage();
+    const threadsBefore = cpuSnapshot();
     const wallBefore = process.hrtime.bigint();
-    const r = await autocannon({ ...request, connections, duration: seconds, workers: 1 });
+    const r = await runLoad(request, { connections, seconds });
     const cpu = process.cpuUsage(cpuBefore);
     const wallMs = Number(process.hrtime.bigint() - wallBefore) / 1e6;
+    const cpuRows = cpuReport(threadsBefore, cpuSnapshot(), wallMs, r.ok2xx);
+    cpuRows.push({ name: 'load generator thread', pctOfCore: Math.round((r.cpuMs / wallMs) * 100), msPerUnit: Math.round((r.cpuMs / Math.max(r.ok2xx, 1)) * 1000) / 1000 });
     const processCpuPct = Math.round(((cpu.user + cpu.system) / 1000 / wallMs) * 100);
-    const receiptsPerSecond = Math.round((r['2xx'] / r.duration) * 10) / 10;
+    const receiptsPerSecond = Math.round((r.ok2xx / r.seconds) * 10) / 10;
 
     const [row] = (await database.db.execute(sql`select count(*)::int as n, count(distinct numero)::int as d, min(numero)::int as lo, max(numero)::int as hi from issued_cfes where company_id = ${company.id} and tipo_cfe = 101 and serie = 'A'`)).rows as Array<{ n: number; d: number; lo: number; hi: number }>;
     const contiguous = row.n === row.d && row.n === row.hi - row.lo + 1;
@@ -100,22 +99,24 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     const rawSigns = rawSignsPerSecond(3);
     const result = {
       receiptsPerSecond,
-      latencyP50Ms: r.latency.p50,
-      latencyP99Ms: r.latency.p99,
+      latencyP50Ms: r.latencyMs.p50,
+      latencyP99Ms: r.latencyMs.p99,
       non2xx: r.non2xx,
-      errors: r.errors + r.timeouts,
+      errors: r.errors,
       connections,
-      seconds: r.duration,
+      seconds: Math.round(r.seconds * 10) / 10,
       rawRsaSignsPerSecondOneCore: rawSigns,
       ratioReceiptsToRawSigns: Math.round((receiptsPerSecond / rawSigns) * 1000) / 1000,
       nodeProcessCpuPercent: processCpuPct,
       issuedOnSerie: row.n,
       serieContiguousNoDuplicates: contiguous ? 1 : 0,
     };
-    console.log(`emission: ${r['2xx']} e-Tickets in ${r.duration.toFixed(1)} s over ${connections} connections = ${receiptsPerSecond} receipts/s`);
-    console.log(`emission: latency p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms; non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts}`);
+    console.log(`emission: ${r.ok2xx} e-Tickets in ${r.seconds.toFixed(1)} s over ${connections} connections = ${receiptsPerSecond} receipts/s`);
+    console.log(`emission: latency p50 ${r.latencyMs.p50} ms, p90 ${r.latencyMs.p90} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms; non-2xx ${r.non2xx}, socket errors ${r.errors}`);
+    for (const [status, sample] of Object.entries(r.sampleErrors)) console.log(`emission: HTTP ${status} e.g. ${sample}`);
     console.log(`emission: raw RSA-2048 sha256 sign (600 B) on one core ${rawSigns}/s; ratio receipts/s ÷ raw signs/s = ${result.ratioReceiptsToRawSigns} (target ≥ 0.5, p99 < 50 ms)`);
-    console.log(`emission: this Node process (API + load-generator thread) used ${processCpuPct}% of one core during the run`);
+    console.log(`emission: this Node process (API + load-generator thread + any worker threads) used ${processCpuPct}% of one core during the run`);
+    for (const c of cpuRows) console.log(`emission: cpu ${c.name}: ${c.pctOfCore}% of a core, ${c.msPerUnit} ms per receipt`);
     console.log(`emission: serie A numbers ${row.lo}..${row.hi}, ${row.n} rows, ${row.d} distinct: ${contiguous ? 'contiguous, no duplicates' : 'GAPS OR DUPLICATES'}`);
     return result;
   } finally {

@@ -1,0 +1,49 @@
+/**
+ * CPU accounting for the benches (Linux /proc; elsewhere every figure is 0): CPU time of this
+ * process's threads by name and of all `postgres` processes, so a bench can print where the two
+ * cores went (API event loop, worker threads, load generator, PostgreSQL).
+ */
+import fs from 'node:fs';
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+function ticks(statPath: string): { comm: string; ms: number } | undefined {
+  try {
+    const s = fs.readFileSync(statPath, 'latin1');
+    const close = s.lastIndexOf(')');
+    const comm = s.slice(s.indexOf('(') + 1, close);
+    const f = s.slice(close + 2).split(' ');
+    return { comm, ms: (Number(f[11]) + Number(f[12])) * TICK_MS };
+  } catch {
+    return undefined;
+  }
+}
+
+/** ms of CPU per thread name of this process, and of every postgres process on the machine. */
+export function cpuSnapshot(): Map<string, number> {
+  const out = new Map<string, number>();
+  const add = (k: string, ms: number) => out.set(k, (out.get(k) ?? 0) + ms);
+  let tasks: string[] = [];
+  try { tasks = fs.readdirSync('/proc/self/task'); } catch { return out; }
+  for (const t of tasks) {
+    const r = ticks(`/proc/self/task/${t}/stat`);
+    if (r) add(t === String(process.pid) ? 'node main thread' : 'other node threads (GC, compiler, libuv)', r.ms);
+  }
+  for (const p of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(p)) continue;
+    const r = ticks(`/proc/${p}/stat`);
+    if (r && (r.comm === 'postgres' || r.comm.startsWith('postgres:'))) add('postgres (all processes)', r.ms);
+  }
+  return out;
+}
+
+/** Per-key CPU between two snapshots, as ms per unit of work and % of one core over `wallMs`. */
+export function cpuReport(before: Map<string, number>, after: Map<string, number>, wallMs: number, units: number): Array<{ name: string; pctOfCore: number; msPerUnit: number }> {
+  const rows: Array<{ name: string; pctOfCore: number; msPerUnit: number }> = [];
+  for (const [name, ms] of after) {
+    const d = ms - (before.get(name) ?? 0);
+    if (d <= 0) continue;
+    rows.push({ name, pctOfCore: Math.round((d / wallMs) * 100), msPerUnit: Math.round((d / Math.max(units, 1)) * 1000) / 1000 });
+  }
+  return rows.sort((a, b) => b.pctOfCore - a.pctOfCore);
+}
