@@ -46,7 +46,7 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
   const connections = opts.connections ?? Number(process.env.BENCH_EMISSION_CONNECTIONS ?? 32);
   const dbh = await openBenchDatabase('bench_emission');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-emission-data-'));
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: dbh.url, DATA_DIR: dataDir, JWT_SECRET, LOG_LEVEL: 'silent', DB_POOL_MAX: '20', AUTH_RATE_LIMIT_PER_MINUTE: '100000' });
+  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: dbh.url, DATA_DIR: dataDir, JWT_SECRET, LOG_LEVEL: 'silent', DB_POOL_MAX: '20', AUTH_RATE_LIMIT_PER_MINUTE: '100000', ...(process.env.EMISSION_SEAL_WORKERS ? { EMISSION_SEAL_WORKERS: process.env.EMISSION_SEAL_WORKERS } : {}) });
   const logger = createLogger(config);
   const database = connectDatabase(dbh.url, { max: config.db.poolMax });
   const mailer = createMailer(config.mail, logger);
@@ -117,6 +117,8 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     console.log(`emission: raw RSA-2048 sha256 sign (600 B) on one core ${rawSigns}/s; ratio receipts/s ÷ raw signs/s = ${result.ratioReceiptsToRawSigns} (target ≥ 0.5, p99 < 50 ms)`);
     console.log(`emission: this Node process (API + load-generator thread + any worker threads) used ${processCpuPct}% of one core during the run`);
     for (const c of cpuRows) console.log(`emission: cpu ${c.name}: ${c.pctOfCore}% of a core, ${c.msPerUnit} ms per receipt`);
+    const st = modules.services.issuedCfe.emissionStats();
+    console.log(`emission: pipeline ${st.batches} batches, ${(st.receipts / Math.max(st.batches, 1)).toFixed(1)} receipts per batch; forecasts held ${st.forecastsHeld}, missed ${st.forecastsMissed}; one-by-one fallbacks ${st.fallbacks}; seal workers ${config.emission.sealWorkers}`);
     console.log(`emission: serie A numbers ${row.lo}..${row.hi}, ${row.n} rows, ${row.d} distinct: ${contiguous ? 'contiguous, no duplicates' : 'GAPS OR DUPLICATES'}`);
     return result;
   } finally {

@@ -60,6 +60,7 @@ export async function buildApp(deps: AppDeps) {
   await registerOpenApi(app, { version: APP_VERSION });
 
   const modules = createModules(deps);
+  app.addHook('onClose', async () => modules.close());
   registerTenancy(app, {
     authenticate: modules.services.auth.authenticate,
     companyExists: modules.services.companies.exists,

@@ -2,6 +2,7 @@
  * The only reader of process.env. Parsed once with zod; a bad value stops startup with a message
  * naming the variable (issue 2 point 2).
  */
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -74,6 +75,8 @@ const envSchema = z.object({
   LOOKUP_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(3600),
   /** UI (Unidad Indexada) value used for the 5,000 UI e-Ticket threshold (BRIEF 1) only when the central bank (BCU code 9800 at 31 December of the previous year) cannot be reached. */
   UI_VALUE: z.string().regex(/^\d+(\.\d+)?$/).default('6.4'),
+  /** Worker threads that sign, XSD-validate and draw the QR of issued CFEs; 0 = on the event loop. Default: cores − 1, at least 1. */
+  EMISSION_SEAL_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -132,7 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     dailyReport: { hour: e.DAILY_REPORT_HOUR },
     receiverExchange: { maxAgeDays: e.RECEIVER_EXCHANGE_MAX_AGE_DAYS },
-    emission: { uiValue: e.UI_VALUE },
+    emission: { uiValue: e.UI_VALUE, sealWorkers: e.EMISSION_SEAL_WORKERS ?? Math.max(1, os.availableParallelism() - 1) },
     webhooks: { allowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS, timeoutMs: e.WEBHOOK_TIMEOUT_MS, maxInFlight: e.WEBHOOK_MAX_IN_FLIGHT, pollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS },
   });
 }

@@ -14,7 +14,7 @@ export {
   signXmlDocument,
   verifyXmlSignature,
 } from './signer.ts';
-export type { SignatureHash, SignedXmlResult, SigningContext, SigningContextInput, VerifyOptions, VerifyResult } from './signer.ts';
+export type { SignatureHash, SignedXmlResult, SigningContext, SigningContextInput, SigningKeyMaterial, VerifyOptions, VerifyResult } from './signer.ts';
 export { extractEnvelopeCfes, type EnvelopeCfes } from './envelope-cfes.ts';
 export { buildQrUrl, QR_BASE_URL, qrAmount, qrDate, qrPngBase64, securityCode, type QrInput } from './qr.ts';
 export { SAMPLE_TYPES, sampleCfe } from './sample-cfes.ts';

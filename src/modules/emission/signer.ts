@@ -43,6 +43,9 @@ export interface SigningContext {
   readonly keyInfo: string;
 }
 
+/** What signing itself uses: can cross to a worker thread (KeyObject is cloneable, the rest are strings). */
+export type SigningKeyMaterial = Pick<SigningContext, 'hash' | 'privateKey' | 'signedInfoHead' | 'signedInfoTail' | 'keyInfo'>;
+
 export interface SigningContextInput {
   privateKey: string | KeyObject;
   certificate: string | Uint8Array | X509Certificate;
@@ -83,7 +86,7 @@ export interface SignedXmlResult {
  * Signs a document that is ALREADY in inclusive-C14N form (the output of buildCfeXml). Its bytes
  * are exactly what the enveloped-signature + C14N transforms yield once the Signature is removed.
  */
-export function signCanonicalXml(canonicalXml: string, ctx: SigningContext): SignedXmlResult {
+export function signCanonicalXml(canonicalXml: string, ctx: SigningKeyMaterial): SignedXmlResult {
   if (canonicalXml.charCodeAt(0) !== 0x3c || canonicalXml.startsWith('<?')) {
     throw new SignatureError('Expected a canonical document starting with the root element (no XML declaration)');
   }
@@ -102,7 +105,7 @@ export function signCanonicalXml(canonicalXml: string, ctx: SigningContext): Sig
 }
 
 /** Builds and signs a CFE: the emission hot path (no DOM). */
-export function signCfe(cfe: Cfe, ctx: SigningContext): SignedXmlResult {
+export function signCfe(cfe: Cfe, ctx: SigningKeyMaterial): SignedXmlResult {
   return signCanonicalXml(buildCfeXml(cfe), ctx);
 }
 

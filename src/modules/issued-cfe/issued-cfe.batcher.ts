@@ -13,11 +13,13 @@
  * by one, so each gets its own result and a failure consumes no number and leaves no trace.
  */
 import type { Db, DbOrTx } from '../../platform/db/client.js';
-import { validateXml } from '../../platform/xml/xsd.js';
-import { buildQrUrl, CfeXmlError, securityCode, signCfe, type Cfe, type CfeTypeInfo, type Emisor, type SigningContext } from '../emission/index.js';
+import { securityCode, type Cfe, type CfeTypeInfo, type Emisor, type SigningContext } from '../emission/index.js';
 import { issuedCfeErrors as E } from './issued-cfe.errors.js';
+import { forecastNumbers, sameNumbers } from './issued-cfe.forecast.js';
 import type { ReservedNumber } from './issued-cfe.ports.js';
 import * as repo from './issued-cfe.repository.js';
+import type { Sealer } from './issued-cfe.sealer.js';
+import { SealError } from './issued-cfe.sealing.js';
 import type { issuedCfes, IssuedCfeRow } from './issued-cfe.tables.js';
 
 /** Everything decided before numbering (issued-cfe.service `prepare`). */
@@ -41,40 +43,45 @@ export interface PreparedCfe {
 /** Number assigned to a prepared CFE: from a CAE range, or the paper number of a contingency CFC. */
 export type Numbering = Pick<ReservedNumber, 'serie' | 'numero' | 'cae'> & { caeRangeId: number | null; cfcRangeId?: number };
 
+/** A stored receipt and its QR image (drawn while sealing; the response's `qrPng`). */
+export interface Emitted {
+  row: IssuedCfeRow;
+  qrPng?: string;
+}
+
 export interface BatcherDeps {
   db: Db;
+  sealer: Sealer;
   reserveNumbers(tx: DbOrTx, input: { companyId: number; branchId: number; tipoCfe: number; fecha: string }, count: number): Promise<ReservedNumber[]>;
   recordEvents(tx: DbOrTx, inputs: Array<{ type: 'Cfe.Emitido'; companyId: number; resource: Record<string, unknown> }>): Promise<unknown>;
   /** Largest batch per transaction (keeps the row lock and the statements bounded). */
   maxBatch?: number;
 }
 
-/** Signs the CFE with its number and turns it into the row to store; throws 422 XML_INVALIDO. */
-export function signedRow(p: PreparedCfe, n: Numbering): typeof issuedCfes.$inferInsert {
+/** Numbers the CFE, seals it (sign, XSD, QR) and turns it into the row to store; throws 422 XML_INVALIDO. */
+export async function sealedRow(sealer: Sealer, p: PreparedCfe, n: Numbering): Promise<{ row: typeof issuedCfes.$inferInsert; qrPng: string }> {
   const draft = p.draft;
   draft.IdDoc.Serie = n.serie;
   draft.IdDoc.Nro = n.numero;
   draft.CAEData = { CAE_ID: n.cae.NA, DNro: n.cae.DNro, HNro: n.cae.HNro, FecVenc: n.cae.FVD, CAEEspecial: n.cae.CAEEspecial as 1 | undefined, CausalCAEEsp: n.cae.CausalCAEEsp };
-  let signed;
+  let sealed;
   try {
-    signed = signCfe(draft, p.ctx);
+    sealed = await sealer.seal(draft, p.ctx, { RUCEmisor: p.emisor.RUCEmisor, TipoCFE: p.info.code, Serie: n.serie, Nro: n.numero });
   } catch (err) {
-    if (err instanceof CfeXmlError) throw E.XML_INVALIDO(`El comprobante no se puede representar en el XML de DGI: ${err.message}.`);
+    if (err instanceof SealError) throw E.XML_INVALIDO(err.message, err.data);
     throw err;
   }
-  const xsd = validateXml('CFE', signed.xml);
-  if (!xsd.ok) throw E.XML_INVALIDO(`El comprobante no cumple el esquema XSD de DGI: ${xsd.errors.slice(0, 3).join('; ')}`, { errores: xsd.errors });
   const t = draft.Totales;
-  const urlQr = buildQrUrl({ RUCEmisor: p.emisor.RUCEmisor, TipoCFE: p.info.code, Serie: n.serie, Nro: n.numero, Totales: t, TmstFirma: draft.TmstFirma, digestValue: signed.digestValue });
-  return {
+  const row = {
     companyId: p.companyId, branchId: p.branchId, emissionPointId: p.emissionPointId, caeRangeId: n.caeRangeId,
     tipoCfe: p.info.code, serie: n.serie, numero: n.numero, fechaEmision: p.fecha, tmstFirma: draft.TmstFirma, firmadoEn: p.signedAt,
     receptorTipoDoc: draft.Receptor?.TipoDocRecep, receptorDocumento: draft.Receptor?.DocRecep ?? draft.Receptor?.DocRecepExt, receptorNombre: draft.Receptor?.RznSocRecep, customerId: p.customerId,
     moneda: p.currency.TpoMoneda, tipoCambio: p.currency.TpoCambio, mntTotal: t.MntTotal, mntPagar: t.MntPagar,
     mntNetoIvaTasaMin: t.MntNetoIvaTasaMin, mntNetoIvaTasaBasica: t.MntNetoIVATasaBasica, mntIvaTasaMin: t.MntIVATasaMin, mntIvaTasaBasica: t.MntIVATasaBasica, mntNoGrv: t.MntNoGrv,
-    totales: t, xml: signed.xml, digestValue: signed.digestValue, codigoSeguridad: securityCode(signed.digestValue), urlQr,
+    totales: t, xml: sealed.xml, digestValue: sealed.digestValue, codigoSeguridad: securityCode(sealed.digestValue), urlQr: sealed.urlQr,
     adenda: p.adenda, idempotencyKey: p.idempotencyKey, requestHash: p.requestHash,
   };
+  return { row, qrPng: sealed.qrPng };
 }
 
 /** The `Cfe.Emitido` event of a stored row (docs/EVENTS.md). */
@@ -88,15 +95,31 @@ export function emittedEvent(row: Pick<IssuedCfeRow, 'id' | 'companyId' | 'tipoC
 
 interface Waiting {
   prepared: PreparedCfe;
-  resolve(row: IssuedCfeRow): void;
+  resolve(emitted: Emitted): void;
   reject(err: unknown): void;
+}
+
+type SealedRow = Awaited<ReturnType<typeof sealedRow>>;
+
+/** A batch sealed ahead with forecast numbers (issued-cfe.forecast.ts). */
+interface Presealed {
+  numbers: ReservedNumber[];
+  sealed: SealedRow[];
+}
+
+/** One key's queue and the forecast cursor: the last number given to a dispatched batch. */
+interface Lane {
+  queue: Waiting[];
+  cursor?: ReservedNumber;
+  seq: number;
 }
 
 export function createEmissionBatcher(deps: BatcherDeps) {
   const maxBatch = deps.maxBatch ?? 64;
-  const queues = new Map<string, Waiting[]>();
+  const lanes = new Map<string, Lane>();
+  const counters = { batches: 0, receipts: 0, forecastsHeld: 0, forecastsMissed: 0, fallbacks: 0 };
 
-  async function commit(items: PreparedCfe[]): Promise<IssuedCfeRow[]> {
+  async function commit(items: PreparedCfe[], pre?: Presealed): Promise<{ emitted: Emitted[]; last: ReservedNumber; forecastHeld: boolean }> {
     const first = items[0];
     // Queries issued together queue on the same connection and run back to back: the critical
     // section (the CAE row lock) costs BEGIN + 1 + 1 + COMMIT round trips, whatever the batch size.
@@ -105,52 +128,96 @@ export function createEmissionBatcher(deps: BatcherDeps) {
         deps.reserveNumbers(tx, { companyId: first.companyId, branchId: first.branchId, tipoCfe: first.info.code, fecha: first.fecha }, items.length),
         repo.nextIds(tx, items.length),
       ]);
-      const rows = items.map((p, i) => ({ ...signedRow(p, numbers[i]), id: ids[i] }));
+      const forecastHeld = pre !== undefined && sameNumbers(pre.numbers, numbers);
+      // Sealing runs on the worker threads (issued-cfe.sealer.ts); under the lock only when the forecast missed.
+      const sealed = forecastHeld ? pre.sealed : await Promise.all(items.map((p, i) => sealedRow(deps.sealer, p, numbers[i])));
+      const rows = sealed.map((s, i) => ({ ...s.row, id: ids[i] }));
       const [inserted] = await Promise.all([
         repo.insertIssuedCfes(tx, rows),
         deps.recordEvents(tx, rows.map((r) => emittedEvent({ ...r, mntPagar: r.mntPagar ?? null }))),
       ]);
-      return inserted;
+      return { emitted: inserted.map((row, i) => ({ row, qrPng: sealed[i].qrPng })), last: numbers[numbers.length - 1], forecastHeld };
     });
   }
 
-  async function drain(key: string, queue: Waiting[]): Promise<void> {
-    while (queue.length) {
-      const batch = queue.splice(0, maxBatch);
-      try {
-        const rows = await commit(batch.map((w) => w.prepared));
-        batch.forEach((w, i) => w.resolve(rows[i]));
-      } catch (err) {
-        if (batch.length === 1) {
-          batch[0].reject(err);
-          continue;
-        }
-        // Someone in the batch failed: commit them one by one so only that one fails.
-        for (const w of batch) {
-          try {
-            w.resolve((await commit([w.prepared]))[0]);
-          } catch (single) {
-            w.reject(single);
-          }
-        }
+  async function commitBatch(lane: Lane, seq: number, batch: Waiting[], pre?: Presealed): Promise<void> {
+    try {
+      const r = await commit(batch.map((w) => w.prepared), pre);
+      counters.batches++;
+      counters.receipts += batch.length;
+      if (pre) counters[r.forecastHeld ? 'forecastsHeld' : 'forecastsMissed']++;
+      batch.forEach((w, i) => w.resolve(r.emitted[i]));
+      // A missed forecast: batches dispatched after this one will miss too; the last one re-anchors.
+      if (!r.forecastHeld) lane.cursor = seq === lane.seq ? r.last : undefined;
+      return;
+    } catch (err) {
+      lane.cursor = undefined;
+      if (batch.length === 1) {
+        batch[0].reject(err);
+        return;
       }
     }
-    queues.delete(key);
+    // Someone in the batch failed: commit them one by one so only that one fails.
+    counters.fallbacks++;
+    for (const w of batch) {
+      try {
+        w.resolve((await commit([w.prepared])).emitted[0]);
+      } catch (single) {
+        w.reject(single);
+      }
+    }
+  }
+
+  /**
+   * Two stages per key: batch k+1 is sealed (worker threads) with forecast numbers while batch k
+   * is in the database; transactions still run one after another, in order. Without a forecast
+   * (first batch, a range about to run out, after a failure) a batch is sealed under the lock.
+   */
+  async function drain(key: string, lane: Lane): Promise<void> {
+    let inDatabase: Promise<void> = Promise.resolve();
+    for (;;) {
+      if (lane.queue.length === 0) {
+        await inDatabase;
+        if (lane.queue.length === 0) break;
+        continue;
+      }
+      const batch = lane.queue.splice(0, maxBatch);
+      const seq = ++lane.seq;
+      const forecast = lane.cursor ? forecastNumbers(lane.cursor, batch.length) : undefined;
+      lane.cursor = forecast?.[forecast.length - 1];
+      // A failed pre-seal is dropped: the transaction seals again and reports the real error.
+      const presealing: Promise<Presealed | undefined> = forecast
+        ? Promise.all(batch.map((w, i) => sealedRow(deps.sealer, w.prepared, forecast[i]))).then((sealed) => ({ numbers: forecast, sealed }), () => undefined)
+        : Promise.resolve(undefined);
+      const previous = inDatabase;
+      inDatabase = (async () => {
+        const pre = await presealing;
+        await previous;
+        await commitBatch(lane, seq, batch, pre);
+      })();
+      // The next batch forms once this one is sealed and the one before it is committed (at most
+      // one batch waits behind the one in the database); without a forecast, once this one is committed.
+      await (forecast ? Promise.all([presealing, previous]) : inDatabase);
+    }
+    lanes.delete(key);
   }
 
   return {
+    /** Counters since start (batches committed whole, receipts in them, forecasts, one-by-one fallbacks): for benches and diagnostics. */
+    stats: () => ({ ...counters }),
+
     /** Numbers, signs and stores the CFE (batched with concurrent ones of the same key). */
-    submit(prepared: PreparedCfe): Promise<IssuedCfeRow> {
+    submit(prepared: PreparedCfe): Promise<Emitted> {
       const key = `${prepared.companyId}:${prepared.branchId}:${prepared.info.code}:${prepared.fecha}`;
-      return new Promise<IssuedCfeRow>((resolve, reject) => {
+      return new Promise<Emitted>((resolve, reject) => {
         const waiting: Waiting = { prepared, resolve, reject };
-        const queue = queues.get(key);
-        if (queue) {
-          queue.push(waiting);
+        const lane = lanes.get(key);
+        if (lane) {
+          lane.queue.push(waiting);
           return;
         }
-        const fresh = [waiting];
-        queues.set(key, fresh);
+        const fresh: Lane = { queue: [waiting], seq: 0 };
+        lanes.set(key, fresh);
         void drain(key, fresh);
       });
     },

@@ -12,12 +12,13 @@ import { PG_UNIQUE_VIOLATION, constraintName, pgErrorCode } from '../../platform
 import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
 import { validateXml } from '../../platform/xml/xsd.js';
 import { CfeXmlError, formatTmstFirma, getCfeType, isContingencyCode, securityCode, signXmlDocument, SignatureError, type CfeTypeInfo } from '../emission/index.js';
-import { createEmissionBatcher, emittedEvent, signedRow, type PreparedCfe } from './issued-cfe.batcher.js';
+import { createEmissionBatcher, emittedEvent, sealedRow, type Emitted, type PreparedCfe } from './issued-cfe.batcher.js';
 import { draftCfe } from './issued-cfe.assemble.js';
 import { listStateHistory } from './issued-cfe.history.js';
 import { issuedCfeErrors as E } from './issued-cfe.errors.js';
 import type { IssuedCfePorts } from './issued-cfe.ports.js';
 import { resolveReceptor } from './issued-cfe.receptor.js';
+import { createSealer } from './issued-cfe.sealer.js';
 import * as repo from './issued-cfe.repository.js';
 import { buildEmisor, cfeTypeOf, checkLines, checkReceptor, checkReferences } from './issued-cfe.rules.js';
 import type { ContingencyBody, IssueCfeBody } from './issued-cfe.schemas.js';
@@ -27,11 +28,14 @@ import { issuedCfeView, type IssuedCfeView } from './issued-cfe.view.js';
 export interface IssuedCfeSettings {
   /** UI value at the close of the previous year (BRIEF 1). */
   uiValue: string;
+  /** Worker threads that seal CFEs (sign, XSD, QR); 0 = on the event loop (issued-cfe.sealer.ts). */
+  sealWorkers: number;
 }
 
 export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; settings: IssuedCfeSettings }) {
   const { db, ports } = deps;
-  const batcher = createEmissionBatcher({ db, reserveNumbers: ports.reserveNumbers, recordEvents: ports.recordEvents });
+  const sealer = createSealer({ workers: deps.settings.sealWorkers });
+  const batcher = createEmissionBatcher({ db, sealer, reserveNumbers: ports.reserveNumbers, recordEvents: ports.recordEvents });
   // BRIEF 1 and 11: 5,000 UI at the UI value of 31 December of the year before fechaEmision
   // (BCU code 9800), cached per year; UI_VALUE (config) when the central bank cannot be reached.
   const uiThresholds = new Map<string, Promise<Decimal>>();
@@ -112,14 +116,15 @@ export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; se
   }
 
   /** Idempotency-Key: the original receipt for a repeated key; a concurrent duplicate that lost the race gets the winner's. */
-  async function withIdempotency(body: unknown, companyId: number, key: string | undefined, issue: (hash?: string) => Promise<IssuedCfeRow>) {
+  async function withIdempotency(body: unknown, companyId: number, key: string | undefined, issue: (hash?: string) => Promise<Emitted>) {
     const hash = key ? createHash('sha256').update(JSON.stringify(body)).digest('hex') : undefined;
     if (key) {
       const previous = await replay(companyId, key, hash!);
       if (previous) return { view: previous, replayed: true };
     }
     try {
-      return { view: await issuedCfeView(await issue(hash)), replayed: false };
+      const { row, qrPng } = await issue(hash);
+      return { view: await issuedCfeView(row, qrPng), replayed: false };
     } catch (err) {
       if (key && pgErrorCode(err) === PG_UNIQUE_VIOLATION && constraintName(err) === 'issued_cfes_idempotency_uq') {
         const previous = await replay(companyId, key, hash!);
@@ -131,6 +136,12 @@ export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; se
 
   return {
     prepare: (body: IssueCfeBody) => prepare(body),
+
+    /** Stops the sealing worker threads (app close). */
+    close: () => sealer.close(),
+
+    /** Emission pipeline counters (issued-cfe.batcher.ts). */
+    emissionStats: () => batcher.stats(),
 
     /** POST /api/v1/comprobante/emitir. Returns the view and whether it was a replay of an Idempotency-Key. */
     emit: (body: IssueCfeBody, idempotencyKey?: string): Promise<{ view: IssuedCfeView; replayed: boolean }> =>
@@ -149,10 +160,10 @@ export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; se
         const prepared = await prepare(body, { info, idempotencyKey, requestHash });
         return db.transaction(async (tx) => {
           const cfc = await ports.reserveContingencyNumber(tx, { companyId: prepared.companyId, tipoCfc: tipo, serie: body.cfe.idDoc.serie, numero: body.cfe.idDoc.numero, fecha: prepared.fecha });
-          const row = { ...signedRow(prepared, { caeRangeId: null, serie: cfc.serie, numero: cfc.numero, cae: { NA: cfc.constancia, DNro: cfc.desde, HNro: cfc.hasta, FVD: cfc.fechaVencimiento } }), cfcRangeId: cfc.cfcRangeId };
-          const [inserted] = await repo.insertIssuedCfes(tx, [row]);
+          const sealed = await sealedRow(sealer, prepared, { caeRangeId: null, serie: cfc.serie, numero: cfc.numero, cae: { NA: cfc.constancia, DNro: cfc.desde, HNro: cfc.hasta, FVD: cfc.fechaVencimiento } });
+          const [inserted] = await repo.insertIssuedCfes(tx, [{ ...sealed.row, cfcRangeId: cfc.cfcRangeId }]);
           await ports.recordEvents(tx, [emittedEvent(inserted)]);
-          return inserted;
+          return { row: inserted, qrPng: sealed.qrPng };
         });
       }),
 

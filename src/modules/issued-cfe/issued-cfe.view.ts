@@ -10,7 +10,8 @@ import type { IssuedCfeRow } from './issued-cfe.tables.js';
 
 const tag = (xml: string, name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
 
-export async function issuedCfeView(row: IssuedCfeRow) {
+/** `qrPng`: the image drawn while sealing, when the caller has it (emitir); otherwise drawn here. */
+export async function issuedCfeView(row: IssuedCfeRow, qrPng?: string) {
   return {
     id: row.id,
     idEmpresa: row.companyId,
@@ -32,7 +33,7 @@ export async function issuedCfeView(row: IssuedCfeRow) {
     codigoSeguridad: row.codigoSeguridad,
     hash: row.digestValue,
     urlQr: row.urlQr,
-    qrPng: await qrPngBase64(row.urlQr),
+    qrPng: qrPng ?? qrPngBase64(row.urlQr),
     moneda: row.moneda,
     tipoCambio: row.tipoCambio,
     totales: row.totales,

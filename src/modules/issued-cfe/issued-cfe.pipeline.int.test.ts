@@ -1,0 +1,89 @@
+/**
+ * The emission pipeline's forecast (issued-cfe.forecast.ts, issued-cfe.batcher.ts) on the real
+ * database and the real sealing worker thread: batches sealed ahead with forecast numbers, and
+ * what happens when another process takes a number in between (the forecast misses, the batch is
+ * sealed again under the lock): every stored CFE is signed with exactly its own number.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { insertCompany } from '../../../test/support/factories.js';
+import { verifyXmlSignature } from '../emission/index.js';
+import { createEmissionBatcher, type Emitted } from './issued-cfe.batcher.js';
+import { createSealer } from './issued-cfe.sealer.js';
+import { setUpIssuer } from './issued-cfe.test-setup.js';
+
+let t: TestApp;
+let admin: string;
+const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10);
+const sealer = createSealer({ workers: 1 });
+
+before(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+});
+after(async () => {
+  await sealer.close();
+  await t.close();
+});
+
+async function prepared(companyId: number, n: number) {
+  const body = { idEmpresa: companyId, codComercio: 'C1', codTerminal: 'T1', cfe: { idDoc: { tipoCfe: 101 as const, fechaEmision: today }, detalles: [{ indicadorFacturacion: 3 as const, nombreItem: 'Yerba', cantidad: 1, precioUnitario: '100.00' }] } };
+  return Promise.all(Array.from({ length: n }, () => t.modules.services.issuedCfe.prepare(body as never)));
+}
+
+function assertSealedWithOwnNumber(e: Emitted, certificatePem: string) {
+  const { row } = e;
+  assert.match(row.xml, new RegExp(`<Serie>${row.serie}</Serie><Nro>${row.numero}</Nro>`));
+  const v = verifyXmlSignature(row.xml, { certificate: certificatePem });
+  assert.ok(v.valid, v.reason);
+  assert.equal(v.digestValue, row.digestValue);
+  assert.ok(row.urlQr.includes(`,${row.serie},${row.numero},`), row.urlQr);
+}
+
+describe('happy path', () => {
+  test('batches after the first are sealed ahead with the forecast numbers, which hold', async () => {
+    const company = await insertCompany(t);
+    const issuer = await setUpIssuer(t.db, t.call, admin, company);
+    const cae = t.modules.services.cae;
+    const batcher = createEmissionBatcher({ db: t.db, sealer, maxBatch: 4, reserveNumbers: cae.reserveNumbers, recordEvents: (tx, e) => t.modules.services.events.recordMany(tx, e) });
+    const emitted = await Promise.all((await prepared(company.id, 16)).map((p) => batcher.submit(p)));
+    assert.deepEqual(emitted.map((e) => e.row.numero).sort((a, b) => a - b), Array.from({ length: 16 }, (_, i) => i + 1));
+    for (const e of emitted) assertSealedWithOwnNumber(e, issuer.certPem);
+    // The first batch (no forecast yet) is sealed under the lock; every later one ahead of it.
+    const st = batcher.stats();
+    assert.ok(st.batches >= 4, JSON.stringify(st));
+    assert.equal(st.forecastsHeld, st.batches - 1, JSON.stringify(st));
+    assert.equal(st.forecastsMissed, 0);
+  });
+});
+
+describe('errors', () => {
+  test('another process takes a number between batches: the forecast misses, the batch is sealed again with the numbers it got', async () => {
+    const company = await insertCompany(t);
+    const issuer = await setUpIssuer(t.db, t.call, admin, company);
+    const cae = t.modules.services.cae;
+    let calls = 0;
+    let stolen = 0;
+    const batcher = createEmissionBatcher({
+      db: t.db, sealer, maxBatch: 4,
+      async reserveNumbers(tx, input, count) {
+        // Before the second batch takes the lock, "another process" commits the next number.
+        if (++calls === 2) stolen = (await cae.reserveNumbers(t.db, input, 1))[0].numero;
+        return cae.reserveNumbers(tx, input, count);
+      },
+      recordEvents: (tx, e) => t.modules.services.events.recordMany(tx, e),
+    });
+    const emitted = await Promise.all((await prepared(company.id, 16)).map((p) => batcher.submit(p)));
+    const numbers = emitted.map((e) => e.row.numero).sort((a, b) => a - b);
+    assert.ok(stolen > 1);
+    assert.deepEqual(numbers, Array.from({ length: 17 }, (_, i) => i + 1).filter((n) => n !== stolen));
+    for (const e of emitted) assertSealedWithOwnNumber(e, issuer.certPem);
+    const stored = await t.db.execute(sql`select numero, xml from issued_cfes where company_id = ${company.id} order by numero`);
+    for (const r of stored.rows as Array<{ numero: number; xml: string }>) assert.match(r.xml, new RegExp(`<Nro>${r.numero}</Nro>`));
+    const st = batcher.stats();
+    assert.ok(st.forecastsMissed >= 1, JSON.stringify(st));
+    assert.equal(st.fallbacks, 0);
+  });
+});

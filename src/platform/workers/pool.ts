@@ -1,0 +1,123 @@
+/**
+ * A small pool of worker threads for CPU-bound pure work (the CFE sealing of issue 5: RSA
+ * signature, XSD validation, QR), so the API's event loop keeps serving HTTP and the database
+ * while another core signs.
+ *
+ * Each task goes to the worker with the fewest tasks in flight; answers are matched by id. A
+ * worker that dies fails its own in-flight tasks (the caller sees the error, no task is lost
+ * silently or run twice) and is replaced on the next task. Workers start lazily on first use and
+ * are unref'ed, so an idle pool never keeps the process alive.
+ */
+import { Worker } from 'node:worker_threads';
+
+/** Sent to the worker: `{ id, task }`. Expected back: `{ id, ok: true, value }` or `{ id, ok: false, error }`. */
+export interface PoolMessage<T> {
+  id: number;
+  task: T;
+}
+export type PoolReply<R> = { id: number; ok: true; value: R } | { id: number; ok: false; error: { name: string; message: string; data?: unknown } };
+
+export interface WorkerPool<T, R> {
+  readonly size: number;
+  run(task: T): Promise<R>;
+  close(): Promise<void>;
+}
+
+interface Slot {
+  worker?: Worker;
+  pending: Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>;
+}
+
+/** Error thrown by the task inside the worker, with its name, message and optional data preserved. */
+export class WorkerTaskError extends Error {
+  constructor(name: string, message: string, readonly data?: unknown) {
+    super(message);
+    this.name = name;
+  }
+}
+
+const BOOT = new URL('./boot.mjs', import.meta.url);
+
+/**
+ * `entry` is the worker module (TypeScript is fine: boot.mjs registers tsx in the thread first,
+ * because a loader registered by the tsx CLI in the main thread does not reach worker threads).
+ */
+export function createWorkerPool<T, R>(opts: { entry: URL; size: number; name: string }): WorkerPool<T, R> {
+  const slots: Slot[] = Array.from({ length: Math.max(1, opts.size) }, () => ({ pending: new Map() }));
+  let nextId = 1;
+  let closed = false;
+
+  function failAll(slot: Slot, err: unknown) {
+    const pending = [...slot.pending.values()];
+    slot.pending.clear();
+    slot.worker = undefined;
+    for (const p of pending) p.reject(err);
+  }
+
+  function start(slot: Slot): Worker {
+    const worker = new Worker(BOOT, { workerData: { entry: opts.entry.href }, name: opts.name });
+    worker.unref();
+    worker.on('message', (reply: PoolReply<R>) => {
+      const p = slot.pending.get(reply.id);
+      if (!p) return;
+      slot.pending.delete(reply.id);
+      if (slot.pending.size === 0) worker.unref();
+      if (reply.ok) p.resolve(reply.value);
+      else p.reject(new WorkerTaskError(reply.error.name, reply.error.message, reply.error.data));
+    });
+    worker.on('error', (err) => {
+      if (slot.worker === worker) failAll(slot, err);
+    });
+    worker.on('exit', (code) => {
+      if (slot.worker === worker) failAll(slot, new Error(`${opts.name} worker exited with code ${code}`));
+    });
+    slot.worker = worker;
+    return worker;
+  }
+
+  return {
+    size: slots.length,
+    run(task: T): Promise<R> {
+      if (closed) return Promise.reject(new Error(`${opts.name} pool is closed`));
+      let slot = slots[0];
+      for (const s of slots) if (s.pending.size < slot.pending.size) slot = s;
+      const worker = slot.worker ?? start(slot);
+      const id = nextId++;
+      return new Promise<R>((resolve, reject) => {
+        slot.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+        // Keep the process alive while a task is in flight (a caller awaits it).
+        if (slot.pending.size === 1) worker.ref();
+        worker.postMessage({ id, task } satisfies PoolMessage<T>);
+      });
+    },
+    async close() {
+      closed = true;
+      await Promise.all(slots.map(async (s) => {
+        const w = s.worker;
+        if (!w) return;
+        failAll(s, new Error(`${opts.name} pool closed`));
+        await w.terminate();
+      }));
+    },
+  };
+}
+
+/**
+ * The worker side: answers each `{ id, task }` with the handler's value, or with the error's name,
+ * message and `data` (so the caller can rebuild its own error types).
+ */
+export async function serveWorkerTasks<T, R>(handler: (task: T) => R | Promise<R>): Promise<void> {
+  const { parentPort } = await import('node:worker_threads');
+  if (!parentPort) throw new Error('serveWorkerTasks must run in a worker thread');
+  const port = parentPort;
+  port.on('message', async (msg: PoolMessage<T>) => {
+    let reply: PoolReply<R>;
+    try {
+      reply = { id: msg.id, ok: true, value: await handler(msg.task) };
+    } catch (err) {
+      const e = err instanceof Error ? err : new Error(String(err));
+      reply = { id: msg.id, ok: false, error: { name: e.name, message: e.message, data: (e as { data?: unknown }).data } };
+    }
+    port.postMessage(reply);
+  });
+}
