@@ -146,15 +146,15 @@ export function createAuthService(deps: { db: Db; users: UsersService; settings:
       const result = verifyJwt(token, settings.jwtSecret);
       if (!result.ok) throw result.reason === 'expired' ? errors.TOKEN_EXPIRADO() : errors.NO_AUTENTICADO();
       const userId = Number(result.claims.sub);
-      const state = await users.loadActorState(userId);
-      if (!state || !state.user.enabled || state.user.lockedAt || state.user.tokenVersion !== result.claims.tv) {
+      const actor = await users.loadActor(userId);
+      if (!actor || !actor.enabled || actor.locked || actor.token_version !== result.claims.tv) {
         throw errors.NO_AUTENTICADO('El token de acceso fue revocado o el usuario ya no tiene acceso.');
       }
       return {
         userId,
-        email: state.user.email,
-        isOperator: state.user.isOperator,
-        companies: new Map(state.memberships.map((m) => [m.companyId, m.role as CompanyRole])),
+        email: actor.email,
+        isOperator: actor.is_operator,
+        companies: new Map(actor.memberships.map(([companyId, role]) => [companyId, role])),
       };
     },
   };

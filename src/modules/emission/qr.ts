@@ -84,8 +84,8 @@ function pngChunk(type: string, data: Buffer): Buffer {
 /**
  * PNG of the QR as base64 (no data: prefix), about `width` pixels wide (whole pixels per module,
  * one-module quiet zone). Written directly as a 1-bit greyscale PNG: every repeated pixel row uses
- * PNG filter "Up" and compresses to nothing, so encoding costs ~0.05 ms instead of the ~8 ms of a
- * generic RGBA encoder.
+ * PNG filter "Up" and compresses to nothing (run-length deflate is all this data needs, at half the
+ * cost of the default level), so encoding costs a fraction of the ~8 ms of a generic RGBA encoder.
  */
 export function qrPngBase64(url: string, options: { width?: number } = {}): string {
   const qr = qrModules(url);
@@ -94,24 +94,27 @@ export function qrPngBase64(url: string, options: { width?: number } = {}): stri
   const scale = Math.max(1, Math.floor((options.width ?? 300) / span));
   const px = span * scale;
   const rowBytes = Math.ceil(px / 8);
-  const raw = Buffer.alloc((rowBytes + 1) * px); // zero = black pixels, filter bytes set below
+  const stride = rowBytes + 1;
+  const raw = Buffer.alloc(stride * px); // zero = black pixels and filter None; set below
+  // One pixel row per module row, written module by module: a white module sets `scale` bits.
+  const line = new Uint8Array(rowBytes);
   for (let m = 0; m < span; m++) {
-    const first = m * scale * (rowBytes + 1);
-    raw[first] = 0; // filter None for the first pixel row of a module row
-    for (let x = 0; x < px; x++) {
-      const r = m - margin;
-      const c = Math.floor(x / scale) - margin;
-      const dark = r >= 0 && c >= 0 && r < qr.size && c < qr.size && qr.dark(r, c);
-      if (!dark) raw[first + 1 + (x >> 3)] |= 0x80 >> (x & 7);
+    line.fill(0);
+    const r = m - margin;
+    for (let c = -margin; c < qr.size + margin; c++) {
+      if (r >= 0 && c >= 0 && r < qr.size && c < qr.size && qr.dark(r, c)) continue;
+      for (let x = (c + margin) * scale, end = x + scale; x < end; x++) line[x >> 3] |= 0x80 >> (x & 7);
     }
-    if (px & 7) raw[first + rowBytes] |= 0xff >> (px & 7); // padding bits: white
-    for (let k = 1; k < scale; k++) raw[first + k * (rowBytes + 1)] = 2; // filter Up, all-zero deltas
+    if (px & 7) line[rowBytes - 1] |= 0xff >> (px & 7); // padding bits: white
+    const first = m * scale * stride;
+    raw.set(line, first + 1);
+    for (let k = 1; k < scale; k++) raw[first + k * stride] = 2; // filter Up, all-zero deltas
   }
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(px, 0);
   ihdr.writeUInt32BE(px, 4);
   ihdr[8] = 1; // bit depth
   ihdr[9] = 0; // greyscale
-  const png = Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', ihdr), pngChunk('IDAT', zlib.deflateSync(raw, { level: 6 })), pngChunk('IEND', Buffer.alloc(0))]);
+  const png = Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', ihdr), pngChunk('IDAT', zlib.deflateSync(raw, { strategy: zlib.constants.Z_RLE })), pngChunk('IEND', Buffer.alloc(0))]);
   return png.toString('base64');
 }

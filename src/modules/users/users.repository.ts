@@ -17,6 +17,31 @@ export async function findUserById(db: DbOrTx, id: number): Promise<UserRow | un
   return row;
 }
 
+/**
+ * What authenticating a request needs, in ONE round trip (every API request pays it; issue 5
+ * point 11): the user's access flags and, for non-operators, their memberships in non-deleted
+ * companies.
+ */
+export interface ActorRow {
+  email: string;
+  is_operator: boolean;
+  enabled: boolean;
+  locked: boolean;
+  token_version: number;
+  memberships: Array<[number, CompanyRole]>;
+}
+
+export async function findActor(db: DbOrTx, userId: number): Promise<ActorRow | undefined> {
+  const [row] = await db.execute(sql`
+    select u.email, u.is_operator, u.enabled, u.locked_at is not null as locked, u.token_version,
+      case when u.is_operator then '[]'::json else coalesce((
+        select json_agg(json_build_array(uc.company_id, uc.role))
+        from user_companies uc join companies c on c.id = uc.company_id and c.deleted_at is null
+        where uc.user_id = u.id), '[]'::json) end as memberships
+    from users u where u.id = ${userId}`).then((r) => r.rows as unknown as ActorRow[]);
+  return row;
+}
+
 /** Memberships in non-deleted companies, with the company's identity. */
 export async function membershipsOf(db: DbOrTx, userId: number) {
   return db

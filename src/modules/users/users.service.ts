@@ -195,6 +195,9 @@ export function createUsersService(deps: { db: Db; logger: Logger }) {
     },
 
     /** Loads what the auth hook needs to build the Actor (one user row + memberships). */
+    /** Access flags and memberships of a user, one query (auth.authenticate on every request). */
+    loadActor: (userId: number) => repo.findActor(db, userId),
+
     async loadActorState(userId: number) {
       const user = await repo.findUserById(db, userId);
       if (!user) return undefined;
