@@ -61,6 +61,11 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     };
     const [company] = await database.db.insert(companies).values({ rut: '219999830019', razonSocial: 'Bench Emisora S.A.' }).returning();
     await setUpIssuer(database.db, call, token, company, { size: 5_000_000 });
+    // The load is sent as an integrator would: a user with role `emisor` in the company, not the operator.
+    const cashier = { usuario: 'caja@bench.uy', clave: 'bench-password-2' };
+    const created = await call(token, 'POST', '/api/v1/usuario/crear', { ...cashier, nombre: 'Caja', empresas: [{ idEmpresa: company.id, rol: 'emisor' }] });
+    if (created.status !== 201) throw new Error(`bench user: ${created.status} ${JSON.stringify(created.body)}`);
+    const cashierToken = (await app.inject({ method: 'POST', url: '/api/auth/login', payload: cashier })).json().accessToken as string;
 
     const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10); // Uruguay (UTC−3)
     const body = JSON.stringify({
@@ -76,7 +81,7 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     });
 
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
-    const request = { url: `${address}/api/v1/comprobante/emitir`, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body };
+    const request = { url: `${address}/api/v1/comprobante/emitir`, method: 'POST', headers: { authorization: `Bearer ${cashierToken}`, 'content-type': 'application/json' }, body };
     // Warm-up: JIT, XSD schema, signing context and certificate caches, pool connections.
     await runLoad(request, { connections: 8, seconds: 2 });
 
