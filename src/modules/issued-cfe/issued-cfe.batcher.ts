@@ -119,7 +119,7 @@ export function createEmissionBatcher(deps: BatcherDeps) {
   const lanes = new Map<string, Lane>();
   const counters = { batches: 0, receipts: 0, forecastsHeld: 0, forecastsMissed: 0, fallbacks: 0 };
 
-  async function commit(items: PreparedCfe[], pre?: Presealed): Promise<{ emitted: Emitted[]; last: ReservedNumber; forecastHeld: boolean }> {
+  async function commit(items: PreparedCfe[], pre?: Presealed, onReserved?: () => void): Promise<{ emitted: Emitted[]; last: ReservedNumber; forecastHeld: boolean }> {
     const first = items[0];
     // Queries issued together queue on the same connection and run back to back: the critical
     // section (the CAE row lock) costs BEGIN + 1 + 1 + COMMIT round trips, whatever the batch size.
@@ -128,6 +128,7 @@ export function createEmissionBatcher(deps: BatcherDeps) {
         deps.reserveNumbers(tx, { companyId: first.companyId, branchId: first.branchId, tipoCfe: first.info.code, fecha: first.fecha }, items.length),
         repo.nextIds(tx, items.length),
       ]);
+      onReserved?.();
       const forecastHeld = pre !== undefined && sameNumbers(pre.numbers, numbers);
       // Sealing runs on the worker threads (issued-cfe.sealer.ts); under the lock only when the forecast missed.
       const sealed = forecastHeld ? pre.sealed : await Promise.all(items.map((p, i) => sealedRow(deps.sealer, p, numbers[i])));
@@ -140,9 +141,9 @@ export function createEmissionBatcher(deps: BatcherDeps) {
     });
   }
 
-  async function commitBatch(lane: Lane, seq: number, batch: Waiting[], pre?: Presealed): Promise<void> {
+  async function commitBatch(lane: Lane, seq: number, batch: Waiting[], pre: Presealed | undefined, reserved: () => void): Promise<void> {
     try {
-      const r = await commit(batch.map((w) => w.prepared), pre);
+      const r = await commit(batch.map((w) => w.prepared), pre, reserved);
       counters.batches++;
       counters.receipts += batch.length;
       if (pre) counters[r.forecastHeld ? 'forecastsHeld' : 'forecastsMissed']++;
@@ -152,6 +153,7 @@ export function createEmissionBatcher(deps: BatcherDeps) {
       return;
     } catch (err) {
       lane.cursor = undefined;
+      reserved();
       if (batch.length === 1) {
         batch[0].reject(err);
         return;
@@ -170,11 +172,15 @@ export function createEmissionBatcher(deps: BatcherDeps) {
 
   /**
    * Two stages per key: batch k+1 is sealed (worker threads) with forecast numbers while batch k
-   * is in the database; transactions still run one after another, in order. Without a forecast
-   * (first batch, a range about to run out, after a failure) a batch is sealed under the lock.
+   * is in the database. Batch k+1's transaction starts as soon as k holds its numbers, and waits
+   * for the CAE row lock inside PostgreSQL, so the lock passes from k's COMMIT to k+1's UPDATE
+   * with no client round trip in between; starting only then keeps the numbers in batch order.
+   * Without a forecast (first batch, a range about to run out, after a failure) a batch is sealed
+   * under the lock.
    */
   async function drain(key: string, lane: Lane): Promise<void> {
     let inDatabase: Promise<void> = Promise.resolve();
+    let previousReserved: Promise<void> = Promise.resolve();
     for (;;) {
       if (lane.queue.length === 0) {
         await inDatabase;
@@ -190,10 +196,13 @@ export function createEmissionBatcher(deps: BatcherDeps) {
         ? Promise.all(batch.map((w, i) => sealedRow(deps.sealer, w.prepared, forecast[i]))).then((sealed) => ({ numbers: forecast, sealed }), () => undefined)
         : Promise.resolve(undefined);
       const previous = inDatabase;
+      const gate = previousReserved;
+      let reserved!: () => void;
+      previousReserved = new Promise<void>((resolve) => (reserved = resolve));
       inDatabase = (async () => {
         const pre = await presealing;
-        await previous;
-        await commitBatch(lane, seq, batch, pre);
+        await gate;
+        await commitBatch(lane, seq, batch, pre, reserved);
       })();
       // The next batch forms once this one is sealed and the one before it is committed (at most
       // one batch waits behind the one in the database); without a forecast, once this one is committed.
