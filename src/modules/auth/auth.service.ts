@@ -7,7 +7,7 @@ import { errors } from '../../lib/errors.js';
 import { signJwt, verifyJwt } from '../../lib/jwt.js';
 import { hashPassword, newOpaqueToken, sha256, verifyPassword } from '../../lib/passwords.js';
 import type { Db } from '../../platform/db/client.js';
-import type { Actor, CompanyRole } from '../../platform/http/actor.js';
+import type { Actor } from '../../platform/http/actor.js';
 import { enqueueJob } from '../../platform/jobs/queue.js';
 import type { Logger } from '../../platform/logger.js';
 import type { UsersService } from '../users/users.service.js';
@@ -154,7 +154,7 @@ export function createAuthService(deps: { db: Db; users: UsersService; settings:
         userId,
         email: actor.email,
         isOperator: actor.is_operator,
-        companies: new Map(actor.memberships.map(([companyId, role]) => [companyId, role])),
+        companies: new Map(actor.memberships),
       };
     },
   };

@@ -4,9 +4,10 @@
  * Every emission of one (company, branch, type, date) needs the same CAE range row lock, so
  * emitting one receipt per transaction serialises them on DB round trips: ~70 receipts/s. Instead,
  * requests that arrive while a transaction of their key is running wait for it, then go together
- * in the next one: one statement reserves the whole block of numbers, each CFE is signed and
- * validated against the XSD, one multi-row INSERT stores them and one more writes their outbox
- * events. An idle service still commits a lone request at once (no timer, no added latency).
+ * in the next one: one statement reserves the whole block of numbers, one multi-row INSERT stores
+ * them and one more writes their outbox events. Each CFE is sealed (signed, XSD-validated, QR) on
+ * the worker threads, ahead of its transaction when the numbers can be forecast (see `drain`).
+ * An idle service still commits a lone request at once (no timer, no added latency).
  *
  * All-or-nothing per receipt: if anything fails inside a batch (an XSD error, a CAE running out, a
  * concurrent duplicate Idempotency-Key), the batch rolls back and its receipts are committed one
@@ -46,7 +47,7 @@ export type Numbering = Pick<ReservedNumber, 'serie' | 'numero' | 'cae'> & { cae
 /** A stored receipt and its QR image (drawn while sealing; the response's `qrPng`). */
 export interface Emitted {
   row: IssuedCfeRow;
-  qrPng?: string;
+  qrPng: string;
 }
 
 export interface BatcherDeps {

@@ -11,7 +11,7 @@ import type { SealRequest } from './issued-cfe.sealer.js';
 const MAX_KEYS = 4096;
 const keys = new Map<number, SigningKeyMaterial>();
 
-void serveWorkerTasks<SealRequest, Sealed>((t) => {
+serveWorkerTasks<SealRequest, Sealed>((t) => {
   if (t.key) {
     keys.set(t.keyId, t.key);
     if (keys.size > MAX_KEYS) keys.delete(keys.keys().next().value!);

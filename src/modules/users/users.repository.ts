@@ -17,11 +17,6 @@ export async function findUserById(db: DbOrTx, id: number): Promise<UserRow | un
   return row;
 }
 
-/**
- * What authenticating a request needs, in ONE round trip (every API request pays it; issue 5
- * point 11): the user's access flags and, for non-operators, their memberships in non-deleted
- * companies.
- */
 export interface ActorRow {
   email: string;
   is_operator: boolean;
@@ -31,6 +26,11 @@ export interface ActorRow {
   memberships: Array<[number, CompanyRole]>;
 }
 
+/**
+ * What authenticating a request needs, in ONE round trip (every API request pays it; issue 5
+ * point 11): the user's access flags and, for non-operators, their memberships in non-deleted
+ * companies.
+ */
 export async function findActor(db: DbOrTx, userId: number): Promise<ActorRow | undefined> {
   const [row] = await db.execute(sql`
     select u.email, u.is_operator, u.enabled, u.locked_at is not null as locked, u.token_version,

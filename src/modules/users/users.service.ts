@@ -194,10 +194,10 @@ export function createUsersService(deps: { db: Db; logger: Logger }) {
       await repo.updateUser(tx, userId, { tokenVersion: sql`${users.tokenVersion} + 1` as unknown as number });
     },
 
-    /** Loads what the auth hook needs to build the Actor (one user row + memberships). */
     /** Access flags and memberships of a user, one query (auth.authenticate on every request). */
     loadActor: (userId: number) => repo.findActor(db, userId),
 
+    /** The full user row and memberships with company identity (token refresh, e-mail lookups). */
     async loadActorState(userId: number) {
       const user = await repo.findUserById(db, userId);
       if (!user) return undefined;

@@ -8,7 +8,7 @@
  * silently or run twice) and is replaced on the next task. Workers start lazily on first use and
  * are unref'ed, so an idle pool never keeps the process alive.
  */
-import { Worker } from 'node:worker_threads';
+import { parentPort, Worker } from 'node:worker_threads';
 
 /** Sent to the worker: `{ id, task }`. Expected back: `{ id, ok: true, value }` or `{ id, ok: false, error }`. */
 export interface PoolMessage<T> {
@@ -106,8 +106,7 @@ export function createWorkerPool<T, R>(opts: { entry: URL; size: number; name: s
  * The worker side: answers each `{ id, task }` with the handler's value, or with the error's name,
  * message and `data` (so the caller can rebuild its own error types).
  */
-export async function serveWorkerTasks<T, R>(handler: (task: T) => R | Promise<R>): Promise<void> {
-  const { parentPort } = await import('node:worker_threads');
+export function serveWorkerTasks<T, R>(handler: (task: T) => R | Promise<R>): void {
   if (!parentPort) throw new Error('serveWorkerTasks must run in a worker thread');
   const port = parentPort;
   port.on('message', async (msg: PoolMessage<T>) => {
