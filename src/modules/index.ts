@@ -60,13 +60,14 @@ export function createModules(deps: ModuleDeps) {
   const { config, database, logger, mailer } = deps;
   const db = database.db;
 
-  const companies = createCompaniesService({ db });
-  const users = createUsersService({ db, logger });
+  const { invalidation } = database;
+  const companies = createCompaniesService({ db, invalidation });
+  const users = createUsersService({ db, logger, invalidation });
   const auth = createAuthService({ db, users, logger, settings: { ...config.auth, jwtSecret: deps.jwtSecret } });
 
   const cae = createCaeService({ db, logger, trust: { extraCertificates: [] }, companyRut: companies.rutOf });
   const masterKey = resolveMasterKey({ masterKey: config.secrets.masterKey, isProduction: config.isProduction, dataDir: config.dataDir });
-  const certificates = createCertificatesService({ db, logger, masterKey, companyRut: companies.rutOf });
+  const certificates = createCertificatesService({ db, logger, masterKey, invalidation, companyRut: companies.rutOf });
   // Company SMTP settings (issue 7 point 5): the password is sealed under the same master key as the private keys.
   const outboundMail = createOutboundMailService({ db, mailer, secrets: { seal: (s) => encryptSecret(masterKey, s), unseal: (s) => decryptSecret(masterKey, s) } });
   const customers = createCustomersService({ db });

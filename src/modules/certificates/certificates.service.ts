@@ -6,6 +6,7 @@ import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { errors } from '../../lib/errors.js';
 import { loadPkcs12, Pkcs12Error, readCertificate, type CertificateInfo } from '../../platform/crypto/pki.js';
 import { PG_UNIQUE_VIOLATION, pgErrorCode, type Db } from '../../platform/db/client.js';
+import type { CacheInvalidation } from '../../platform/db/invalidation.js';
 import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
 import type { Logger } from '../../platform/logger.js';
 import { decryptSecret, encryptSecret } from './certificates.crypto.js';
@@ -40,14 +41,16 @@ export interface SigningMaterial {
   certificate: CertificateInfo;
 }
 
-export function createCertificatesService(deps: { db: Db; logger: Logger; masterKey: Buffer; companyRut(companyId: number): Promise<string | undefined> }) {
+export function createCertificatesService(deps: { db: Db; logger: Logger; masterKey: Buffer; invalidation?: CacheInvalidation; companyRut(companyId: number): Promise<string | undefined> }) {
   const { db } = deps;
   const cache = new Map<number, SigningMaterial>();
+  // Topic `certificates`: another process (or a script) that imports or activates a certificate.
+  deps.invalidation?.subscribe('certificates', () => cache.clear());
   const contexts = new Map<number, { certificateId: number; ctx: SigningContext }>();
 
   /**
    * For the emission flow: the active certificate's key, decrypted once and cached per company
-   * (dropped when the active certificate changes in this process).
+   * (dropped when company_certificates changes, in this process or another: invalidation.ts).
    */
   async function getSigningContext(companyId: number): Promise<SigningMaterial> {
     const cached = cache.get(companyId);

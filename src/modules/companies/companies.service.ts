@@ -8,6 +8,7 @@
 import { errors } from '../../lib/errors.js';
 import { rutProblem } from '../../lib/rut.js';
 import { PG_UNIQUE_VIOLATION, pgErrorCode, type Db } from '../../platform/db/client.js';
+import type { CacheInvalidation } from '../../platform/db/invalidation.js';
 import { assertCompanyRole, visibleCompanies, type Actor } from '../../platform/http/actor.js';
 import type { Paging } from '../../platform/http/paging.js';
 import { createBranchesService } from './branches.service.js';
@@ -88,7 +89,7 @@ export function assertValidRut(rut: string): void {
   if (problem) throw companyErrors.RUT_INVALIDO(`RUT inválido (${rut}): ${problem}`);
 }
 
-export function createCompaniesService(deps: { db: Db }) {
+export function createCompaniesService(deps: { db: Db; invalidation?: CacheInvalidation }) {
   const { db } = deps;
 
   /** Loads a non-deleted company the actor can act on with `role`; invisible = not found. */
@@ -212,7 +213,7 @@ export function createCompaniesService(deps: { db: Db }) {
     /** Printed representation (cfe-documents): logo, verification site, resolution; no access check. */
     printingProfile: createPrintingProfiles(db),
     /** Emission flow: (idEmpresa, codComercio, codTerminal, fecha) → company, branch, point, codigoDgiSucursal. */
-    resolveEmissionPoint: createEmissionResolver(db),
+    resolveEmissionPoint: createEmissionResolver(db, deps.invalidation),
   };
 }
 

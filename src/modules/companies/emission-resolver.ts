@@ -5,6 +5,8 @@
  */
 import { errors } from '../../lib/errors.js';
 import type { DbOrTx } from '../../platform/db/client.js';
+import type { CacheInvalidation } from '../../platform/db/invalidation.js';
+import { createLoadingCache } from '../../platform/db/loading-cache.js';
 import { companyErrors } from './companies.errors.js';
 import * as repo from './companies.repository.js';
 import type { Emisor } from '../emission/cfe.model.js';
@@ -20,14 +22,28 @@ export interface ResolveEmissionPointInput {
   fecha: string;
 }
 
-export function createEmissionResolver(db: DbOrTx) {
+/** How long a resolution may be served without a change notification (invalidation.ts). */
+const CACHE_TTL_MS = 60_000;
+
+export function createEmissionResolver(db: DbOrTx, invalidation?: CacheInvalidation) {
+  // Every emitir resolves its emission point (issue 5 point 11): the rows are cached, the checks
+  // below run on every call. Topic `companies`: companies, branches, DGI codes, emission points.
+  const rows = createLoadingCache<string, Awaited<ReturnType<typeof repo.resolveEmissionPoint>>>({
+    ttlMs: CACHE_TTL_MS,
+    invalidation: invalidation && { bus: invalidation, topics: ['companies'] },
+  });
+  const load = (i: ResolveEmissionPointInput, tx: DbOrTx) => repo.resolveEmissionPoint(tx, i.idEmpresa, i.codComercio, i.codTerminal, i.fecha);
+
   /**
    * Errors: EMPRESA_NO_ENCONTRADA / SUCURSAL_NO_ENCONTRADA / PUNTO_EMISION_NO_ENCONTRADO (404),
    * EMPRESA_DESHABILITADA / SUCURSAL_DESHABILITADA / PUNTO_EMISION_DESHABILITADO /
    * CODIGO_DGI_NO_DEFINIDO (422).
    */
-  return async function resolveEmissionPoint(input: ResolveEmissionPointInput, tx: DbOrTx = db) {
-    const row = await repo.resolveEmissionPoint(tx, input.idEmpresa, input.codComercio, input.codTerminal, input.fecha);
+  return async function resolveEmissionPoint(input: ResolveEmissionPointInput, tx?: DbOrTx) {
+    // Inside a caller's transaction the lookup must see that transaction: no cache.
+    const row = tx
+      ? await load(input, tx)
+      : await rows.get(`${input.idEmpresa}\u0000${input.codComercio}\u0000${input.codTerminal}\u0000${input.fecha}`, () => load(input, db));
     if (!row) throw errors.EMPRESA_NO_ENCONTRADA();
     const { company, branch, point } = row;
     if (!company.enabled) throw companyErrors.EMPRESA_DESHABILITADA();

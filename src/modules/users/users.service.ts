@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { errors } from '../../lib/errors.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { Db, DbOrTx } from '../../platform/db/client.js';
+import type { CacheInvalidation } from '../../platform/db/invalidation.js';
+import { createLoadingCache } from '../../platform/db/loading-cache.js';
 import { sql } from 'drizzle-orm';
 import { users } from './users.tables.js';
 import { PG_UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/client.js';
@@ -62,8 +64,15 @@ export function assertPasswordStrength(clave: string): void {
   if (clave.length < MIN_PASSWORD) throw userErrors.CLAVE_DEBIL();
 }
 
-export function createUsersService(deps: { db: Db; logger: Logger }) {
+export function createUsersService(deps: { db: Db; logger: Logger; invalidation?: CacheInvalidation }) {
   const { db } = deps;
+  // A revoked token or a disabled user must stop working at once: the commit that changes them
+  // empties this cache before it returns in this process, within milliseconds in others
+  // (platform/db/invalidation.ts); the TTL only bounds a lost notification.
+  const actors = createLoadingCache<number, repo.ActorRow | undefined>({
+    ttlMs: 30_000,
+    invalidation: deps.invalidation && { bus: deps.invalidation, topics: ['users', 'companies'] },
+  });
 
   /** Loads the target and checks the caller administers one of its companies (or is operator / self). */
   async function visibleUser(actor: Actor, userId: number, opts: { allowSelf?: boolean } = {}) {
@@ -194,8 +203,11 @@ export function createUsersService(deps: { db: Db; logger: Logger }) {
       await repo.updateUser(tx, userId, { tokenVersion: sql`${users.tokenVersion} + 1` as unknown as number });
     },
 
-    /** Access flags and memberships of a user, one query (auth.authenticate on every request). */
-    loadActor: (userId: number) => repo.findActor(db, userId),
+    /**
+     * Access flags and memberships of a user (auth.authenticate on every request), cached: topics
+     * `users` (users, user_companies) and `companies` (memberships skip deleted companies).
+     */
+    loadActor: (userId: number) => actors.get(userId, () => repo.findActor(db, userId)),
 
     /** The full user row and memberships with company identity (token refresh, e-mail lookups). */
     async loadActorState(userId: number) {

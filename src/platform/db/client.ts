@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { PgTransaction } from 'drizzle-orm/pg-core';
+import { attachCacheInvalidation, type CacheInvalidation } from './invalidation.js';
 
 export type Db = NodePgDatabase<Record<string, never>>;
 // Drizzle's transaction type, narrowed to what repositories use.
@@ -12,6 +13,8 @@ export interface Database {
   db: Db;
   pool: pg.Pool;
   url: string;
+  /** Topics of the caches kept in front of this database (invalidation.ts). */
+  invalidation: CacheInvalidation;
   close(): Promise<void>;
 }
 
@@ -21,11 +24,13 @@ export function connectDatabase(url: string, opts: { max: number }): Database {
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzle(pool, { casing: 'snake_case' }) as Db;
+  const invalidation = attachCacheInvalidation(pool);
   let closed = false;
   return {
     db,
     pool,
     url,
+    invalidation,
     async close() {
       if (closed) return;
       closed = true;
