@@ -12,38 +12,45 @@ export interface ReservedNumber {
   cae: { NA: string; DNro: number; HNro: number; FVD: string; CAEEspecial?: number; CausalCAEEsp?: number };
 }
 
+type RangeChoice = { companyId: number; branchId: number | null; tipoCfe: number; serie: string | null; fecha: string };
+
 /**
- * One statement: lock the chosen range (branch-specific before company-wide, then the one that
- * expires first), advance its cursor by up to `count` numbers and count the day's usage. The row
- * lock serializes concurrent callers; a rollback of the caller's transaction gives the numbers back.
- * Returns the first number and how many were taken (fewer than `count` when the range runs out:
- * the caller asks again and the next range is chosen).
+ * The ranges a number may come from, in the order they are used: the branch's own before the
+ * company-wide ones, then the one that expires first, then the lowest numbers. Shared by both
+ * reservations below so they always agree on which range is next.
  */
-export async function reserveBlockFromBestRange(
-  tx: DbOrTx,
-  p: { companyId: number; branchId: number | null; tipoCfe: number; serie: string | null; fecha: string },
-  count: number,
-): Promise<{ first: ReservedNumber; taken: number } | undefined> {
+const usableRanges = (p: RangeChoice) => sql`
+  from cae_ranges
+  where company_id = ${p.companyId} and tipo_cfe = ${p.tipoCfe}
+    and (${p.serie}::varchar is null or serie = ${p.serie}::varchar)
+    and (branch_id = ${p.branchId}::integer or branch_id is null)
+    and annulled_at is null and fvd >= ${p.fecha}::date and next_number <= h_nro
+  order by (branch_id is null), fvd, d_nro, id`;
+
+/** The day's usage of the range a CTE named `reserved` (columns id, taken) just advanced. */
+const countDailyUsage = (fecha: string) => sql`
+  insert into cae_daily_usage (cae_range_id, fecha, cantidad)
+  select id, ${fecha}::date, taken from reserved
+  on conflict (cae_range_id, fecha) do update set cantidad = cae_daily_usage.cantidad + excluded.cantidad`;
+
+/**
+ * One statement: lock the chosen range, advance its cursor by up to `count` numbers and count the
+ * day's usage. The row lock serializes concurrent callers; a rollback of the caller's transaction
+ * gives the numbers back. Returns the first number and how many were taken (fewer than `count` when
+ * the range runs out: the caller asks again and the next range is chosen).
+ */
+export async function reserveBlockFromBestRange(tx: DbOrTx, p: RangeChoice, count: number): Promise<{ first: ReservedNumber; taken: number } | undefined> {
   const result = await tx.execute(sql`
     with target as (
-      select id, next_number as old_next, least(${count}::integer, h_nro - next_number + 1) as taken from cae_ranges
-      where company_id = ${p.companyId} and tipo_cfe = ${p.tipoCfe}
-        and (${p.serie}::varchar is null or serie = ${p.serie}::varchar)
-        and (branch_id = ${p.branchId}::integer or branch_id is null)
-        and annulled_at is null and fvd >= ${p.fecha}::date and next_number <= h_nro
-      order by (branch_id is null), fvd, d_nro, id
+      select id, next_number as old_next, least(${count}::integer, h_nro - next_number + 1) as taken ${usableRanges(p)}
       limit 1
       for update
-    ), upd as (
+    ), reserved as (
       update cae_ranges r set next_number = r.next_number + target.taken, updated_at = now()
       from target where r.id = target.id and target.taken > 0
       returning r.id, r.serie, target.old_next as numero, target.taken, r.cae_number, r.d_nro, r.h_nro, r.fvd, r.cae_especial, r.causal_cae_esp
-    ), usage as (
-      insert into cae_daily_usage (cae_range_id, fecha, cantidad)
-      select id, ${p.fecha}::date, taken from upd
-      on conflict (cae_range_id, fecha) do update set cantidad = cae_daily_usage.cantidad + excluded.cantidad
-    )
-    select * from upd`);
+    ), usage as (${countDailyUsage(p.fecha)})
+    select * from reserved`);
   const row = result.rows[0] as Record<string, unknown> | undefined;
   if (!row) return undefined;
   return {
@@ -62,6 +69,23 @@ export async function reserveBlockFromBestRange(
       },
     },
   };
+}
+
+/**
+ * CTEs (`reserved`, `usage`) for a caller's single statement that takes EXACTLY numbers
+ * first..first+count-1 of range `caeRangeId`, only if that range is still the one
+ * reserveBlockFromBestRange would choose and `first` is still its next number. `reserved` yields
+ * one row (id) when taken and none otherwise; the caller conditions the rest of its statement on it.
+ * Waiting for the row lock re-checks the cursor against the committed row (READ COMMITTED).
+ */
+export function exactBlockCtes(p: RangeChoice, block: { caeRangeId: number; first: number; count: number }): SQL {
+  return sql`reserved as (
+      update cae_ranges r set next_number = r.next_number + ${block.count}::integer, updated_at = now()
+      where r.id = ${block.caeRangeId}::integer and r.next_number = ${block.first}::integer
+        and r.next_number + ${block.count}::integer - 1 <= r.h_nro
+        and r.id = (select id ${usableRanges(p)} limit 1)
+      returning r.id, ${block.count}::integer as taken
+    ), usage as (${countDailyUsage(p.fecha)})`;
 }
 
 function toDate(d: Date): string {

@@ -264,6 +264,14 @@ export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust
 
     reserveNumbers,
 
+    /**
+     * For the emission pipeline's single-statement batch (issue 5 point 11): the CTEs `reserved`
+     * and `usage` that take exactly a forecast block of numbers when it is still what
+     * reserveNumbers would give (same range choice), or nothing (cae.repository exactBlockCtes).
+     */
+    exactReservationCtes: (input: ReserveInput, block: { caeRangeId: number; first: number; count: number }) =>
+      repo.exactBlockCtes({ companyId: input.companyId, branchId: input.branchId, tipoCfe: input.tipoCfe, serie: input.serie ?? null, fecha: input.fecha ?? uyToday() }, block),
+
     /** For the emission flow: a number DGI rejected (except E02/E09) is voided for the daily report. */
     async voidNumber(tx: DbOrTx, v: { companyId: number; caeRangeId: number; tipoCfe: number; serie: string; numero: number; fecha?: string }) {
       await repo.insertVoided(tx, { companyId: v.companyId, caeRangeId: v.caeRangeId, tipoCfe: v.tipoCfe, serie: v.serie, desde: v.numero, hasta: v.numero, fecha: v.fecha ?? uyToday(), motivo: 'rechazo' });

@@ -1,31 +1,30 @@
-import { and, asc, count, eq, gt, ne, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, ne, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import type { Paging } from '../../platform/http/paging.js';
 import { outboxEvents } from './events.tables.js';
 
 export type OutboxEventRow = typeof outboxEvents.$inferSelect;
 
-/** Channel the delivery engine LISTENs on; NOTIFY is delivered only when the transaction commits. */
+/**
+ * Channel the delivery engine LISTENs on. Every INSERT into outbox_events NOTIFYs it (statement
+ * trigger, migration 0015), delivered only when the transaction commits.
+ */
 export const EVENTS_CHANNEL = 'cfe_outbox_events';
 
 export async function insertEvents(db: DbOrTx, rows: Array<{ companyId: number; type: string; data: unknown; fannedOutAt?: Date }>): Promise<OutboxEventRow[]> {
-  const inserted = await db.insert(outboxEvents).values(rows).returning();
-  await db.execute(sql`select pg_notify(${EVENTS_CHANNEL}, '')`);
-  return inserted;
+  return db.insert(outboxEvents).values(rows).returning();
 }
 
-/**
- * Many events and the NOTIFY in ONE statement (the emission batch's critical section pays one
- * round trip for it instead of two).
- */
-export async function insertEventsAndNotify(db: DbOrTx, rows: Array<{ companyId: number; type: string; data: unknown }>): Promise<void> {
+/** Many events in ONE statement, passed as one JSON parameter (an emission batch). */
+export async function insertEventsJson(db: DbOrTx, rows: Array<{ companyId: number; type: string; data: unknown }>): Promise<void> {
   await db.execute(sql`
-    with ins as (
-      insert into outbox_events (company_id, type, data)
-      select (e->>'companyId')::integer, e->>'type', e->'data' from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) e
-      returning 1
-    )
-    select pg_notify(${EVENTS_CHANNEL}, '') from (select count(*) from ins) c`);
+    insert into outbox_events (company_id, type, data)
+    select (e->>'companyId')::integer, e->>'type', e->'data' from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) e`);
+}
+
+/** The INSERT of the events `select` yields (columns company_id, type, data), for a CTE of a caller's statement. */
+export function insertEventsFrom(select: SQL): SQL {
+  return sql`insert into outbox_events (company_id, type, data) ${select}`;
 }
 
 export async function listCompanyEvents(db: DbOrTx, companyId: number, after: number, paging: Paging, testType: string) {

@@ -2,6 +2,7 @@
  * Business events (spec 6): the outbox writer other modules call inside their own transaction,
  * and the polling feed GET /api/v1/eventos.
  */
+import type { SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../platform/db/client.js';
 import type { Paging } from '../../platform/http/paging.js';
 import { TEST_EVENT_TYPE, toEnvelope, type EventEnvelope, type EventType } from './events.catalogue.js';
@@ -28,8 +29,15 @@ export function createEventsService(deps: { db: Db }) {
 
     /** Several events in one INSERT (an emission batch), same transaction rules as `record`. */
     async recordMany(tx: DbOrTx, inputs: RecordEventInput[]): Promise<void> {
-      if (inputs.length) await repo.insertEventsAndNotify(tx, inputs.map((i) => ({ companyId: i.companyId, type: i.type, data: i.resource })));
+      if (inputs.length) await repo.insertEventsJson(tx, inputs.map((i) => ({ companyId: i.companyId, type: i.type, data: i.resource })));
     },
+
+    /**
+     * The outbox INSERT of the events a query yields (columns company_id, type, data), to be a CTE
+     * of the caller's own statement: the emission batch stores CFEs and events in one statement.
+     * Same rules as `record`: it commits (and NOTIFYs) or rolls back with that statement.
+     */
+    insertFrom: (select: SQL): SQL => repo.insertEventsFrom(select),
 
     /** The test event of one endpoint: stored for the delivery log, never fanned out to others. */
     async recordTestEvent(tx: DbOrTx, companyId: number, data: Record<string, unknown>) {

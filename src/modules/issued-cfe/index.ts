@@ -31,6 +31,7 @@ export function createIssuedCfeModule(deps: IssuedCfeModuleDeps) {
   const ports: IssuedCfePorts = {
     resolveEmissionPoint: (input) => deps.companies.resolveEmissionPoint(input),
     reserveNumbers: (tx, input, count) => deps.cae.reserveNumbers(tx, input, count),
+    exactReservationCtes: (input, block) => deps.cae.exactReservationCtes(input, block),
     reserveContingencyNumber: (tx, input) => deps.cae.reserveContingencyNumber(tx, input),
     signingContext,
     customerById: (companyId, id) => deps.customers.findForCompany(deps.db, companyId, id),
@@ -40,6 +41,7 @@ export function createIssuedCfeModule(deps: IssuedCfeModuleDeps) {
     currencyExists: async (code) => deps.currencies.isKnownCurrency(code),
     companyRate: (companyId, currency, fecha) => deps.currencies.findRate(deps.db, companyId, currency, fecha),
     recordEvents: (tx, inputs) => deps.events.recordMany(tx, inputs),
+    insertEventsFrom: (select) => deps.events.insertFrom(select),
     async lookupRut(companyId, rut) {
       const ctx = await signingContext(companyId);
       if (!ctx) return null;

@@ -3,10 +3,11 @@
  *
  * Every emission of one (company, branch, type, date) needs the same CAE range row lock, so
  * emitting one receipt per transaction serialises them on DB round trips: ~70 receipts/s. Instead,
- * requests that arrive while a transaction of their key is running wait for it, then go together
- * in the next one: one statement reserves the whole block of numbers, one multi-row INSERT stores
- * them and one more writes their outbox events. Each CFE is sealed (signed, XSD-validated, QR) on
- * the worker threads, ahead of its transaction when the numbers can be forecast (see `drain`).
+ * requests that arrive while a batch of their key is in the database wait for it, then go together
+ * in the next one. Each CFE is sealed (signed, XSD-validated, QR) on the worker threads, ahead of
+ * the database when the numbers can be forecast (see `drain`); such a batch is then ONE statement
+ * (issued-cfe.fast-batch.ts). Otherwise one transaction reserves the whole block of numbers, one
+ * multi-row INSERT stores them and one more writes their outbox events.
  * An idle service still commits a lone request at once (no timer, no added latency).
  *
  * All-or-nothing per receipt: if anything fails inside a batch (an XSD error, a CAE running out, a
@@ -17,7 +18,8 @@ import type { Db, DbOrTx } from '../../platform/db/client.js';
 import { securityCode, type Cfe, type CfeTypeInfo, type Emisor, type SigningContext } from '../emission/index.js';
 import { issuedCfeErrors as E } from './issued-cfe.errors.js';
 import { forecastNumbers, sameNumbers } from './issued-cfe.forecast.js';
-import type { ReservedNumber } from './issued-cfe.ports.js';
+import { insertWithReservation, storedRow } from './issued-cfe.fast-batch.js';
+import type { IssuedCfePorts, ReservedNumber } from './issued-cfe.ports.js';
 import * as repo from './issued-cfe.repository.js';
 import type { Sealer } from './issued-cfe.sealer.js';
 import { SealError } from './issued-cfe.sealing.js';
@@ -50,11 +52,9 @@ export interface Emitted {
   qrPng: string;
 }
 
-export interface BatcherDeps {
+export interface BatcherDeps extends Pick<IssuedCfePorts, 'reserveNumbers' | 'recordEvents' | 'exactReservationCtes' | 'insertEventsFrom'> {
   db: Db;
   sealer: Sealer;
-  reserveNumbers(tx: DbOrTx, input: { companyId: number; branchId: number; tipoCfe: number; fecha: string }, count: number): Promise<ReservedNumber[]>;
-  recordEvents(tx: DbOrTx, inputs: Array<{ type: 'Cfe.Emitido'; companyId: number; resource: Record<string, unknown> }>): Promise<unknown>;
   /** Largest batch per transaction (keeps the row lock and the statements bounded). */
   maxBatch?: number;
 }
@@ -120,7 +120,30 @@ export function createEmissionBatcher(deps: BatcherDeps) {
   const lanes = new Map<string, Lane>();
   const counters = { batches: 0, receipts: 0, forecastsHeld: 0, forecastsMissed: 0, fallbacks: 0 };
 
+  /** A presealed batch in one statement; undefined when its forecast no longer holds (nothing written). */
+  async function commitForecast(items: PreparedCfe[], pre: Presealed): Promise<Emitted[] | undefined> {
+    const first = items[0];
+    const reservation = deps.exactReservationCtes(
+      { companyId: first.companyId, branchId: first.branchId, tipoCfe: first.info.code, fecha: first.fecha },
+      { caeRangeId: pre.numbers[0].caeRangeId, first: pre.numbers[0].numero, count: items.length },
+    );
+    const rows = pre.sealed.map((s) => {
+      const { type, resource } = emittedEvent({ ...s.row, id: 0, mntPagar: s.row.mntPagar ?? null });
+      return { values: s.row, event: { type, data: resource } };
+    });
+    const got = await insertWithReservation(deps.db, reservation, deps.insertEventsFrom, rows);
+    return got?.map((g, i) => ({ row: storedRow(rows[i].values, g), qrPng: pre.sealed[i].qrPng }));
+  }
+
   async function commit(items: PreparedCfe[], pre?: Presealed, onReserved?: () => void): Promise<{ emitted: Emitted[]; last: ReservedNumber; forecastHeld: boolean }> {
+    if (pre) {
+      const emitted = await commitForecast(items, pre);
+      if (emitted) {
+        onReserved?.();
+        return { emitted, last: pre.numbers[pre.numbers.length - 1], forecastHeld: true };
+      }
+      // Someone else moved the cursor or the range changed: the transaction below reseals.
+    }
     const first = items[0];
     // Queries issued together queue on the same connection and run back to back: the critical
     // section (the CAE row lock) costs BEGIN + 1 + 1 + COMMIT round trips, whatever the batch size.

@@ -11,6 +11,7 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { insertCompany } from '../../../test/support/factories.js';
 import { verifyXmlSignature } from '../emission/index.js';
 import { createEmissionBatcher, type Emitted } from './issued-cfe.batcher.js';
+import { findIssuedCfe } from './issued-cfe.repository.js';
 import { createSealer } from './issued-cfe.sealer.js';
 import { setUpIssuer } from './issued-cfe.test-setup.js';
 
@@ -42,12 +43,18 @@ function assertSealedWithOwnNumber(e: Emitted, certificatePem: string) {
   assert.ok(row.urlQr.includes(`,${row.serie},${row.numero},`), row.urlQr);
 }
 
+/** The batcher's ports as the module wires them (issued-cfe/index.ts). */
+function ports() {
+  const { cae, events } = t.modules.services;
+  return { reserveNumbers: cae.reserveNumbers, exactReservationCtes: cae.exactReservationCtes, recordEvents: events.recordMany, insertEventsFrom: events.insertFrom };
+}
+
 describe('happy path', () => {
   test('batches after the first are sealed ahead with the forecast numbers, which hold', async () => {
     const company = await insertCompany(t);
     const issuer = await setUpIssuer(t.db, t.call, admin, company);
     const cae = t.modules.services.cae;
-    const batcher = createEmissionBatcher({ db: t.db, sealer, maxBatch: 4, reserveNumbers: cae.reserveNumbers, recordEvents: (tx, e) => t.modules.services.events.recordMany(tx, e) });
+    const batcher = createEmissionBatcher({ db: t.db, sealer, maxBatch: 4, ...ports() });
     const emitted = await Promise.all((await prepared(company.id, 16)).map((p) => batcher.submit(p)));
     assert.deepEqual(emitted.map((e) => e.row.numero).sort((a, b) => a - b), Array.from({ length: 16 }, (_, i) => i + 1));
     for (const e of emitted) assertSealedWithOwnNumber(e, issuer.certPem);
@@ -56,6 +63,16 @@ describe('happy path', () => {
     assert.ok(st.batches >= 4, JSON.stringify(st));
     assert.equal(st.forecastsHeld, st.batches - 1, JSON.stringify(st));
     assert.equal(st.forecastsMissed, 0);
+    // Batches sealed ahead are one statement that does not read the rows back: what it answers is what is stored.
+    for (const e of emitted) assert.deepEqual(e.row, await findIssuedCfe(t.db, e.row.id));
+    const events = await t.db.execute(sql`select (data->>'id')::bigint as id, data->>'numero' as numero from outbox_events where company_id = ${company.id} and type = 'Cfe.Emitido' order by id`);
+    assert.deepEqual(
+      (events.rows as Array<{ id: string; numero: string }>).map((r) => `${r.id}:${r.numero}`).sort(),
+      emitted.map((e) => `${e.row.id}:${e.row.numero}`).sort(),
+      'one Cfe.Emitido per CFE, with its id',
+    );
+    const [usage] = (await t.db.execute(sql`select sum(cantidad)::int as n from cae_daily_usage u join cae_ranges r on r.id = u.cae_range_id where r.company_id = ${company.id}`)).rows as Array<{ n: number }>;
+    assert.equal(usage.n, 16, 'the daily CAE usage counts every number');
   });
 });
 
@@ -64,17 +81,18 @@ describe('errors', () => {
     const company = await insertCompany(t);
     const issuer = await setUpIssuer(t.db, t.call, admin, company);
     const cae = t.modules.services.cae;
-    let calls = 0;
     let stolen = 0;
-    const batcher = createEmissionBatcher({
-      db: t.db, sealer, maxBatch: 4,
-      async reserveNumbers(tx, input, count) {
-        // Before the second batch takes the lock, "another process" commits the next number.
-        if (++calls === 2) stolen = (await cae.reserveNumbers(t.db, input, 1))[0].numero;
-        return cae.reserveNumbers(tx, input, count);
+    // Before the second batch's statement (the first one sealed ahead), "another process" commits the next number.
+    const db = new Proxy(t.db, {
+      get(target, prop, receiver) {
+        if (prop !== 'execute') return Reflect.get(target, prop, receiver);
+        return async (query: Parameters<typeof target.execute>[0]) => {
+          if (!stolen) stolen = (await cae.reserveNumbers(target, { companyId: company.id, branchId: issuer.branch.id, tipoCfe: 101, fecha: today }, 1))[0].numero;
+          return target.execute(query);
+        };
       },
-      recordEvents: (tx, e) => t.modules.services.events.recordMany(tx, e),
     });
+    const batcher = createEmissionBatcher({ db, sealer, maxBatch: 4, ...ports() });
     const emitted = await Promise.all((await prepared(company.id, 16)).map((p) => batcher.submit(p)));
     const numbers = emitted.map((e) => e.row.numero).sort((a, b) => a - b);
     assert.ok(stolen > 1);

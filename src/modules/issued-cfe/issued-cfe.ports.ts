@@ -2,6 +2,7 @@
  * What the emission flow needs from other modules (STYLE 5.3: reached only through their services,
  * wired in modules/index.ts). Kept as interfaces so unit tests and the bench can pass fakes.
  */
+import type { SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import type { SigningContext } from '../emission/index.js';
 import type { RutInfo } from '../dgi/dgi.client.js';
@@ -38,6 +39,11 @@ export interface IssuedCfePorts {
   resolveEmissionPoint(input: { idEmpresa: number; codComercio: string; codTerminal: string; fecha: string }): Promise<EmissionPoint>;
   /** `count` numbers in one go for an emission batch (all or nothing; CAE_SIN_NUMEROS otherwise). */
   reserveNumbers(tx: DbOrTx, input: { companyId: number; branchId: number; tipoCfe: number; fecha: string }, count: number): Promise<ReservedNumber[]>;
+  /**
+   * CTEs ending in `reserved` that take exactly numbers first..first+count-1 of the range when it is
+   * still the one reserveNumbers would use and `first` is its next number; nothing otherwise (cae module).
+   */
+  exactReservationCtes(input: { companyId: number; branchId: number; tipoCfe: number; fecha: string }, block: { caeRangeId: number; first: number; count: number }): SQL;
   /** Marks a paper CFC's number used, once, inside a registered CFC range (cae module; 422 otherwise). */
   reserveContingencyNumber(tx: DbOrTx, input: { companyId: number; tipoCfc: number; serie: string; numero: number; fecha: string }): Promise<{ cfcRangeId: number; serie: string; numero: number; constancia: string; fechaVencimiento: string; desde: number; hasta: number }>;
   signingContext(companyId: number): Promise<SigningContext | undefined>;
@@ -47,6 +53,8 @@ export interface IssuedCfePorts {
   checkProductLines(companyId: number, lines: Array<{ idVariante: number; datosTrazabilidad?: { id_lote?: number; id_serie?: number } }>): Promise<unknown>;
   currencyExists(code: string): Promise<boolean>;
   companyRate(companyId: number, currency: string, fecha: string): Promise<string | undefined>;
+  /** The outbox INSERT of the events a query yields (company_id, type, data), as a CTE of the batch statement (events module). */
+  insertEventsFrom(select: SQL): SQL;
   /** Outbox events, one INSERT (events module). */
   recordEvents(tx: DbOrTx, inputs: Array<{ type: 'Cfe.Emitido'; companyId: number; resource: Record<string, unknown> }>): Promise<unknown>;
   /** DGI RUT lookup (cached); null = no usable company under that RUT. */

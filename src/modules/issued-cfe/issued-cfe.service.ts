@@ -35,7 +35,7 @@ export interface IssuedCfeSettings {
 export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; settings: IssuedCfeSettings }) {
   const { db, ports } = deps;
   const sealer = createSealer({ workers: deps.settings.sealWorkers });
-  const batcher = createEmissionBatcher({ db, sealer, reserveNumbers: ports.reserveNumbers, recordEvents: ports.recordEvents });
+  const batcher = createEmissionBatcher({ db, sealer, ...ports });
   // BRIEF 1 and 11: 5,000 UI at the UI value of 31 December of the year before fechaEmision
   // (BCU code 9800), cached per year; UI_VALUE (config) when the central bank cannot be reached.
   const uiThresholds = new Map<string, Promise<Decimal>>();

@@ -1,0 +1,70 @@
+/**
+ * The emission batch as ONE autocommit statement (issue 5 point 11): when a batch was sealed ahead
+ * with forecast numbers (issued-cfe.forecast.ts), taking exactly those numbers, storing the CFEs and
+ * writing their `Cfe.Emitido` events is a single statement: `reserved` (cae module) yields a row
+ * only if the forecast still holds, and everything else is conditioned on it. One round trip under
+ * the CAE row lock instead of six (BEGIN, reserve, ids, INSERT, events, COMMIT), and no parse of
+ * returned XML. When the forecast no longer holds nothing is written and the caller falls back to
+ * the transactional path, which reseals with the numbers it really reserves.
+ */
+import { Decimal } from 'decimal.js';
+import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { PgNumeric } from 'drizzle-orm/pg-core';
+import type { DbOrTx } from '../../platform/db/client.js';
+import { issuedCfes, type IssuedCfeRow } from './issued-cfe.tables.js';
+
+export type IssuedCfeInsert = typeof issuedCfes.$inferInsert;
+
+/** Set by the database or later states, never by the emission batch. */
+const NOT_INSERTED = new Set(['id', 'cfcRangeId', 'estado', 'estadoReceptor', 'estadoActualizadoEn', 'createdAt']);
+const columns = Object.entries(getTableColumns(issuedCfes)).filter(([key]) => !NOT_INSERTED.has(key));
+const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const numericScale = new Map(columns.flatMap(([key, col]) => (col instanceof PgNumeric ? [[key, col.scale ?? 0] as const] : [])));
+
+// json_to_recordset reads the rows as the app builds them (camelCase keys), typed by the table itself.
+const recordsetTypes = sql.raw(columns.map(([key, col]) => `"${key}" ${col.getSQLType()}`).join(', '));
+const targetColumns = sql.raw(columns.map(([key]) => snake(key)).join(', '));
+const sourceColumns = sql.raw(columns.map(([key]) => `i."${key}"`).join(', '));
+
+export interface FastBatchRow {
+  values: IssuedCfeInsert;
+  /** The `Cfe.Emitido` resource; its `id` is set by the statement. */
+  event: { type: string; data: Record<string, unknown> };
+}
+
+/**
+ * Runs the statement; returns each row's id and created_at in input order, or undefined when
+ * `reservation` took nothing (the forecast no longer holds; nothing was written).
+ * `reservation`: CTEs ending in `reserved` (cae service exactReservationCtes).
+ * `insertEvents`: the events module's INSERT of the rows a query yields (company_id, type, data).
+ */
+export async function insertWithReservation(db: DbOrTx, reservation: SQL, insertEvents: (select: SQL) => SQL, rows: FastBatchRow[]): Promise<Array<{ id: number; createdAt: Date }> | undefined> {
+  const input = JSON.stringify(rows.map((r) => ({ ...r.values, eventType: r.event.type, eventData: r.event.data })));
+  const result = await db.execute(sql`
+    with ${reservation},
+    input as materialized (
+      select * from json_to_recordset(${input}::json) as i(${recordsetTypes}, "eventType" text, "eventData" jsonb)
+    ), ins as (
+      insert into issued_cfes (${targetColumns})
+      select ${sourceColumns} from input i where exists (select 1 from reserved)
+      returning id, numero, created_at
+    ), events as (${insertEvents(sql`select i."companyId", i."eventType", i."eventData" || jsonb_build_object('id', ins.id) from ins join input i on i."numero" = ins.numero`)})
+    select id, numero, created_at from ins`);
+  const byNumber = new Map((result.rows as Array<{ id: string | number; numero: number; created_at: Date | string }>).map((r) => [Number(r.numero), r]));
+  if (byNumber.size === 0) return undefined;
+  return rows.map((r) => {
+    const got = byNumber.get(r.values.numero)!;
+    return { id: Number(got.id), createdAt: new Date(got.created_at) };
+  });
+}
+
+/** The stored row as the database returns it (numeric columns at their scale, nulls for absent values), without reading it back. */
+export function storedRow(values: IssuedCfeInsert, got: { id: number; createdAt: Date }): IssuedCfeRow {
+  const row: Record<string, unknown> = { id: got.id, createdAt: got.createdAt, cfcRangeId: null, estado: 'firmado', estadoReceptor: null, estadoActualizadoEn: null };
+  for (const [key] of columns) {
+    const v = (values as Record<string, unknown>)[key];
+    const scale = numericScale.get(key);
+    row[key] = v == null ? null : scale !== undefined ? new Decimal(v as string).toFixed(scale) : v;
+  }
+  return row as IssuedCfeRow;
+}
