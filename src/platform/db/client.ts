@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import type { PgTransaction } from 'drizzle-orm/pg-core';
-import { attachCacheInvalidation, type CacheInvalidation } from './invalidation.js';
+import { createCacheInvalidation, type CacheInvalidation } from './invalidation.js';
 
 export type Db = NodePgDatabase<Record<string, never>>;
 // Drizzle's transaction type, narrowed to what repositories use.
@@ -19,18 +19,18 @@ export interface Database {
 }
 
 export function connectDatabase(url: string, opts: { max: number }): Database {
-  const pool = new pg.Pool({ connectionString: url, max: opts.max, idleTimeoutMillis: 30_000 });
+  const invalidation = createCacheInvalidation();
+  const pool = new pg.Pool({ connectionString: url, max: opts.max, idleTimeoutMillis: 30_000, onConnect: invalidation.onConnect } as pg.PoolConfig);
   // An idle client error (server restart) must not crash the process; the pool replaces the client.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzle(pool, { casing: 'snake_case' }) as Db;
-  const invalidation = attachCacheInvalidation(pool);
   let closed = false;
   return {
     db,
     pool,
     url,
-    invalidation,
+    invalidation: invalidation.bus,
     async close() {
       if (closed) return;
       closed = true;

@@ -22,26 +22,27 @@ export interface CacheInvalidation {
   invalidateAll(): void;
 }
 
-export function attachCacheInvalidation(pool: pg.Pool): CacheInvalidation {
+/** The bus, and the hook the pool runs on each new connection before handing it out (pg-pool `onConnect`). */
+export function createCacheInvalidation(): { bus: CacheInvalidation; onConnect(client: pg.ClientBase): Promise<void> } {
   const subscribers = new Map<string, Array<() => void>>();
   const run = (fns: Array<() => void> | undefined) => fns?.forEach((fn) => fn());
   const invalidateAll = () => subscribers.forEach(run);
 
-  pool.on('connect', (client) => {
-    client.on('notification', (msg) => {
-      if (msg.channel === CACHE_CHANNEL && msg.payload) run(subscribers.get(msg.payload));
-    });
-    // Queued ahead of whatever the pool hands this client out for.
-    client.query(`listen ${CACHE_CHANNEL}`).catch(() => undefined);
-    invalidateAll();
-  });
-
   return {
-    subscribe(topic, onInvalidate) {
-      const list = subscribers.get(topic) ?? [];
-      list.push(onInvalidate);
-      subscribers.set(topic, list);
+    bus: {
+      subscribe(topic, onInvalidate) {
+        const list = subscribers.get(topic) ?? [];
+        list.push(onInvalidate);
+        subscribers.set(topic, list);
+      },
+      invalidateAll,
     },
-    invalidateAll,
+    async onConnect(client) {
+      client.on('notification', (msg) => {
+        if (msg.channel === CACHE_CHANNEL && msg.payload) run(subscribers.get(msg.payload));
+      });
+      await client.query(`listen ${CACHE_CHANNEL}`);
+      invalidateAll();
+    },
   };
 }
