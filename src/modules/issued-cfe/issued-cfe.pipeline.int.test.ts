@@ -29,8 +29,8 @@ after(async () => {
   await t.close();
 });
 
-async function prepared(companyId: number, n: number) {
-  const body = { idEmpresa: companyId, codComercio: 'C1', codTerminal: 'T1', cfe: { idDoc: { tipoCfe: 101 as const, fechaEmision: today }, detalles: [{ indicadorFacturacion: 3 as const, nombreItem: 'Yerba', cantidad: 1, precioUnitario: '100.00' }] } };
+async function prepared(companyId: number, n: number, line: Record<string, unknown> = {}) {
+  const body = { idEmpresa: companyId, codComercio: 'C1', codTerminal: 'T1', cfe: { idDoc: { tipoCfe: 101 as const, fechaEmision: today }, detalles: [{ indicadorFacturacion: 3 as const, nombreItem: 'Yerba', cantidad: 1, precioUnitario: '100.00', ...line }] } };
   return Promise.all(Array.from({ length: n }, () => t.modules.services.issuedCfe.prepare(body as never)));
 }
 
@@ -103,5 +103,26 @@ describe('errors', () => {
     const st = batcher.stats();
     assert.ok(st.forecastsMissed >= 1, JSON.stringify(st));
     assert.equal(st.fallbacks, 0);
+  });
+
+  test('a receipt sealed ahead fails the XSD in the middle of the stream: it alone fails, consumes no number, the rest stay contiguous', async () => {
+    const company = await insertCompany(t);
+    const issuer = await setUpIssuer(t.db, t.call, admin, company);
+    const batcher = createEmissionBatcher({ db: t.db, sealer, maxBatch: 4, ...ports() });
+    const [first] = await prepared(company.id, 1);
+    const good = await prepared(company.id, 12);
+    // TpoCod is at most 10 characters in DGI's XSD: only sealing catches it.
+    const [bad] = await prepared(company.id, 1, { codigoItem: [{ tpoCod: 'DEMASIADO-LARGO-PARA-DGI', cod: '1' }] });
+    // The first receipt opens the lane (transaction); the others queue behind it and are then sealed ahead.
+    const results = await Promise.allSettled([first, ...good.slice(0, 6), bad, ...good.slice(6)].map((p) => batcher.submit(p)));
+    const failed = results.filter((r) => r.status === 'rejected');
+    assert.equal(failed.length, 1);
+    assert.equal(results[7].status, 'rejected');
+    assert.equal(((results[7] as PromiseRejectedResult).reason as { code?: string }).code, 'XML_INVALIDO');
+    const emitted = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    assert.deepEqual(emitted.map((e) => e.row.numero).sort((a, b) => a - b), Array.from({ length: 13 }, (_, i) => i + 1));
+    for (const e of emitted) assertSealedWithOwnNumber(e, issuer.certPem);
+    assert.ok(batcher.stats().forecastsHeld >= 1, JSON.stringify(batcher.stats()));
+    assert.equal(batcher.stats().fallbacks, 0, 'the failing receipt went alone, nobody else was retried');
   });
 });

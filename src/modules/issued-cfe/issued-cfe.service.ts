@@ -12,7 +12,8 @@ import { PG_UNIQUE_VIOLATION, constraintName, pgErrorCode } from '../../platform
 import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
 import { validateXml } from '../../platform/xml/xsd.js';
 import { CfeXmlError, formatTmstFirma, getCfeType, isContingencyCode, securityCode, signXmlDocument, SignatureError, type CfeTypeInfo } from '../emission/index.js';
-import { createEmissionBatcher, emittedEvent, sealedRow, type Emitted, type PreparedCfe } from './issued-cfe.batcher.js';
+import { createEmissionBatcher } from './issued-cfe.batcher.js';
+import { emittedEvent, sealedRow, type Emitted, type PreparedCfe } from './issued-cfe.sealed-row.js';
 import { draftCfe } from './issued-cfe.assemble.js';
 import { listStateHistory } from './issued-cfe.history.js';
 import { issuedCfeErrors as E } from './issued-cfe.errors.js';

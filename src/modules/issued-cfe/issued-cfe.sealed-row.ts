@@ -1,0 +1,75 @@
+/**
+ * A prepared CFE becomes a row to store (issue 5 point 4): numbered, sealed (signed, XSD-validated,
+ * QR) and flattened into the issued_cfes columns, plus its `Cfe.Emitido` event. Used by the
+ * emission batcher and by the contingency transcription.
+ */
+import { securityCode, type Cfe, type CfeTypeInfo, type Emisor, type SigningContext } from '../emission/index.js';
+import { issuedCfeErrors as E } from './issued-cfe.errors.js';
+import type { ReservedNumber } from './issued-cfe.ports.js';
+import type { Sealer } from './issued-cfe.sealer.js';
+import { SealError } from './issued-cfe.sealing.js';
+import type { issuedCfes, IssuedCfeRow } from './issued-cfe.tables.js';
+
+/** Everything decided before numbering (issued-cfe.service `prepare`). */
+export interface PreparedCfe {
+  companyId: number;
+  branchId: number;
+  emissionPointId: number;
+  info: CfeTypeInfo;
+  fecha: string;
+  signedAt: Date;
+  emisor: Emisor;
+  draft: Cfe;
+  customerId?: number;
+  currency: { TpoMoneda: string; TpoCambio?: string };
+  adenda?: string;
+  ctx: SigningContext;
+  idempotencyKey?: string;
+  requestHash?: string;
+}
+
+/** Number assigned to a prepared CFE: from a CAE range, or the paper number of a contingency CFC. */
+export type Numbering = Pick<ReservedNumber, 'serie' | 'numero' | 'cae'> & { caeRangeId: number | null; cfcRangeId?: number };
+
+/** A stored receipt and its QR image (drawn while sealing; the response's `qrPng`). */
+export interface Emitted {
+  row: IssuedCfeRow;
+  qrPng: string;
+}
+
+/** Numbers the CFE, seals it (sign, XSD, QR) and turns it into the row to store; throws 422 XML_INVALIDO. */
+export async function sealedRow(sealer: Sealer, p: PreparedCfe, n: Numbering): Promise<{ row: typeof issuedCfes.$inferInsert; qrPng: string }> {
+  const draft = p.draft;
+  draft.IdDoc.Serie = n.serie;
+  draft.IdDoc.Nro = n.numero;
+  draft.CAEData = { CAE_ID: n.cae.NA, DNro: n.cae.DNro, HNro: n.cae.HNro, FecVenc: n.cae.FVD, CAEEspecial: n.cae.CAEEspecial as 1 | undefined, CausalCAEEsp: n.cae.CausalCAEEsp };
+  let sealed;
+  try {
+    sealed = await sealer.seal(draft, p.ctx, { RUCEmisor: p.emisor.RUCEmisor, TipoCFE: p.info.code, Serie: n.serie, Nro: n.numero });
+  } catch (err) {
+    if (err instanceof SealError) throw E.XML_INVALIDO(err.message, err.data);
+    throw err;
+  }
+  const t = draft.Totales;
+  const row = {
+    companyId: p.companyId, branchId: p.branchId, emissionPointId: p.emissionPointId, caeRangeId: n.caeRangeId,
+    tipoCfe: p.info.code, serie: n.serie, numero: n.numero, fechaEmision: p.fecha, tmstFirma: draft.TmstFirma, firmadoEn: p.signedAt,
+    receptorTipoDoc: draft.Receptor?.TipoDocRecep, receptorDocumento: draft.Receptor?.DocRecep ?? draft.Receptor?.DocRecepExt, receptorNombre: draft.Receptor?.RznSocRecep, customerId: p.customerId,
+    moneda: p.currency.TpoMoneda, tipoCambio: p.currency.TpoCambio, mntTotal: t.MntTotal, mntPagar: t.MntPagar,
+    mntNetoIvaTasaMin: t.MntNetoIvaTasaMin, mntNetoIvaTasaBasica: t.MntNetoIVATasaBasica, mntIvaTasaMin: t.MntIVATasaMin, mntIvaTasaBasica: t.MntIVATasaBasica, mntNoGrv: t.MntNoGrv,
+    totales: t, xml: sealed.xml, digestValue: sealed.digestValue, codigoSeguridad: securityCode(sealed.digestValue), urlQr: sealed.urlQr,
+    adenda: p.adenda, idempotencyKey: p.idempotencyKey, requestHash: p.requestHash,
+  };
+  return { row, qrPng: sealed.qrPng };
+}
+
+/** The `Cfe.Emitido` event of a stored row (docs/EVENTS.md). */
+export function emittedEvent(row: Pick<IssuedCfeRow, 'id' | 'companyId' | 'tipoCfe' | 'serie' | 'numero' | 'fechaEmision' | 'mntPagar' | 'moneda'>) {
+  return {
+    type: 'Cfe.Emitido' as const,
+    companyId: row.companyId,
+    resource: { id: row.id, idEmpresa: row.companyId, tipoCfe: row.tipoCfe, serie: row.serie, numero: row.numero, fechaEmision: row.fechaEmision, mntPagar: row.mntPagar ?? null, moneda: row.moneda },
+  };
+}
+
+export type SealedRow = Awaited<ReturnType<typeof sealedRow>>;
