@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createRequire } from 'node:module';
 import { buildQrUrl, qrPngBase64, securityCode } from './qr.ts';
+import { encodeQr } from './qr-encoder.ts';
 
 // jsqr and pngjs are CommonJS test-only helpers without ESM typings.
 const require = createRequire(import.meta.url);
@@ -59,6 +60,19 @@ describe('qr', () => {
       const png = PNG.sync.read(buf);
       assert.ok(png.width >= 250 && png.width <= 300, `width ${png.width}`);
       assert.equal(jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data, url, url);
+    }
+  });
+});
+
+describe('qr png geometry', () => {
+  it('decodes at every module scale, from 1 to 16 pixels per module', async () => {
+    const url = 'https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,1,100.00,08/07/2026,abc';
+    const { PNG: Png } = require('pngjs') as { PNG: { sync: { read(buf: Buffer): { data: Buffer; width: number; height: number } } } };
+    for (let scale = 1; scale <= 16; scale++) {
+      const span = encodeQr(url).size + 2; // plus the one-module quiet zone
+      const png = Png.sync.read(Buffer.from(qrPngBase64(url, { width: span * scale }), 'base64'));
+      assert.equal(png.width, span * scale);
+      if (scale >= 2) assert.equal(jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data, url, `scale ${scale}`);
     }
   });
 });

@@ -3,8 +3,8 @@
  * TDOC Anexo B/E). The hash is the signature's base64 DigestValue [I, strong: BRIEF 4].
  */
 import zlib from 'node:zlib';
-import QRCode from 'qrcode';
 import { getCfeType } from './cfe-types.ts';
+import { encodeQr } from './qr-encoder.ts';
 import type { Totales } from './cfe.model.ts';
 
 export const QR_BASE_URL = 'https://www.efactura.dgi.gub.uy/consultaQR/cfe';
@@ -59,15 +59,38 @@ export function buildQrUrl(input: QrInput): string {
 }
 
 /**
- * The QR symbol's modules (true = dark), error correction M (BRIEF 4). One byte-mode segment and
- * a fixed mask pattern: the `qrcode` package's optimal segmentation and its eight-mask penalty
- * search cost ~1.3 ms per symbol, 30 times the encoding itself, on the emission hot path (issue 5
- * point 11). Any mask pattern is valid for ISO/IEC 18004 decoders (the mask is written in the
- * format information); the URL is lowercase text, so byte mode is what the optimiser picks anyway.
+ * The QR symbol's modules (true = dark), error correction M (BRIEF 4): one byte-mode segment and
+ * mask pattern 2 (qr-encoder.ts). Any mask pattern is valid for ISO/IEC 18004 decoders (the mask is
+ * written in the format information), and the URL is lowercase text, so byte mode is what an
+ * optimising encoder picks anyway; the `qrcode` package's segmentation and eight-mask penalty
+ * search cost ~1.3 ms per symbol on the emission hot path (issue 5 point 11).
  */
 export function qrModules(text: string): { size: number; dark(row: number, col: number): boolean } {
-  const { modules } = QRCode.create([{ data: text, mode: 'byte' }] as unknown as string, { errorCorrectionLevel: 'M', maskPattern: 2 as never });
-  return { size: modules.size, dark: (row, col) => modules.get(row, col) === 1 };
+  const { size, modules } = encodeQr(text);
+  return { size, dark: (row, col) => modules[row * size + col] === 1 };
+}
+
+/**
+ * Per module column: [first byte, its bits, last byte, its bits] of the column's `scale` white
+ * pixels in a pixel row; the bytes in between are all white. Cached per geometry.
+ */
+const whiteMaskCache = new Map<string, Uint16Array>();
+function whiteMasks(span: number, scale: number): Uint16Array {
+  const key = `${span}x${scale}`;
+  let masks = whiteMaskCache.get(key);
+  if (masks) return masks;
+  masks = new Uint16Array(span * 4);
+  for (let c = 0; c < span; c++) {
+    const x0 = c * scale;
+    const x1 = x0 + scale - 1;
+    const first = x0 >> 3;
+    const last = x1 >> 3;
+    const head = 0xff >> (x0 & 7);
+    const tail = (0xff << (7 - (x1 & 7))) & 0xff;
+    masks.set(first === last ? [first, head & tail, last, head & tail] : [first, head, last, tail], c * 4);
+  }
+  whiteMaskCache.set(key, masks);
+  return masks;
 }
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -88,22 +111,29 @@ function pngChunk(type: string, data: Buffer): Buffer {
  * cost of the default level), so encoding costs a fraction of the ~8 ms of a generic RGBA encoder.
  */
 export function qrPngBase64(url: string, options: { width?: number } = {}): string {
-  const qr = qrModules(url);
+  const { size, modules } = encodeQr(url);
   const margin = 1;
-  const span = qr.size + 2 * margin;
+  const span = size + 2 * margin;
   const scale = Math.max(1, Math.floor((options.width ?? 300) / span));
   const px = span * scale;
   const rowBytes = Math.ceil(px / 8);
   const stride = rowBytes + 1;
   const raw = Buffer.alloc(stride * px); // zero = black pixels and filter None; set below
-  // One pixel row per module row, written module by module: a white module sets `scale` bits.
+  const white = whiteMasks(span, scale);
+  // One pixel row per module row: a white module sets its precomputed bits.
   const line = new Uint8Array(rowBytes);
   for (let m = 0; m < span; m++) {
     line.fill(0);
     const r = m - margin;
-    for (let c = -margin; c < qr.size + margin; c++) {
-      if (r >= 0 && c >= 0 && r < qr.size && c < qr.size && qr.dark(r, c)) continue;
-      for (let x = (c + margin) * scale, end = x + scale; x < end; x++) line[x >> 3] |= 0x80 >> (x & 7);
+    const inside = r >= 0 && r < size;
+    for (let c = 0; c < span; c++) {
+      const col = c - margin;
+      if (inside && col >= 0 && col < size && modules[r * size + col] === 1) continue;
+      const k = c * 4;
+      const last = white[k + 2];
+      line[white[k]] |= white[k + 1];
+      for (let b = white[k] + 1; b < last; b++) line[b] = 0xff;
+      line[last] |= white[k + 3];
     }
     if (px & 7) line[rowBytes - 1] |= 0xff >> (px & 7); // padding bits: white
     const first = m * scale * stride;
