@@ -52,7 +52,16 @@ interface Lane {
   queue: Item[];
   /** Last number forecast to a queued receipt, or reserved by the last transaction. */
   cursor?: ReservedNumber;
+  draining: boolean;
+  idleSince: number;
 }
+
+/**
+ * A lane keeps its cursor this long after its queue empties, so a receipt arriving in a lull is
+ * still sealed ahead (a stale cursor only costs a missed forecast); idle lanes are dropped later.
+ */
+const CURSOR_IDLE_MS = 1000;
+const LANE_IDLE_MS = 60_000;
 
 export function createEmissionBatcher(deps: BatcherDeps) {
   const maxBatch = deps.maxBatch ?? 64;
@@ -172,7 +181,7 @@ export function createEmissionBatcher(deps: BatcherDeps) {
     return lane.queue.splice(0, n);
   }
 
-  async function drain(key: string, lane: Lane): Promise<void> {
+  async function drain(lane: Lane): Promise<void> {
     while (lane.queue.length) {
       const head = lane.queue[0];
       // Wait for the head's sealing (a failed one goes through the transaction, which reports why).
@@ -187,7 +196,9 @@ export function createEmissionBatcher(deps: BatcherDeps) {
       }
       await commitBatch(lane, takeBatch(lane));
     }
-    lanes.delete(key);
+    lane.draining = false;
+    lane.idleSince = Date.now();
+    if (lanes.size > 64) for (const [k, l] of lanes) if (!l.draining && lane.idleSince - l.idleSince > LANE_IDLE_MS) lanes.delete(k);
   }
 
   return {
@@ -200,11 +211,14 @@ export function createEmissionBatcher(deps: BatcherDeps) {
       return new Promise<Emitted>((resolve, reject) => {
         const item: Item = { prepared, resolve, reject };
         let lane = lanes.get(key);
-        const fresh = !lane;
-        if (!lane) lanes.set(key, (lane = { queue: [] }));
+        if (!lane) lanes.set(key, (lane = { queue: [], draining: false, idleSince: 0 }));
+        if (!lane.draining && Date.now() - lane.idleSince > CURSOR_IDLE_MS) lane.cursor = undefined;
         lane.queue.push(item);
         forecast(lane, item);
-        if (fresh) void drain(key, lane);
+        if (!lane.draining) {
+          lane.draining = true;
+          void drain(lane);
+        }
       });
     },
   };

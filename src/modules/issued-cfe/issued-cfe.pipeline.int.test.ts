@@ -125,4 +125,20 @@ describe('errors', () => {
     assert.ok(batcher.stats().forecastsHeld >= 1, JSON.stringify(batcher.stats()));
     assert.equal(batcher.stats().fallbacks, 0, 'the failing receipt went alone, nobody else was retried');
   });
+
+  test('receipts one at a time: the lane keeps its cursor through a lull, and a number taken meanwhile by another process is a missed forecast, never a wrong number', async () => {
+    const company = await insertCompany(t);
+    const issuer = await setUpIssuer(t.db, t.call, admin, company);
+    const cae = t.modules.services.cae;
+    const batcher = createEmissionBatcher({ db: t.db, sealer, ...ports() });
+    const one = async () => batcher.submit((await prepared(company.id, 1))[0]);
+    const a = await one();
+    const b = await one();
+    assert.equal(batcher.stats().forecastsHeld, 1, 'the second was sealed ahead and stored in one statement');
+    const stolen = (await cae.reserveNumbers(t.db, { companyId: company.id, branchId: issuer.branch.id, tipoCfe: 101, fecha: today }, 1))[0].numero;
+    const c = await one();
+    assert.deepEqual([a.row.numero, b.row.numero, stolen, c.row.numero], [1, 2, 3, 4]);
+    for (const e of [a, b, c]) assertSealedWithOwnNumber(e, issuer.certPem);
+    assert.equal(batcher.stats().forecastsMissed, 1);
+  });
 });
