@@ -82,8 +82,8 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
 
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     const request = { url: `${address}/api/v1/comprobante/emitir`, method: 'POST', headers: { authorization: `Bearer ${cashierToken}`, 'content-type': 'application/json' }, body };
-    // Warm-up: JIT, XSD schema, signing context and certificate caches, pool connections.
-    await runLoad(request, { connections: 8, seconds: 2 });
+    // Warm-up at the same concurrency: JIT, XSD schema, signing context and caches, pool connections.
+    await runLoad(request, { connections, seconds: 2 });
 
     // The load generator runs on its own thread, as a separate client process would: on the
     // server's event loop it would take CPU from the requests it measures (bench/load.ts).
@@ -118,6 +118,7 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     };
     console.log(`emission: ${r.ok2xx} e-Tickets in ${r.seconds.toFixed(1)} s over ${connections} connections = ${receiptsPerSecond} receipts/s`);
     console.log(`emission: latency p50 ${r.latencyMs.p50} ms, p90 ${r.latencyMs.p90} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms; non-2xx ${r.non2xx}, socket errors ${r.errors}`);
+    console.log(`emission: p99 latency per second of the run (ms): ${r.p99PerSecond.join(' ')}`);
     for (const [status, sample] of Object.entries(r.sampleErrors)) console.log(`emission: HTTP ${status} e.g. ${sample}`);
     console.log(`emission: raw RSA-2048 sha256 sign (600 B) on one core ${rawSigns}/s; ratio receipts/s ÷ raw signs/s = ${result.ratioReceiptsToRawSigns} (target ≥ 0.5, p99 < 50 ms)`);
     console.log(`emission: this Node process (API + load-generator thread + any worker threads) used ${processCpuPct}% of one core during the run`);

@@ -28,6 +28,8 @@ export interface LoadResult {
   non2xx: number;
   errors: number;
   latencyMs: { p50: number; p90: number; p99: number; max: number; average: number };
+  /** p99 latency (ms) of the responses received in each second of the run: shows whether a tail is spread or a stall. */
+  p99PerSecond: number[];
   /** CPU time the load generator's own thread used (Linux /proc/thread-self; 0 elsewhere). */
   cpuMs: number;
   /** One response body of each non-2xx status seen (first 300 characters), to explain failures. */
@@ -55,16 +57,20 @@ for (const [k, v] of Object.entries(headers)) head += k + ': ' + v + '\\r\\n';
 if (bodyBuf.length || method !== 'GET') head += 'content-length: ' + bodyBuf.length + '\\r\\n';
 const request = Buffer.concat([Buffer.from(head + '\\r\\n'), bodyBuf]);
 const latencies = [];
+const receivedAt = [];
 let ok2xx = 0, non2xx = 0, errors = 0, open = 0;
 const sampleErrors = {};
 const start = process.hrtime.bigint();
 const deadline = start + BigInt(Math.round(seconds * 1e9));
 function finish() {
   const wall = Number(process.hrtime.bigint() - start) / 1e9;
+  const bySecond = [];
+  latencies.forEach((l, i) => (bySecond[Math.floor(receivedAt[i])] ??= []).push(l));
+  const p99PerSecond = Array.from(bySecond, (a) => { if (!a) return 0; a.sort((x, y) => x - y); return Math.round(a[Math.min(a.length - 1, Math.floor(0.99 * a.length))]); });
   const sorted = Float64Array.from(latencies).sort();
   const at = (q) => sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] * 100) / 100 : 0;
   const average = sorted.length ? Math.round((sorted.reduce((a, b) => a + b, 0) / sorted.length) * 100) / 100 : 0;
-  parentPort.postMessage({ cpuMs: threadCpuMs() - cpuStart, seconds: wall, total: ok2xx + non2xx, ok2xx, non2xx, errors, sampleErrors,
+  parentPort.postMessage({ cpuMs: threadCpuMs() - cpuStart, seconds: wall, p99PerSecond, total: ok2xx + non2xx, ok2xx, non2xx, errors, sampleErrors,
     latencyMs: { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: sorted.length ? Math.round(sorted[sorted.length - 1] * 100) / 100 : 0, average } });
 }
 function connect() {
@@ -91,7 +97,9 @@ function connect() {
       const total = end + 4 + Number(m[1]);
       if (buf.length < total) return;
       const status = Number(headText.slice(9, 12));
-      latencies.push(Number(process.hrtime.bigint() - sentAt) / 1e6);
+      const now = process.hrtime.bigint();
+      latencies.push(Number(now - sentAt) / 1e6);
+      receivedAt.push(Number(now - start) / 1e9);
       if (status >= 200 && status < 300) ok2xx++;
       else { non2xx++; if (!(status in sampleErrors)) sampleErrors[status] = buf.subarray(end + 4, total).toString('utf8').slice(0, 300); }
       buf = buf.subarray(total);
