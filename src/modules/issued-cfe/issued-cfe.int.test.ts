@@ -34,6 +34,24 @@ before(async () => {
 });
 after(async () => t.close());
 
+/** One request per CFE type (BRIEF 2.1 branches), as the cases of the type tests. */
+function typeCases(): Array<[number, Record<string, unknown>]> {
+    const rucRecep = { documento: '214844360018', razonSocial: 'Cliente SA', direccion: 'Calle 2', ciudad: 'Montevideo' };
+    const ext = { documento: 'AR-30712345678', tipoDocumento: 4, codPais: 'AR', razonSocial: 'Importadora', direccion: 'Corrientes 1', ciudad: 'Buenos Aires', departamento: 'CABA', pais: 'Argentina' };
+    const ref = { referencias: [{ tipoCfe: 111, serie: 'A', numero: 1, razon: 'Devolución' }] };
+    return [
+      [101, {}], [102, { ...ref }], [103, { ...ref }],
+      [111, { receptor: rucRecep }], [112, { receptor: rucRecep, ...ref }], [113, { receptor: rucRecep, ...ref }],
+      [121, { idDoc: { tipoCfe: 121, fechaEmision: today, clauVenta: 'FOB', viaTransp: 1, modVenta: 1 }, receptor: ext, totales: { tipoMoneda: 'USD', tipoCambio: 39.5 }, detalles: [line({ indicadorFacturacion: 10 })] }],
+      [124, { idDoc: { tipoCfe: 124, fechaEmision: today, clauVenta: 'FOB', viaTransp: 3, modVenta: 1 }, receptor: ext, totales: { tipoMoneda: 'USD', tipoCambio: 39.5 }, detalles: [{ nombreItem: 'Lana', cantidad: 5, precioUnitario: 3, unidadMedida: 'kg' }] }],
+      [131, { complementoFiscal: { tipoDocMandante: 2, pais: 'UY', documentoMandante: '211111110014', nombreMandante: 'Mandante SA' } }],
+      [141, { receptor: rucRecep, complementoFiscal: { tipoDocMandante: 2, pais: 'UY', documentoMandante: '211111110014', nombreMandante: 'Mandante SA' } }],
+      [151, { receptor: { documento: '13353214', tipoDocumento: 3, razonSocial: 'Juan' }, detalles: [line({ indicadorFacturacion: 13 })] }],
+      [181, { receptor: rucRecep, detalles: [{ nombreItem: 'Manzanas', cantidad: 10, unidadMedida: 'kg' }] }],
+      [182, { receptor: rucRecep, detalles: [{ retencPercep: [{ codRet: '2183165', tasa: 50, mntSujetoaRet: 22000, valRetPerc: 11000 }] }], ...{ referencias: [{ tipoCfe: 111, serie: 'A', numero: 1 }] } }],
+    ];
+}
+
 function assertValidSigned(xml: string) {
   assert.deepEqual(validateXml('CFE', xml), { ok: true });
   assert.equal(verifyXmlSignature(xml, { certificate: certPem }).valid, true);
@@ -83,20 +101,7 @@ describe('happy path', () => {
   });
 
   test('every CFE type issues, validates against the XSD and verifies (xmllint + xmlsec1 required)', async () => {
-    const rucRecep = { documento: '214844360018', razonSocial: 'Cliente SA', direccion: 'Calle 2', ciudad: 'Montevideo' };
-    const ext = { documento: 'AR-30712345678', tipoDocumento: 4, codPais: 'AR', razonSocial: 'Importadora', direccion: 'Corrientes 1', ciudad: 'Buenos Aires', departamento: 'CABA', pais: 'Argentina' };
-    const ref = { referencias: [{ tipoCfe: 111, serie: 'A', numero: 1, razon: 'Devolución' }] };
-    const cases: Array<[number, Record<string, unknown>]> = [
-      [101, {}], [102, { ...ref }], [103, { ...ref }],
-      [111, { receptor: rucRecep }], [112, { receptor: rucRecep, ...ref }], [113, { receptor: rucRecep, ...ref }],
-      [121, { idDoc: { tipoCfe: 121, fechaEmision: today, clauVenta: 'FOB', viaTransp: 1, modVenta: 1 }, receptor: ext, totales: { tipoMoneda: 'USD', tipoCambio: 39.5 }, detalles: [line({ indicadorFacturacion: 10 })] }],
-      [124, { idDoc: { tipoCfe: 124, fechaEmision: today, clauVenta: 'FOB', viaTransp: 3, modVenta: 1 }, receptor: ext, totales: { tipoMoneda: 'USD', tipoCambio: 39.5 }, detalles: [{ nombreItem: 'Lana', cantidad: 5, precioUnitario: 3, unidadMedida: 'kg' }] }],
-      [131, { complementoFiscal: { tipoDocMandante: 2, pais: 'UY', documentoMandante: '211111110014', nombreMandante: 'Mandante SA' } }],
-      [141, { receptor: rucRecep, complementoFiscal: { tipoDocMandante: 2, pais: 'UY', documentoMandante: '211111110014', nombreMandante: 'Mandante SA' } }],
-      [151, { receptor: { documento: '13353214', tipoDocumento: 3, razonSocial: 'Juan' }, detalles: [line({ indicadorFacturacion: 13 })] }],
-      [181, { receptor: rucRecep, detalles: [{ nombreItem: 'Manzanas', cantidad: 10, unidadMedida: 'kg' }] }],
-      [182, { receptor: rucRecep, detalles: [{ retencPercep: [{ codRet: '2183165', tasa: 50, mntSujetoaRet: 22000, valRetPerc: 11000 }] }], ...{ referencias: [{ tipoCfe: 111, serie: 'A', numero: 1 }] } }],
-    ];
+    const cases = typeCases();
     const dir = mkdtempSync(path.join(tmpdir(), 'cfe-xml-'));
     for (const [tipo, extra] of cases) {
       const body = req({ idDoc: { tipoCfe: tipo, fechaEmision: today }, ...extra });
@@ -118,6 +123,23 @@ describe('happy path', () => {
     for (const [name, content] of loadPatchedXsdSet()) writeFileSync(path.join(dir, name), content);
     const xsd = path.join(dir, 'CFEDGI.xsd');
     for (const [tipo] of cases) execFileSync('xmllint', ['--noout', '--nonet', '--schema', xsd, path.join(dir, `${tipo}.xml`)], { stdio: 'pipe' });
+  });
+
+  test('a receipt stored by the one-statement batch answers exactly what GET reads back, for every type', async () => {
+    // The second receipt of a lane within a second is sealed ahead and stored in one statement
+    // that does not read the row back (issued-cfe.fast-batch.ts): its answer must be the stored row.
+    const before = t.modules.services.issuedCfe.emissionStats().forecastsHeld;
+    for (const [tipo, extra] of typeCases()) {
+      const body = req({ idDoc: { tipoCfe: tipo, fechaEmision: today }, ...extra, adenda: `Adenda ${tipo}` });
+      assert.equal((await emit(body)).status, 200);
+      const r = await emit(body, admin, { 'idempotency-key': `fast-${tipo}` });
+      assert.equal(r.status, 200, `${tipo}: ${JSON.stringify(r.body)}`);
+      const { estadoReceptor, historial, ...read } = (await t.call(admin, 'GET', `/api/v1/cfeemitido/${r.body.id}`)).body;
+      assert.ok(historial && estadoReceptor !== undefined);
+      assert.deepEqual(r.body, read, `${tipo}`);
+      assertValidSigned((await t.app.inject({ method: 'GET', url: `/api/v1/cfeemitido/${r.body.id}/xml`, headers: { authorization: `Bearer ${admin}` } })).body);
+    }
+    assert.ok(t.modules.services.issuedCfe.emissionStats().forecastsHeld - before >= typeCases().length, 'every second receipt took the one-statement path');
   });
 
   test('foreign currency: tipoCambio as sent, else the company rate table, else the central bank', async () => {
