@@ -48,6 +48,28 @@ describe('happy path', () => {
 });
 
 describe('errors', () => {
+  test('the CAE range changed between receipts (next number moved, range annulled): the receipt sealed ahead is never stored with a skipped or annulled number', async () => {
+    const company = await insertCompany(t);
+    await setUpIssuer(t.db, t.call, admin, company);
+    const [range] = (await t.db.execute(sql`select id from cae_ranges where company_id = ${company.id} and tipo_cfe = 101`)).rows as Array<{ id: number }>;
+    const missed = () => t.modules.services.issuedCfe.emissionStats().forecastsMissed;
+    assert.equal((await emit(req(company.id))).body.numero, 1);
+    const missedBefore = missed();
+    // The lane now forecasts 2; an administrator voids 2..9.
+    assert.equal((await t.call(admin, 'POST', '/api/v1/cae/ajustar-proximo-numero', { idCae: range.id, proximoNumero: 10 })).status, 200);
+    const after = await emit(req(company.id));
+    assert.equal(after.status, 200);
+    assert.equal(after.body.numero, 10);
+    assert.match((await t.call(admin, 'GET', `/api/v1/cfeemitido/${after.body.id}/xml`)).body, /<Nro>10<\/Nro>/);
+    // Annulled: nothing more from this range (the company has no other one for e-Tickets).
+    assert.equal((await t.call(admin, 'POST', '/api/v1/cae/anular-completo', { idCae: range.id })).status, 200);
+    const refused = await emit(req(company.id));
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.code, 'CAE_SIN_NUMEROS');
+    assert.deepEqual(await numbersOf(company.id), [1, 10]);
+    assert.equal(missed() - missedBefore, 2, 'both receipts were sealed ahead and their forecasts missed');
+  });
+
   test('one receipt failing the XSD among concurrent ones: only it fails, no number consumed, no gap', async () => {
     const company = await insertCompany(t);
     await setUpIssuer(t.db, t.call, admin, company);
