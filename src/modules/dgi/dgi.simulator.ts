@@ -12,7 +12,7 @@ import { BcuService } from './simulator/bcu-service.ts';
 import type { CaeRange, CfeMatcher, CfeSummary } from './simulator/cfe-checks.ts';
 import { EfacturaService, uyDate, uyDateTime, type SoapReply } from './simulator/efactura-service.ts';
 import { RutService } from './simulator/rut-service.ts';
-import { createTestCa, issueTestCertificate, toPkcs12, type TestCa, type TestKeyPair } from './simulator/test-pki.ts';
+import { createTestCa, issueTestCertificate, toPkcs12, type TestCa } from '../../platform/crypto/test-ca.js';
 import { signEnveloped } from './simulator/xmldsig.ts';
 import { bodyOperation, childText, verifyWsSecurity } from './simulator/wss-verify.ts';
 
@@ -65,7 +65,7 @@ export interface DgiSimulatorControl {
   addRut(info: RutInfo): void;
   setRate(bcuCode: number, date: string, rate: string | null): void;
   issueCae(input: IssueCaeInput): { xml: string; NA: string };
-  issueCompanyCertificate(rut: string, name: string): { p12: Buffer; password: string } & TestKeyPair;
+  issueCompanyCertificate(rut: string, name: string): { p12: Buffer; password: string; privateKeyPem: string; certificatePem: string };
   /** PEM of the simulator's CA and of the "DGI" certificate that signs ACKs and CAEs. */
   readonly caCertificatePem: string;
   readonly dgiCertificatePem: string;
@@ -94,9 +94,10 @@ function caeNumber(correlative: number): string {
 }
 
 export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Promise<DgiSimulator> {
-  const ca: TestCa = createTestCa('Simulador DGI - CA de prueba');
+  const ca: TestCa = createTestCa({ name: 'Simulador DGI - CA de prueba' });
   const rucDgi = options.rucDgi ?? '219999830019';
-  const dgiKeys = issueTestCertificate(ca, { rut: rucDgi, name: 'DGI-RUC PRUEBA CEDE' });
+  const dgiCert = issueTestCertificate(ca, { rut: rucDgi, name: 'DGI-RUC PRUEBA CEDE' });
+  const dgiKeys = { privateKeyPem: dgiCert.keyPem, certificatePem: dgiCert.certPem };
   const efactura = new EfacturaService(dgiKeys, rucDgi);
   efactura.ackDelayMs = options.ackDelayMs ?? 0;
   efactura.checkCaeRanges = options.checkCaeRanges ?? true;
@@ -221,11 +222,11 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
       return { xml, NA };
     },
     issueCompanyCertificate: (rutValue, name) => {
-      const pair = issueTestCertificate(ca, { rut: rutValue, name });
+      const issued = issueTestCertificate(ca, { rut: rutValue, name });
       const password = randomBytes(9).toString('base64url');
-      return { ...pair, p12: toPkcs12(pair, password, ca.certificatePem), password };
+      return { privateKeyPem: issued.keyPem, certificatePem: issued.certPem, p12: toPkcs12(issued.keyPem, issued.certPem, password, [ca.certPem]), password };
     },
-    caCertificatePem: ca.certificatePem,
+    caCertificatePem: ca.certPem,
     dgiCertificatePem: dgiKeys.certificatePem,
   };
 
