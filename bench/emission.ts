@@ -4,7 +4,9 @@
  * fresh database on the server of DATABASE_URL). Prints receipts/s, p50/p99, non-2xx, the raw
  * RSA-2048 sign rate on one core measured in the same run, their ratio, and whether the numbers
  * issued on the serie are contiguous without duplicates.
- * Standalone: `npx tsx bench/emission.ts`. Env: BENCH_EMISSION_SECONDS (10), BENCH_EMISSION_CONNECTIONS (32).
+ * Standalone: `npx tsx bench/emission.ts`. Env: BENCH_EMISSION_SECONDS (10), BENCH_EMISSION_CONNECTIONS (32),
+ * BENCH_EMISSION_COMPANIES (1: every receipt in one numbering lane, the worst case; N spreads the
+ * connections over N issuing companies, as a multi-tenant service sees them).
  */
 import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import fs from 'node:fs';
@@ -13,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../src/app.js';
+import { completeRut, isValidRut } from '../src/lib/rut.js';
 import { loadConfig } from '../src/config.js';
 import { companies } from '../src/modules/companies/companies.tables.js';
 import { setUpIssuer } from '../src/modules/issued-cfe/issued-cfe.test-setup.js';
@@ -41,9 +44,10 @@ function rawSignsPerSecond(seconds = 3): number {
   return Math.round(n / (Number(process.hrtime.bigint() - start) / 1e9));
 }
 
-export async function runEmissionBench(opts: { seconds?: number; connections?: number } = {}): Promise<Record<string, number>> {
+export async function runEmissionBench(opts: { seconds?: number; connections?: number; companies?: number } = {}): Promise<Record<string, number>> {
   const seconds = opts.seconds ?? Number(process.env.BENCH_EMISSION_SECONDS ?? 10);
   const connections = opts.connections ?? Number(process.env.BENCH_EMISSION_CONNECTIONS ?? 32);
+  const companyCount = Math.max(1, opts.companies ?? Number(process.env.BENCH_EMISSION_COMPANIES ?? 1));
   const dbh = await openBenchDatabase('bench_emission');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-emission-data-'));
   const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: dbh.url, DATA_DIR: dataDir, JWT_SECRET, LOG_LEVEL: 'silent', DB_POOL_MAX: '20', AUTH_RATE_LIMIT_PER_MINUTE: '100000', ...(process.env.EMISSION_SEAL_WORKERS ? { EMISSION_SEAL_WORKERS: process.env.EMISSION_SEAL_WORKERS } : {}) });
@@ -59,16 +63,22 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
       const r = await app.inject({ method: method as 'POST', url, payload: body as object, headers: { authorization: `Bearer ${tk}` } });
       return { status: r.statusCode, body: r.json() };
     };
-    const [company] = await database.db.insert(companies).values({ rut: '219999830019', razonSocial: 'Bench Emisora S.A.' }).returning();
-    await setUpIssuer(database.db, call, token, company, { size: 5_000_000 });
-    // The load is sent as an integrator would: a user with role `emisor` in the company, not the operator.
+    const issuers: Array<typeof companies.$inferSelect> = [];
+    for (let i = 0; i < companyCount; i++) {
+      let rut = i === 0 ? '219999830019' : '';
+      for (let k = 0; i > 0 && !isValidRut(rut); k++) rut = completeRut(String(21123456000 + i * 7919 + k)) ?? '';
+      const [company] = await database.db.insert(companies).values({ rut, razonSocial: `Bench Emisora ${i + 1} S.A.` }).returning();
+      await setUpIssuer(database.db, call, token, company, { size: 5_000_000 });
+      issuers.push(company);
+    }
+    // The load is sent as an integrator would: a user with role `emisor` in the companies, not the operator.
     const cashier = { usuario: 'caja@bench.uy', clave: 'bench-password-2' };
-    const created = await call(token, 'POST', '/api/v1/usuario/crear', { ...cashier, nombre: 'Caja', empresas: [{ idEmpresa: company.id, rol: 'emisor' }] });
+    const created = await call(token, 'POST', '/api/v1/usuario/crear', { ...cashier, nombre: 'Caja', empresas: issuers.map((c) => ({ idEmpresa: c.id, rol: 'emisor' })) });
     if (created.status !== 201) throw new Error(`bench user: ${created.status} ${JSON.stringify(created.body)}`);
     const cashierToken = (await app.inject({ method: 'POST', url: '/api/auth/login', payload: cashier })).json().accessToken as string;
 
     const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10); // Uruguay (UTC−3)
-    const body = JSON.stringify({
+    const bodyOf = (company: { id: number }) => JSON.stringify({
       idEmpresa: company.id, codComercio: 'C1', codTerminal: 'T1',
       cfe: {
         idDoc: { tipoCfe: 101, fechaEmision: today },
@@ -81,7 +91,7 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     });
 
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
-    const request = { url: `${address}/api/v1/comprobante/emitir`, method: 'POST', headers: { authorization: `Bearer ${cashierToken}`, 'content-type': 'application/json' }, body };
+    const request = { url: `${address}/api/v1/comprobante/emitir`, method: 'POST', headers: { authorization: `Bearer ${cashierToken}`, 'content-type': 'application/json' }, bodies: issuers.map(bodyOf) };
     // Warm-up at the same concurrency: JIT, XSD schema, signing context and caches, pool connections.
     await runLoad(request, { connections, seconds: 2 });
 
@@ -98,8 +108,9 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     const processCpuPct = Math.round(((cpu.user + cpu.system) / 1000 / wallMs) * 100);
     const receiptsPerSecond = Math.round((r.ok2xx / r.seconds) * 10) / 10;
 
-    const [row] = (await database.db.execute(sql`select count(*)::int as n, count(distinct numero)::int as d, min(numero)::int as lo, max(numero)::int as hi from issued_cfes where company_id = ${company.id} and tipo_cfe = 101 and serie = 'A'`)).rows as Array<{ n: number; d: number; lo: number; hi: number }>;
-    const contiguous = row.n === row.d && row.n === row.hi - row.lo + 1;
+    const series = (await database.db.execute(sql`select company_id, count(*)::int as n, count(distinct numero)::int as d, min(numero)::int as lo, max(numero)::int as hi from issued_cfes where tipo_cfe = 101 and serie = 'A' group by company_id order by company_id`)).rows as Array<{ n: number; d: number; lo: number; hi: number }>;
+    const contiguous = series.length === companyCount && series.every((x) => x.n === x.d && x.n === x.hi - x.lo + 1);
+    const row = { n: series.reduce((a, x) => a + x.n, 0), lo: Math.min(...series.map((x) => x.lo)), hi: Math.max(...series.map((x) => x.hi)) };
 
     const rawSigns = rawSignsPerSecond(3);
     const result = {
@@ -109,6 +120,7 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
       non2xx: r.non2xx,
       errors: r.errors,
       connections,
+      companies: companyCount,
       seconds: Math.round(r.seconds * 10) / 10,
       rawRsaSignsPerSecondOneCore: rawSigns,
       ratioReceiptsToRawSigns: Math.round((receiptsPerSecond / rawSigns) * 1000) / 1000,
@@ -116,7 +128,7 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
       issuedOnSerie: row.n,
       serieContiguousNoDuplicates: contiguous ? 1 : 0,
     };
-    console.log(`emission: ${r.ok2xx} e-Tickets in ${r.seconds.toFixed(1)} s over ${connections} connections = ${receiptsPerSecond} receipts/s`);
+    console.log(`emission: ${r.ok2xx} e-Tickets in ${r.seconds.toFixed(1)} s over ${connections} connections${companyCount > 1 ? ` spread over ${companyCount} companies` : ''} = ${receiptsPerSecond} receipts/s`);
     console.log(`emission: latency p50 ${r.latencyMs.p50} ms, p90 ${r.latencyMs.p90} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms; non-2xx ${r.non2xx}, socket errors ${r.errors}`);
     console.log(`emission: p99 latency per second of the run (ms): ${r.p99PerSecond.join(' ')}`);
     for (const [status, sample] of Object.entries(r.sampleErrors)) console.log(`emission: HTTP ${status} e.g. ${sample}`);
@@ -125,7 +137,7 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     for (const c of cpuRows) console.log(`emission: cpu ${c.name}: ${c.pctOfCore}% of a core, ${c.msPerUnit} ms per receipt`);
     const st = modules.services.issuedCfe.emissionStats();
     console.log(`emission: pipeline ${st.batches} batches, ${(st.receipts / Math.max(st.batches, 1)).toFixed(1)} receipts per batch; forecasts held ${st.forecastsHeld}, missed ${st.forecastsMissed}; one-by-one fallbacks ${st.fallbacks}; seal workers ${config.emission.sealWorkers}`);
-    console.log(`emission: serie A numbers ${row.lo}..${row.hi}, ${row.n} rows, ${row.d} distinct: ${contiguous ? 'contiguous, no duplicates' : 'GAPS OR DUPLICATES'}`);
+    console.log(`emission: serie A of ${companyCount} ${companyCount > 1 ? 'companies' : 'company'}: ${row.n} rows, numbers ${row.lo}..${row.hi}: ${contiguous ? 'contiguous, no duplicates' : 'GAPS OR DUPLICATES'}`);
     return result;
   } finally {
     await app.close();

@@ -19,6 +19,8 @@ export interface LoadRequest {
   method: string;
   headers: Record<string, string>;
   body?: string;
+  /** Bodies handed out round-robin to the connections (connection i sends bodies[i % n]); overrides `body`. */
+  bodies?: string[];
 }
 
 export interface LoadResult {
@@ -49,13 +51,16 @@ function threadCpuMs() {
   } catch { return 0; }
 }
 const cpuStart = threadCpuMs();
-const { url, method, headers, body, connections, seconds } = workerData;
+const { url, method, headers, body, bodies, connections, seconds } = workerData;
 const u = new URL(url);
-const bodyBuf = body ? Buffer.from(body) : Buffer.alloc(0);
-let head = method + ' ' + u.pathname + u.search + ' HTTP/1.1\\r\\nhost: ' + u.host + '\\r\\nconnection: keep-alive\\r\\n';
-for (const [k, v] of Object.entries(headers)) head += k + ': ' + v + '\\r\\n';
-if (bodyBuf.length || method !== 'GET') head += 'content-length: ' + bodyBuf.length + '\\r\\n';
-const request = Buffer.concat([Buffer.from(head + '\\r\\n'), bodyBuf]);
+function build(text) {
+  const bodyBuf = text ? Buffer.from(text) : Buffer.alloc(0);
+  let head = method + ' ' + u.pathname + u.search + ' HTTP/1.1\\r\\nhost: ' + u.host + '\\r\\nconnection: keep-alive\\r\\n';
+  for (const [k, v] of Object.entries(headers)) head += k + ': ' + v + '\\r\\n';
+  if (bodyBuf.length || method !== 'GET') head += 'content-length: ' + bodyBuf.length + '\\r\\n';
+  return Buffer.concat([Buffer.from(head + '\\r\\n'), bodyBuf]);
+}
+const requests = (bodies && bodies.length ? bodies : [body]).map(build);
 const latencies = [];
 const receivedAt = [];
 let ok2xx = 0, non2xx = 0, errors = 0, open = 0;
@@ -73,7 +78,8 @@ function finish() {
   parentPort.postMessage({ cpuMs: threadCpuMs() - cpuStart, seconds: wall, p99PerSecond, total: ok2xx + non2xx, ok2xx, non2xx, errors, sampleErrors,
     latencyMs: { p50: at(0.5), p90: at(0.9), p99: at(0.99), max: sorted.length ? Math.round(sorted[sorted.length - 1] * 100) / 100 : 0, average } });
 }
-function connect() {
+function connect(index) {
+  const request = requests[index % requests.length];
   open++;
   const socket = net.connect({ host: u.hostname, port: Number(u.port), noDelay: true });
   let buf = Buffer.alloc(0);
@@ -83,7 +89,7 @@ function connect() {
   socket.on('connect', send);
   socket.on('error', () => { errors++; });
   socket.on('close', () => {
-    if (process.hrtime.bigint() < deadline) { errors++; open--; connect(); return; }
+    if (process.hrtime.bigint() < deadline) { errors++; open--; connect(index); return; }
     done();
   });
   socket.on('data', (chunk) => {
@@ -108,7 +114,7 @@ function connect() {
     }
   });
 }
-for (let i = 0; i < connections; i++) connect();
+for (let i = 0; i < connections; i++) connect(i);
 `;
 
 /** Runs the load in a worker thread and resolves with its figures. */
