@@ -26,7 +26,7 @@ async function product(idEmpresa: number, extra: Record<string, unknown> = {}) {
   return { product: p.body, variant: v.body };
 }
 const check = (companyId: number, lines: Array<{ idVariante: number; datosTrazabilidad?: { id_lote?: number; id_serie?: number } }>) =>
-  t.db.transaction((tx) => t.modules.services.products.checkLines(tx, companyId, lines));
+  t.modules.services.products.checkLines(t.db, companyId, lines);
 const code = (c: string) => (e: { code: string }) => e.code === c;
 
 describe('happy path', () => {

@@ -4,7 +4,7 @@
  * a serial or both must carry those ids, each belonging to that variant. Errors are 422 and name the line.
  */
 import { Decimal } from 'decimal.js';
-import type { DbOrTx } from '../../platform/db/client.js';
+import type { Db } from '../../platform/db/client.js';
 import { productErrors as e } from './products.errors.js';
 import * as repo from './products.repository.js';
 
@@ -30,12 +30,16 @@ export interface CheckedLine {
   serie: { id: number; numeroSerie: string } | null;
 }
 
-export async function checkLines(tx: DbOrTx, companyId: number, lines: ProductLine[]): Promise<CheckedLine[]> {
+/**
+ * Pass the pool, not a transaction: the three reads run in parallel, which one transaction's
+ * connection cannot do (pg 8 queues them and warns that this goes away in pg 9).
+ */
+export async function checkLines(db: Db, companyId: number, lines: ProductLine[]): Promise<CheckedLine[]> {
   if (lines.length === 0) return [];
   const variantIds = [...new Set(lines.map((l) => l.idVariante))];
   const lotIds = [...new Set(lines.map((l) => l.datosTrazabilidad?.id_lote).filter((v): v is number => v != null))];
   const serialIds = [...new Set(lines.map((l) => l.datosTrazabilidad?.id_serie).filter((v): v is number => v != null))];
-  const [variants, lots, serials] = await Promise.all([repo.variantsOfCompany(tx, companyId, variantIds), repo.lotsByIds(tx, lotIds), repo.serialsByIds(tx, serialIds)]);
+  const [variants, lots, serials] = await Promise.all([repo.variantsOfCompany(db, companyId, variantIds), repo.lotsByIds(db, lotIds), repo.serialsByIds(db, serialIds)]);
   const variantById = new Map(variants.map((v) => [v.variant.id, v]));
   const lotById = new Map(lots.map((l) => [l.id, l]));
   const serialById = new Map(serials.map((s) => [s.id, s]));

@@ -1,7 +1,7 @@
 /**
  * Products and their variants (the `idVariante` of spec 2.1), with lots and serials for the
  * traceability of spec 2.4 rule 3. No stock is kept: lots and serials are only registered.
- * Emission calls `checkLines` (products.lines.ts) inside its transaction.
+ * Emission calls `checkLines` (products.lines.ts) while preparing a CFE, before its transaction.
  */
 import { Decimal } from 'decimal.js';
 import { PG_UNIQUE_VIOLATION, pgErrorCode, type Db } from '../../platform/db/client.js';
