@@ -109,18 +109,16 @@ export function createEmissionBatcher(deps: BatcherDeps) {
   /** The transaction: reserve, seal under the lock unless what was sealed ahead holds, insert, events. */
   async function commitLocked(items: Item[]): Promise<{ emitted: Emitted[]; last: ReservedNumber }> {
     const first = items[0].prepared;
+    // One connection runs one query at a time: these are awaited in turn (pg 9 drops the queueing
+    // that let them be issued together; this path is the exception, the forecast path is one statement).
     return deps.db.transaction(async (tx) => {
-      const [numbers, ids] = await Promise.all([
-        deps.reserveNumbers(tx, { companyId: first.companyId, branchId: first.branchId, tipoCfe: first.info.code, fecha: first.fecha }, items.length),
-        repo.nextIds(tx, items.length),
-      ]);
+      const numbers = await deps.reserveNumbers(tx, { companyId: first.companyId, branchId: first.branchId, tipoCfe: first.info.code, fecha: first.fecha }, items.length);
+      const ids = await repo.nextIds(tx, items.length);
       const sealed = await Promise.all(items.map(async (it, i) =>
         it.forecast && it.sealed && sameNumbers([it.forecast], [numbers[i]]) ? it.sealed : sealedRow(deps.sealer, it.prepared, numbers[i])));
       const rows = sealed.map((s, i) => ({ ...s.row, id: ids[i] }));
-      const [inserted] = await Promise.all([
-        repo.insertIssuedCfes(tx, rows),
-        deps.recordEvents(tx, rows.map((r) => emittedEvent({ ...r, mntPagar: r.mntPagar ?? null }))),
-      ]);
+      const inserted = await repo.insertIssuedCfes(tx, rows);
+      await deps.recordEvents(tx, rows.map((r) => emittedEvent({ ...r, mntPagar: r.mntPagar ?? null })));
       return { emitted: inserted.map((row, i) => ({ row, qrPng: sealed[i].qrPng })), last: numbers[numbers.length - 1] };
     });
   }
