@@ -6,7 +6,9 @@
  * version information, the mask, the order of the data modules) is computed once per version, so
  * a symbol is the Reed-Solomon code of its ~150 codewords and one pass over the data modules.
  * Emission draws one QR per receipt on the sealing thread (issue 5 point 11), where the package's
- * general encoder took a quarter of the time.
+ * general encoder took a quarter of the time. A fixed mask is valid for every ISO/IEC 18004 decoder
+ * (the mask is written in the format information; the package's eight-mask penalty search cost
+ * ~1.3 ms per symbol), and byte mode is what an optimiser picks for the lowercase URL anyway.
  */
 
 /** Level M, versions 1..40 (ISO/IEC 18004 table 9): error correction codewords per block, and blocks. */

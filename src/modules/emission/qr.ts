@@ -59,18 +59,6 @@ export function buildQrUrl(input: QrInput): string {
 }
 
 /**
- * The QR symbol's modules (true = dark), error correction M (BRIEF 4): one byte-mode segment and
- * mask pattern 2 (qr-encoder.ts). Any mask pattern is valid for ISO/IEC 18004 decoders (the mask is
- * written in the format information), and the URL is lowercase text, so byte mode is what an
- * optimising encoder picks anyway; the `qrcode` package's segmentation and eight-mask penalty
- * search cost ~1.3 ms per symbol on the emission hot path (issue 5 point 11).
- */
-export function qrModules(text: string): { size: number; dark(row: number, col: number): boolean } {
-  const { size, modules } = encodeQr(text);
-  return { size, dark: (row, col) => modules[row * size + col] === 1 };
-}
-
-/**
  * Per module column: [first byte, its bits, last byte, its bits] of the column's `scale` white
  * pixels in a pixel row; the bytes in between are all white. Cached per geometry.
  */

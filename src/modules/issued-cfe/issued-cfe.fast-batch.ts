@@ -9,6 +9,7 @@
  */
 import { Decimal } from 'decimal.js';
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { toSnakeCase } from 'drizzle-orm/casing';
 import { PgNumeric } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { issuedCfes, type IssuedCfeRow } from './issued-cfe.tables.js';
@@ -18,12 +19,12 @@ export type IssuedCfeInsert = typeof issuedCfes.$inferInsert;
 /** Set by the database or later states, never by the emission batch. */
 const NOT_INSERTED = new Set(['id', 'cfcRangeId', 'estado', 'estadoReceptor', 'estadoActualizadoEn', 'createdAt']);
 const columns = Object.entries(getTableColumns(issuedCfes)).filter(([key]) => !NOT_INSERTED.has(key));
-const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const numericScale = new Map(columns.flatMap(([key, col]) => (col instanceof PgNumeric ? [[key, col.scale ?? 0] as const] : [])));
 
-// json_to_recordset reads the rows as the app builds them (camelCase keys), typed by the table itself.
+// json_to_recordset reads the rows as the app builds them (camelCase keys), typed by the table itself;
+// column names as drizzle's `casing: 'snake_case'` writes them.
 const recordsetTypes = sql.raw(columns.map(([key, col]) => `"${key}" ${col.getSQLType()}`).join(', '));
-const targetColumns = sql.raw(columns.map(([key]) => snake(key)).join(', '));
+const targetColumns = sql.raw(columns.map(([key]) => toSnakeCase(key)).join(', '));
 const sourceColumns = sql.raw(columns.map(([key]) => `i."${key}"`).join(', '));
 
 export interface FastBatchRow {

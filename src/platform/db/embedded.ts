@@ -51,8 +51,8 @@ export async function startEmbeddedPostgres(opts: { dir: string; port: number; l
     // PostgreSQL refuses to run as root (CI runs as root): run it as an unprivileged `postgres` user.
     createPostgresUser: process.getuid?.() === 0,
     // wal_init_zero=off: a new 16 MB WAL segment is not zero-filled first. Emission writes ~5 MB of WAL
-    // per second at full load, and each zero-fill stalled every commit for tens of ms (the bench's
-    // p99 went from ~75 to ~45 ms without it); WAL records carry their own CRCs, so this is safe.
+    // per second at full load, and each zero-fill stalled commits every ~3 s (the bench's per-second
+    // p99 spiked to 70-130 ms at those moments); WAL records carry their own CRCs, so this is safe.
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'wal_init_zero=off', '-c', `unix_socket_directories=${socketDir}`],
     onLog: (m) => logger?.debug({ pg: String(m).trim() }, 'embedded postgres'),
     onError: (e) => logger?.warn({ pg: String(e) }, 'embedded postgres'),

@@ -16,10 +16,8 @@ import type pg from 'pg';
 export const CACHE_CHANNEL = 'cache_invalidation';
 
 export interface CacheInvalidation {
-  /** `onInvalidate` runs synchronously when the topic's tables change, and when every cache must go. */
+  /** `onInvalidate` runs synchronously when the topic's tables change, and when every cache must go (a new connection). */
   subscribe(topic: string, onInvalidate: () => void): void;
-  /** Runs every subscriber, whatever its topic (a new connection; tests). */
-  invalidateAll(): void;
 }
 
 /** The bus, and the hook the pool runs on each new connection before handing it out (pg-pool `onConnect`). */
@@ -35,7 +33,6 @@ export function createCacheInvalidation(): { bus: CacheInvalidation; onConnect(c
         list.push(onInvalidate);
         subscribers.set(topic, list);
       },
-      invalidateAll,
     },
     async onConnect(client) {
       client.on('notification', (msg) => {

@@ -7,7 +7,6 @@ function fakeBus() {
   const subs = new Map<string, Array<() => void>>();
   const bus: CacheInvalidation = {
     subscribe: (topic, fn) => subs.set(topic, [...(subs.get(topic) ?? []), fn]),
-    invalidateAll: () => subs.forEach((fns) => fns.forEach((f) => f())),
   };
   return { bus, fire: (topic: string) => subs.get(topic)?.forEach((f) => f()) };
 }
