@@ -131,6 +131,44 @@ export function buildCfeXml(cfe: Cfe): string {
   return out.join('');
 }
 
+/** A leaf as an XML reader returns it: the element's text trimmed, then entity-decoded. */
+function readBackText(name: string, value: unknown): string {
+  const text = leafText(name, value).trim();
+  return text.includes('&') ? text.replace(/&(amp|lt|gt|#xD);/g, (_, e: string) => (e === 'amp' ? '&' : e === 'lt' ? '<' : e === 'gt' ? '>' : '\r')) : text;
+}
+
+function readBackShape(node: Node, shape: Shape, arrays: ReadonlySet<string>): Node | '' {
+  const out: Node = {};
+  let any = false;
+  for (const field of shape) {
+    const name = typeof field === 'string' ? field : field[0];
+    const value = node[name];
+    if (value === undefined || value === null) continue;
+    const values = Array.isArray(value) ? value : [value];
+    if (values.length === 0) continue;
+    const read = values.map((v) => (typeof field === 'string' ? readBackText(name, v) : readBackShape(v as Node, field[1], arrays)));
+    out[name] = arrays.has(name) || read.length > 1 ? read : read[0];
+    any = true;
+  }
+  return any ? out : '';
+}
+
+/**
+ * The Emisor, Receptor, Items and Referencias of `cfe` exactly as reading back the XML that
+ * buildCfeXml writes would give them (namespace-free names in XSD order, values as trimmed,
+ * entity-decoded text, an element without content as '', repeated elements and the `arrays`
+ * names as arrays), without writing or parsing any XML: the emitir response prints from it.
+ */
+export function readBackZones(cfe: Cfe, arrays: ReadonlySet<string>) {
+  const { branch } = getCfeType(cfe.IdDoc.TipoCFE);
+  return {
+    Emisor: readBackShape(cfe.Emisor as unknown as Node, EMISOR, arrays),
+    Receptor: cfe.Receptor ? readBackShape(cfe.Receptor as unknown as Node, RECEPTOR[branch], arrays) : undefined,
+    Item: (cfe.Detalle ?? []).map((it) => readBackShape(it as unknown as Node, ITEM[branch], arrays)),
+    Referencia: (cfe.Referencia ?? []).map((r) => readBackShape(r as unknown as Node, REFERENCIA, arrays)),
+  };
+}
+
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
 /**

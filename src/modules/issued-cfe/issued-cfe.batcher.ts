@@ -103,7 +103,7 @@ export function createEmissionBatcher(deps: BatcherDeps) {
       return { values, event: { type, data: resource } };
     });
     const got = await insertWithReservation(deps.db, reservation, deps.insertEventsFrom, rows);
-    return got?.map((g, i) => ({ row: storedRow(rows[i].values, g), qrPng: items[i].sealed!.qrPng }));
+    return got?.map((g, i) => ({ row: storedRow(rows[i].values, g), qrPng: items[i].sealed!.qrPng, printed: items[i].sealed!.printed }));
   }
 
   /** The transaction: reserve, seal under the lock unless what was sealed ahead holds, insert, events. */
@@ -119,7 +119,7 @@ export function createEmissionBatcher(deps: BatcherDeps) {
       const rows = sealed.map((s, i) => ({ ...s.row, id: ids[i] }));
       const inserted = await repo.insertIssuedCfes(tx, rows);
       await deps.recordEvents(tx, rows.map((r) => emittedEvent({ ...r, mntPagar: r.mntPagar ?? null })));
-      return { emitted: inserted.map((row, i) => ({ row, qrPng: sealed[i].qrPng })), last: numbers[numbers.length - 1] };
+      return { emitted: inserted.map((row, i) => ({ row, qrPng: sealed[i].qrPng, printed: sealed[i].printed })), last: numbers[numbers.length - 1] };
     });
   }
 

@@ -137,6 +137,7 @@ describe('happy path', () => {
       const { estadoReceptor, historial, ...read } = (await t.call(admin, 'GET', `/api/v1/cfeemitido/${r.body.id}`)).body;
       assert.ok(historial && estadoReceptor !== undefined);
       assert.deepEqual(r.body, read, `${tipo}`);
+      if (extra.referencias) assert.equal(r.body.referencias.length, 1, `${tipo}: the note prints its reference`);
       assertValidSigned((await t.app.inject({ method: 'GET', url: `/api/v1/cfeemitido/${r.body.id}/xml`, headers: { authorization: `Bearer ${admin}` } })).body);
     }
     assert.ok(t.modules.services.issuedCfe.emissionStats().forecastsHeld - before >= typeCases().length, 'every second receipt took the one-statement path');

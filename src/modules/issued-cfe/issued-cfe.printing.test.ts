@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { buildCfeXml, createSigningContext, signCfe } from '../emission/index.js';
 import { SAMPLE_TYPES, sampleCfe } from '../emission/sample-cfes.js';
 import { createTestCa, issueTestCertificate } from '../../platform/crypto/pki.js';
-import { printingBlock, readXml, referenceParser } from './issued-cfe.printing.js';
+import { printingBlock, printingBlockOf, readXml, referenceParser } from './issued-cfe.printing.js';
 
 const ca = createTestCa();
 const cert = issueTestCertificate(ca, { rut: '219999830019', name: 'Printing SA' });
@@ -37,5 +37,36 @@ describe('printing block reader', () => {
   it('unsigned documents built by the emission library read the same way too', () => {
     const xml = buildCfeXml(sampleCfe(111, { lines: 2 }));
     assert.deepEqual(readXml(xml), referenceParser.parse(xml));
+  });
+});
+
+describe('printing block from the CFE it was built from (the emitir response)', () => {
+  // JSON text, not deepEqual: the key order is what a client sees.
+  const same = (cfe: ReturnType<typeof sampleCfe>, what: string) =>
+    assert.equal(JSON.stringify(printingBlockOf(cfe)), JSON.stringify(printingBlock(signCfe(cfe, ctx).xml)), what);
+
+  it('equals reading the signed XML back, for every sample type', () => {
+    for (const tipo of SAMPLE_TYPES) for (const lines of [1, 3]) same(sampleCfe(tipo, { lines }), `type ${tipo}, ${lines} lines`);
+  });
+
+  it('a note prints its references (the zone and its entries are both named Referencia)', () => {
+    const note = sampleCfe(112, { lines: 1 });
+    assert.deepEqual(printingBlock(buildCfeXml(note)).referencias, [
+      { NroLinRef: '1', TpoDocRef: '111', Serie: 'A', NroCFERef: '10', RazonRef: 'Devolución parcial', FechaCFEref: '2026-07-01' },
+    ]);
+  });
+
+  it('equals it for text that is trimmed or escaped, one or several phones, codes and references, and an empty receiver', () => {
+    const base = sampleCfe(111, { lines: 2 });
+    const odd = {
+      ...base,
+      Emisor: { ...base.Emisor, RznSoc: '  Pérez & Hijos <SA>  ', Telefono: ['099 123 456'] },
+      Receptor: { ...base.Receptor!, RznSocRecep: '\r Lado A\r', DirRecep: ' \r' },
+      Detalle: base.Detalle.map((it, i) => ({ ...it, NomItem: i ? 'a\tb ' : '', CodItem: [{ TpoCod: 'EAN', Cod: '1' }, { TpoCod: 'INT1', Cod: ' 2 ' }] })),
+    };
+    same(odd, 'odd text');
+    same({ ...base, Emisor: { ...base.Emisor, Telefono: ['1', '2'] } }, 'two phones');
+    same({ ...sampleCfe(101, { lines: 1 }), Receptor: {} as never }, 'empty receiver');
+    same(sampleCfe(112, { lines: 1 }), 'one reference');
   });
 });

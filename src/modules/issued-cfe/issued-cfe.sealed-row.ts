@@ -5,6 +5,7 @@
  */
 import { securityCode, type Cfe, type CfeTypeInfo, type Emisor, type SigningContext } from '../emission/index.js';
 import { issuedCfeErrors as E } from './issued-cfe.errors.js';
+import { printingBlockOf } from './issued-cfe.printing.js';
 import type { ReservedNumber } from './issued-cfe.ports.js';
 import type { Sealer } from './issued-cfe.sealer.js';
 import { SealError } from './issued-cfe.sealing.js';
@@ -31,14 +32,21 @@ export interface PreparedCfe {
 /** Number assigned to a prepared CFE: from a CAE range, or the paper number of a contingency CFC. */
 export type Numbering = Pick<ReservedNumber, 'serie' | 'numero' | 'cae'> & { caeRangeId: number | null; cfcRangeId?: number };
 
-/** A stored receipt and its QR image (drawn while sealing; the response's `qrPng`). */
+/** The CAE block and the printing block of the response, taken from what the XML was built from instead of read back from it. */
+export interface Printed {
+  cae: { numero: string; desde: number; hasta: number; fechaVencimiento: string };
+  block: ReturnType<typeof printingBlockOf>;
+}
+
+/** A stored receipt, its QR image (drawn while sealing; the response's `qrPng`) and what it prints. */
 export interface Emitted {
   row: IssuedCfeRow;
   qrPng: string;
+  printed?: Printed;
 }
 
 /** Numbers the CFE, seals it (sign, XSD, QR) and turns it into the row to store; throws 422 XML_INVALIDO. */
-export async function sealedRow(sealer: Sealer, p: PreparedCfe, n: Numbering): Promise<{ row: typeof issuedCfes.$inferInsert; qrPng: string }> {
+export async function sealedRow(sealer: Sealer, p: PreparedCfe, n: Numbering): Promise<{ row: typeof issuedCfes.$inferInsert; qrPng: string; printed: Printed }> {
   const draft = p.draft;
   draft.IdDoc.Serie = n.serie;
   draft.IdDoc.Nro = n.numero;
@@ -60,7 +68,9 @@ export async function sealedRow(sealer: Sealer, p: PreparedCfe, n: Numbering): P
     totales: t, xml: sealed.xml, digestValue: sealed.digestValue, codigoSeguridad: securityCode(sealed.digestValue), urlQr: sealed.urlQr,
     adenda: p.adenda, idempotencyKey: p.idempotencyKey, requestHash: p.requestHash,
   };
-  return { row, qrPng: sealed.qrPng };
+  // From `n`, not the draft: a later reseal of the same receipt renumbers the shared draft.
+  const printed = { cae: { numero: String(n.cae.NA), desde: n.cae.DNro, hasta: n.cae.HNro, fechaVencimiento: n.cae.FVD }, block: printingBlockOf(draft) };
+  return { row, qrPng: sealed.qrPng, printed };
 }
 
 /** The `Cfe.Emitido` event of a stored row (docs/EVENTS.md). */

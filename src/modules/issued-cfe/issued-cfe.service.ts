@@ -124,8 +124,8 @@ export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; se
       if (previous) return { view: previous, replayed: true };
     }
     try {
-      const { row, qrPng } = await issue(hash);
-      return { view: await issuedCfeView(row, qrPng), replayed: false };
+      const { row, ...sealed } = await issue(hash);
+      return { view: await issuedCfeView(row, sealed), replayed: false };
     } catch (err) {
       if (key && pgErrorCode(err) === PG_UNIQUE_VIOLATION && constraintName(err) === 'issued_cfes_idempotency_uq') {
         const previous = await replay(companyId, key, hash!);
@@ -164,7 +164,7 @@ export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; se
           const sealed = await sealedRow(sealer, prepared, { caeRangeId: null, serie: cfc.serie, numero: cfc.numero, cae: { NA: cfc.constancia, DNro: cfc.desde, HNro: cfc.hasta, FVD: cfc.fechaVencimiento } });
           const [inserted] = await repo.insertIssuedCfes(tx, [{ ...sealed.row, cfcRangeId: cfc.cfcRangeId }]);
           await ports.recordEvents(tx, [emittedEvent(inserted)]);
-          return { row: inserted, qrPng: sealed.qrPng };
+          return { row: inserted, qrPng: sealed.qrPng, printed: sealed.printed };
         });
       }),
 

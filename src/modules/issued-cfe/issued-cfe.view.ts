@@ -6,12 +6,18 @@
  */
 import { getCfeType, qrPngBase64 } from '../emission/index.js';
 import { printingBlock } from './issued-cfe.printing.js';
+import type { Printed } from './issued-cfe.sealed-row.js';
 import type { IssuedCfeRow } from './issued-cfe.tables.js';
 
 const tag = (xml: string, name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml)?.[1];
 
-/** `qrPng`: the image drawn while sealing, when the caller has it (emitir); otherwise drawn here. */
-export async function issuedCfeView(row: IssuedCfeRow, qrPng?: string) {
+/**
+ * `sealed`: what emitir has from sealing, the QR image and the CAE and printing blocks of what the
+ * XML was built from (equal to reading them back, issued-cfe.printing.test.ts); otherwise all are
+ * taken from the stored row and its XML.
+ */
+export async function issuedCfeView(row: IssuedCfeRow, sealed?: { qrPng: string; printed?: Printed }) {
+  const printed = sealed?.printed;
   return {
     id: row.id,
     idEmpresa: row.companyId,
@@ -24,7 +30,7 @@ export async function issuedCfeView(row: IssuedCfeRow, qrPng?: string) {
     fechaEmision: row.fechaEmision,
     fechaFirma: row.tmstFirma,
     estado: row.estado,
-    cae: {
+    cae: printed?.cae ?? {
       numero: tag(row.xml, 'CAE_ID') ?? null,
       desde: Number(tag(row.xml, 'DNro')),
       hasta: Number(tag(row.xml, 'HNro')),
@@ -33,11 +39,11 @@ export async function issuedCfeView(row: IssuedCfeRow, qrPng?: string) {
     codigoSeguridad: row.codigoSeguridad,
     hash: row.digestValue,
     urlQr: row.urlQr,
-    qrPng: qrPng ?? qrPngBase64(row.urlQr),
+    qrPng: sealed?.qrPng ?? qrPngBase64(row.urlQr),
     moneda: row.moneda,
     tipoCambio: row.tipoCambio,
     totales: row.totales,
-    ...printingBlock(row.xml),
+    ...(printed?.block ?? printingBlock(row.xml)),
     adenda: row.adenda,
     idempotencyKey: row.idempotencyKey,
   };
