@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../lib/errors.js';
-import { signJwt, verifyJwt } from '../../lib/jwt.js';
+import { createJwtVerifier, signJwt } from '../../lib/jwt.js';
 import { hashPassword, newOpaqueToken, sha256, verifyPassword } from '../../lib/passwords.js';
 import type { Db } from '../../platform/db/client.js';
 import type { Actor } from '../../platform/http/actor.js';
@@ -35,6 +35,7 @@ const dummyHash = await hashPassword('timing-equaliser-not-a-password');
 
 export function createAuthService(deps: { db: Db; users: UsersService; settings: AuthSettings; logger: Logger }) {
   const { db, users, settings } = deps;
+  const verifyToken = createJwtVerifier(settings.jwtSecret);
 
   async function issueTokens(userId: number, tokenVersion: number, familyId: string = randomUUID(), tx: Db | Parameters<typeof repo.insertRefreshToken>[0] = db): Promise<TokenPair> {
     const { token, hash } = newOpaqueToken();
@@ -143,7 +144,7 @@ export function createAuthService(deps: { db: Db; users: UsersService; settings:
 
     /** Bearer token → Actor. Checks signature, expiry, user state and token version. */
     async authenticate(token: string): Promise<Actor> {
-      const result = verifyJwt(token, settings.jwtSecret);
+      const result = verifyToken(token);
       if (!result.ok) throw result.reason === 'expired' ? errors.TOKEN_EXPIRADO() : errors.NO_AUTENTICADO();
       const userId = Number(result.claims.sub);
       const actor = await users.loadActor(userId);

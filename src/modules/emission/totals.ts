@@ -29,20 +29,28 @@ export interface TotalsOptions {
 }
 
 const ZERO = new D(0);
+const HUNDRED = new D(100);
 const round2 = (x: Dec): Dec => x.toDecimalPlaces(2, DecimalJs.ROUND_HALF_UP);
-const fmt = (x: Dec): string => round2(x).toFixed(2);
+// toFixed rounds with D's ROUND_HALF_UP: the same text as round2(x).toFixed(2), one step less.
+const fmt = (x: Dec): string => x.toFixed(2);
+// Parsed once: every receipt multiplies by them (the event loop's cost per receipt, issue 5 point 11).
+const RATE_MIN = new D(IVA_TASA_MINIMA);
+const RATE_BAS = new D(IVA_TASA_BASICA);
 
 /** MontoItem (B-C24) = Cantidad × PrecioUnitario − DescuentoMonto + RecargoMnt; 0 for IndFact 5. */
 export function computeMontoItem(item: Item): Decimal {
+  return montoOf(item, new D(item.Cantidad ?? 0).times(item.PrecioUnitario ?? 0));
+}
+
+function montoOf(item: Item, base: Dec): Decimal {
   if (item.IndFact === 5) return '0.00';
-  const base = new D(item.Cantidad ?? 0).times(item.PrecioUnitario ?? 0);
   const discount = item.DescuentoMonto !== undefined ? new D(item.DescuentoMonto) : pctOf(base, item.DescuentoPct);
   const surcharge = item.RecargoMnt !== undefined ? new D(item.RecargoMnt) : pctOf(base, item.RecargoPct);
   return fmt(base.minus(discount).plus(surcharge));
 }
 
 function pctOf(base: Dec, pct: Decimal | undefined): Dec {
-  return pct === undefined ? ZERO : round2(base.times(pct).div(100));
+  return pct === undefined ? ZERO : round2(base.times(pct).div(HUNDRED));
 }
 
 /** Fills DescuentoMonto/RecargoMnt from their percentages and MontoItem where missing (B-C12, B-C16, B-C24). */
@@ -51,7 +59,7 @@ export function completeItem(item: Item): Item {
   const base = new D(item.Cantidad ?? 0).times(item.PrecioUnitario ?? 0);
   if (out.DescuentoPct !== undefined && out.DescuentoMonto === undefined) out.DescuentoMonto = fmt(pctOf(base, out.DescuentoPct));
   if (out.RecargoPct !== undefined && out.RecargoMnt === undefined) out.RecargoMnt = fmt(pctOf(base, out.RecargoPct));
-  if (out.MontoItem === undefined) out.MontoItem = computeMontoItem(out);
+  if (out.MontoItem === undefined) out.MontoItem = montoOf(out, base);
   return out;
 }
 
@@ -87,7 +95,12 @@ function bucket(items: Item[], drg: DRG_Item[] = []): Buckets {
 }
 
 function sumOf(b: Buckets, codes: number[]): Dec {
-  return codes.reduce((acc, k) => acc.plus(b.adjusted.get(k) ?? ZERO), ZERO);
+  let sum: Dec | undefined;
+  for (const k of codes) {
+    const v = b.adjusted.get(k);
+    if (v) sum = sum ? sum.plus(v) : v;
+  }
+  return sum ?? ZERO;
 }
 
 function has(b: Buckets, codes: number[]): boolean {
@@ -163,9 +176,11 @@ function checkItems(branch: CfeBranch, input: TotalsInput): void {
   }
 }
 
+const rate = (pct: Decimal): Dec => (pct === IVA_TASA_MINIMA ? RATE_MIN : pct === IVA_TASA_BASICA ? RATE_BAS : new D(pct));
+
 function netOf(gross: Dec, ratePct: Decimal, mntBruto: number | undefined): Dec {
   // A-C116/A-C117: with MntBruto=1 the lines include VAT, so the base is gross/(1+rate).
-  return round2(mntBruto === 1 ? gross.div(new D(ratePct).div(100).plus(1)) : gross);
+  return round2(mntBruto === 1 ? gross.div(rate(ratePct).div(HUNDRED).plus(1)) : gross);
 }
 
 /** Computes the Totales of a CFE from its items, global discounts/surcharges and retentions. */
@@ -246,8 +261,8 @@ export function computeTotales(input: TotalsInput, options: TotalsOptions = {}):
   const susp = round2(sumOf(b, [12]));
   const netMin = netOf(sumOf(b, [2]), IVA_TASA_MINIMA, input.MntBruto);
   const netBas = netOf(sumOf(b, [3]), IVA_TASA_BASICA, input.MntBruto);
-  const ivaMin = round2(netMin.times(IVA_TASA_MINIMA).div(100));
-  const ivaBas = round2(netBas.times(IVA_TASA_BASICA).div(100));
+  const ivaMin = round2(netMin.times(RATE_MIN).div(HUNDRED));
+  const ivaBas = round2(netBas.times(RATE_BAS).div(HUNDRED));
   let netOtra = ZERO;
   let ivaOtra = ZERO;
   if (has(b, [4])) {
