@@ -4,7 +4,7 @@
  * resends it with the key (KeyObjects cross threads by postMessage).
  */
 import { serveWorkerTasks } from '../../platform/workers/pool.js';
-import type { SigningKeyMaterial } from '../emission/index.js';
+import type { Cfe, SigningKeyMaterial } from '../emission/index.js';
 import { sealCfe, type Sealed } from './issued-cfe.sealing.js';
 import type { SealRequest } from './issued-cfe.sealer.js';
 
@@ -18,5 +18,5 @@ serveWorkerTasks<SealRequest, Sealed>((t) => {
   }
   const key = keys.get(t.keyId);
   if (!key) throw Object.assign(new Error(`signing key ${t.keyId} not loaded in this worker`), { name: 'MissingSigningKey' });
-  return sealCfe(t.draft, key, t.qr);
+  return sealCfe(JSON.parse(t.draftJson) as Cfe, key, t.qr);
 });

@@ -12,7 +12,12 @@ export interface SealRequest {
   keyId: number;
   /** Sent only when a worker does not hold the key yet. */
   key?: SigningKeyMaterial;
-  draft: Cfe;
+  /**
+   * The CFE as JSON text: JSON.stringify + JSON.parse cost about half of the structured clone
+   * postMessage does on a plain object (10 against 20 µs for a 3-line ticket, issue 5 point 11);
+   * the builder ignores the undefined properties JSON drops.
+   */
+  draftJson: string;
   qr: SealQr;
 }
 
@@ -37,12 +42,13 @@ export function createSealer(opts: { workers: number }): Sealer {
   async function seal(draft: Cfe, ctx: SigningContext, qr: SealQr): Promise<Sealed> {
     let keyId = keyIds.get(ctx);
     if (keyId === undefined) keyIds.set(ctx, (keyId = nextKeyId++));
+    const draftJson = JSON.stringify(draft);
     try {
       try {
-        return await pool.run({ keyId, draft, qr });
+        return await pool.run({ keyId, draftJson, qr });
       } catch (err) {
         if (!(err instanceof WorkerTaskError && err.name === 'MissingSigningKey')) throw err;
-        return await pool.run({ keyId, key: keyMaterial(ctx), draft, qr });
+        return await pool.run({ keyId, key: keyMaterial(ctx), draftJson, qr });
       }
     } catch (err) {
       if (err instanceof WorkerTaskError && err.name === 'SealError') throw new SealError(err.message, err.data as SealError['data']);

@@ -85,8 +85,9 @@ export function loadPatchedXsdSet(): Map<string, Buffer> {
 let providerRegistered = false;
 const validators = new Map<XsdKind, XsdValidator>();
 
-// No DTD loading, no network: xmldsig/xenc declare an external DTD we must never fetch.
-const PARSE_OPTIONS = ParseOption.XML_PARSE_NONET;
+// No DTD loading, no network: xmldsig/xenc declare an external DTD we must never fetch. COMPACT
+// stores short text nodes inline, which only saves allocations (~10 % of a CFE parse).
+const PARSE_OPTIONS = ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_COMPACT;
 
 function getValidator(kind: XsdKind): XsdValidator {
   const cached = validators.get(kind);
