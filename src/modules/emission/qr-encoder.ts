@@ -205,13 +205,17 @@ function codewords(data: Uint8Array, l: Layout): Uint8Array {
   for (let b = 0; b < blocks; b++) {
     const len = shortLen + (b < shortBlocks ? 0 : 1);
     ecc.fill(0);
+    const gen = l.generatorLog;
     for (let i = 0; i < len; i++) {
+      // Shift the remainder one codeword and add factor × generator, in one pass.
       const factor = data[offset + i] ^ ecc[0];
-      ecc.copyWithin(0, 1);
-      ecc[ec - 1] = 0;
-      if (factor !== 0) {
+      if (factor === 0) {
+        for (let j = 0; j < ec - 1; j++) ecc[j] = ecc[j + 1];
+        ecc[ec - 1] = 0;
+      } else {
         const lf = LOG[factor];
-        for (let j = 0; j < ec; j++) ecc[j] ^= EXP[l.generatorLog[j] + lf];
+        for (let j = 0; j < ec - 1; j++) ecc[j] = ecc[j + 1] ^ EXP[gen[j] + lf];
+        ecc[ec - 1] = EXP[gen[ec - 1] + lf];
       }
     }
     // Interleave: data codeword i of each block in turn (short blocks have none at shortLen), then the EC codewords.
@@ -226,6 +230,8 @@ function codewords(data: Uint8Array, l: Layout): Uint8Array {
   return out;
 }
 
+const utf8 = new TextEncoder();
+
 export interface QrSymbol {
   size: number;
   /** Row-major modules, 1 = dark. */
@@ -234,7 +240,7 @@ export interface QrSymbol {
 
 /** The smallest level-M symbol holding `text` (UTF-8, byte mode), mask pattern 2. */
 export function encodeQr(text: string): QrSymbol {
-  const bytes = new TextEncoder().encode(text);
+  const bytes = utf8.encode(text);
   let version = 1;
   for (; version <= 40; version++) {
     const bits = 4 + (version <= 9 ? 8 : 16) + bytes.length * 8;

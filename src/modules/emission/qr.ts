@@ -95,8 +95,9 @@ function pngChunk(type: string, data: Buffer): Buffer {
 /**
  * PNG of the QR as base64 (no data: prefix), about `width` pixels wide (whole pixels per module,
  * one-module quiet zone). Written directly as a 1-bit greyscale PNG: every repeated pixel row uses
- * PNG filter "Up" and compresses to nothing (run-length deflate is all this data needs, at half the
- * cost of the default level), so encoding costs a fraction of the ~8 ms of a generic RGBA encoder.
+ * PNG filter "Up" and compresses to nothing. Deflate level 1 also finds the QR's repeated rows: as
+ * fast here as run-length only and a quarter smaller (~0.9 KB). Encoding costs a fraction of the
+ * ~8 ms of a generic RGBA encoder.
  */
 export function qrPngBase64(url: string, options: { width?: number } = {}): string {
   const { size, modules } = encodeQr(url);
@@ -133,6 +134,6 @@ export function qrPngBase64(url: string, options: { width?: number } = {}): stri
   ihdr.writeUInt32BE(px, 4);
   ihdr[8] = 1; // bit depth
   ihdr[9] = 0; // greyscale
-  const png = Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', ihdr), pngChunk('IDAT', zlib.deflateSync(raw, { strategy: zlib.constants.Z_RLE })), pngChunk('IEND', Buffer.alloc(0))]);
+  const png = Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', ihdr), pngChunk('IDAT', zlib.deflateSync(raw, { level: 1 })), pngChunk('IEND', Buffer.alloc(0))]);
   return png.toString('base64');
 }
