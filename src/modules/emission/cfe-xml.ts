@@ -169,6 +169,22 @@ export function readBackZones(cfe: Cfe, arrays: ReadonlySet<string>) {
   };
 }
 
+/**
+ * Totales with its keys in the XSD order of the type's branch (the order of the XML), then any
+ * others: a jsonb column gives them back sorted by length, which reads badly in a response.
+ */
+export function totalesInXsdOrder<T extends object>(tipoCFE: number, totales: T): T {
+  const order = TOTALES[getCfeType(tipoCFE).branch];
+  const source = totales as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const field of order) {
+    const name = typeof field === 'string' ? field : field[0];
+    if (name in source) out[name] = source[name];
+  }
+  for (const key of Object.keys(source)) if (!(key in out)) out[key] = source[key];
+  return out as T;
+}
+
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
 /**

@@ -4,7 +4,7 @@ export type * from './cfe.model.ts';
 export { computeMontoItem, completeItem, computeTotales, IVA_TASA_BASICA, IVA_TASA_MINIMA, TotalsError } from './totals.ts';
 export type { TotalsInput, TotalsOptions } from './totals.ts';
 export { completeCfe, type CfeDraft } from './complete-cfe.ts';
-export { buildCfeXml, CFE_NAMESPACE, CfeXmlError, escapeC14nText, formatTmstFirma, readBackZones } from './cfe-xml.ts';
+export { buildCfeXml, CFE_NAMESPACE, CfeXmlError, escapeC14nText, formatTmstFirma, readBackZones, totalesInXsdOrder } from './cfe-xml.ts';
 export {
   createSigningContext,
   DSIG_NS,

@@ -4,7 +4,7 @@
  * the printing block (issuer, receiver, lines) is read back from the signed XML itself, so what is
  * printed is exactly what was signed.
  */
-import { getCfeType, qrPngBase64 } from '../emission/index.js';
+import { getCfeType, qrPngBase64, totalesInXsdOrder } from '../emission/index.js';
 import { printingBlock } from './issued-cfe.printing.js';
 import type { Printed } from './issued-cfe.sealed-row.js';
 import type { IssuedCfeRow } from './issued-cfe.tables.js';
@@ -42,7 +42,7 @@ export async function issuedCfeView(row: IssuedCfeRow, sealed?: { qrPng: string;
     qrPng: sealed?.qrPng ?? qrPngBase64(row.urlQr),
     moneda: row.moneda,
     tipoCambio: row.tipoCambio,
-    totales: row.totales,
+    totales: totalesInXsdOrder(row.tipoCfe, row.totales as object),
     ...(printed?.block ?? printingBlock(row.xml)),
     adenda: row.adenda,
     idempotencyKey: row.idempotencyKey,
