@@ -20,6 +20,7 @@ export const issuedCfeErrors = defineErrors({
   DOCUMENTO_RECEPTOR_INVALIDO: { status: 422, message: 'El documento del receptor no es válido (dígito verificador o formato).' },
   MONEDA_NO_EXISTE: { status: 422, message: 'La moneda indicada en totales.tipoMoneda no existe en el catálogo.' },
   TIPO_CAMBIO_NO_RESUELTO: { status: 422, message: 'No se encontró tipo de cambio para la moneda y la fecha de emisión: envíe totales.tipoCambio o cargue la cotización.' },
+  FECHA_EMISION_FUERA_DE_RANGO: { status: 422, message: 'La fecha de emisión debe estar entre el 01/10/2011 y 60 días después de hoy.' },
   LINEAS_FUERA_DE_RANGO: { status: 422, message: 'La cantidad de líneas de detalle no está permitida para este tipo de comprobante.' },
   INDICADOR_FACTURACION_INVALIDO: { status: 422, message: 'El indicadorFacturacion de una línea no está permitido para este tipo de comprobante.' },
   TOTALES_INVALIDOS: { status: 422, message: 'Los totales no se pueden calcular con los datos enviados.' },

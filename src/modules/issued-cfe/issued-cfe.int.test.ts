@@ -217,6 +217,7 @@ describe('errors', () => {
     ['e-Ticket above 5,000 UI without receiver', { detalles: [line({ precioUnitario: 100000 })] }, 'RECEPTOR_REQUERIDO_TOPE_UI'],
     ['IndFact not allowed', { detalles: [line({ indicadorFacturacion: 9 })] }, 'INDICADOR_FACTURACION_INVALIDO'],
     ['contingency type', { idDoc: { tipoCfe: 201, fechaEmision: today } }, 'TIPO_CFE_INVALIDO'],
+    ['fechaEmision more than 60 days ahead (DGI would reject it after numbering)', { idDoc: { tipoCfe: 101, fechaEmision: new Date(Date.parse(today) + 61 * 86_400_000).toISOString().slice(0, 10) } }, 'FECHA_EMISION_FUERA_DE_RANGO'],
     ['unknown terminal', {}, 'PUNTO_EMISION_NO_ENCONTRADO', 404],
   ];
   for (const [name, cfe, code, status] of cases) {

@@ -17,7 +17,11 @@ function numberToDecimal(n: number): string {
   return /e/i.test(s) ? n.toFixed(10).replace(/\.?0+$/, '') : s;
 }
 
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'formato YYYY-MM-DD');
+// A real calendar day: xs:date in DGI's XSD would otherwise reject 2026-02-30 late, with a technical message.
+const date = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'formato YYYY-MM-DD')
+  .refine((d) => new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'la fecha no existe en el calendario');
 const int = z.number().int();
 
 export const idDocBody = z.object({
