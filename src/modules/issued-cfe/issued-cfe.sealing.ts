@@ -35,7 +35,43 @@ export function sealCfe(draft: Cfe, key: SigningKeyMaterial, qr: SealQr): Sealed
   }
   // As UTF-8 bytes: Node encodes natively, a few µs less than libxml2-wasm's JS string encoder.
   const xsd = validateXml('CFE', Buffer.from(signed.xml, 'utf8'));
-  if (!xsd.ok) throw new SealError(`El comprobante no cumple el esquema XSD de DGI: ${xsd.errors.slice(0, 3).join('; ')}`, { errores: xsd.errors });
+  if (!xsd.ok) throw new SealError(`El comprobante no cumple el esquema XSD de DGI: ${describeXsdError(xsd.errors[0])}.`, { errores: xsd.errors });
   const urlQr = buildQrUrl({ ...qr, Totales: draft.Totales, TmstFirma: draft.TmstFirma, digestValue: signed.digestValue });
   return { xml: signed.xml, digestValue: signed.digestValue, urlQr, qrPng: qrPngBase64(urlQr) };
 }
+
+const value = "'([^']*)'";
+/** libxml2's facet messages (xmlschemas.c) as sentences a cashier can act on, keyed by facet. */
+const FACET_SENTENCES: Array<[string, RegExp, (name: string, m: RegExpExecArray) => string]> = [
+  ['minInclusive', new RegExp(`The value ${value} is less than the minimum value allowed \\(${value}\\)`), (n, m) => `${n} vale ${m[1]} y no puede ser menor que ${m[2]}`],
+  ['maxInclusive', new RegExp(`The value ${value} is greater than the maximum value allowed \\(${value}\\)`), (n, m) => `${n} vale ${m[1]} y no puede ser mayor que ${m[2]}`],
+  ['fractionDigits', new RegExp(`The value ${value} has more fractional digits than are allowed \\(${value}\\)`), (n, m) => `${n} vale ${m[1]} y admite como máximo ${m[2]} decimales`],
+  ['totalDigits', new RegExp(`The value ${value} has more digits than are allowed \\(${value}\\)`), (n, m) => `${n} vale ${m[1]} y admite como máximo ${m[2]} dígitos`],
+  ['maxLength', new RegExp(`has a length of ${value}; this exceeds the allowed maximum length of ${value}`), (n, m) => `${n} tiene ${m[1]} caracteres y admite como máximo ${m[2]}`],
+  ['minLength', new RegExp(`has a length of ${value}; this underruns the allowed minimum length of ${value}`), (n, m) => `${n} debe tener al menos ${m[2]} caracteres`],
+  ['pattern', new RegExp(`The value ${value} is not accepted by the pattern`), (n, m) => `${n} ("${m[1]}") no tiene el formato que exige DGI`],
+  ['enumeration', new RegExp(`The value ${value} is not an element of the set`), (n, m) => `${n} ("${m[1]}") no es uno de los valores que admite DGI`],
+];
+
+/**
+ * The first XSD error as a sentence naming the DGI field (issue 5 point 3: an `error` a cashier can
+ * act on); the raw libxml2 messages stay in `errores` for integrators. Unknown shapes pass as they are.
+ */
+export function describeXsdError(raw: string | undefined): string {
+  if (!raw) return 'error desconocido';
+  const element = /Element '(?:\{[^}]*\})?([^']+)': (.*)$/.exec(raw);
+  if (!element) return raw;
+  const [, name, rest] = element;
+  const facet = /^\[facet '(\w+)'\] (.*)$/.exec(rest);
+  if (facet) {
+    for (const [key, pattern, sentence] of FACET_SENTENCES) {
+      const m = key === facet[1] ? pattern.exec(facet[2]) : null;
+      if (m) return `el campo ${sentence(name, m)}`;
+    }
+    return raw;
+  }
+  const atomic = new RegExp(`^${value} is not a valid value of the atomic type`).exec(rest);
+  if (atomic) return `el campo ${name} ("${atomic[1]}") no es un valor válido`;
+  return raw;
+}
+
