@@ -11,7 +11,7 @@ import { Decimal } from 'decimal.js';
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { toSnakeCase } from 'drizzle-orm/casing';
 import { PgNumeric } from 'drizzle-orm/pg-core';
-import type { DbOrTx } from '../../platform/db/client.js';
+import { executePrepared, type Db } from '../../platform/db/client.js';
 import { issuedCfes, type IssuedCfeRow } from './issued-cfe.tables.js';
 
 export type IssuedCfeInsert = typeof issuedCfes.$inferInsert;
@@ -34,14 +34,15 @@ export interface FastBatchRow {
 }
 
 /**
- * Runs the statement; returns each row's id and created_at in input order, or undefined when
+ * Runs the statement, on its own (autocommit: never inside a transaction); returns each row's id and created_at in input order, or undefined when
  * `reservation` took nothing (the forecast no longer holds; nothing was written).
  * `reservation`: CTEs ending in `reserved` (cae service exactReservationCtes).
  * `insertEvents`: the events module's INSERT of the rows a query yields (company_id, type, data).
  */
-export async function insertWithReservation(db: DbOrTx, reservation: SQL, insertEvents: (select: SQL) => SQL, rows: FastBatchRow[]): Promise<Array<{ id: number; createdAt: Date }> | undefined> {
+export async function insertWithReservation(db: Db, reservation: SQL, insertEvents: (select: SQL) => SQL, rows: FastBatchRow[]): Promise<Array<{ id: number; createdAt: Date }> | undefined> {
   const input = JSON.stringify(rows.map((r) => ({ ...r.values, eventType: r.event.type, eventData: r.event.data })));
-  const result = await db.execute(sql`
+  // Named: parsed and planned once per connection, the statement's text never changes.
+  const result = await executePrepared<{ id: string | number; numero: number; created_at: Date | string }>(db, sql`
     with ${reservation},
     input as materialized (
       select * from json_to_recordset(${input}::json) as i(${recordsetTypes}, "eventType" text, "eventData" jsonb)
@@ -51,7 +52,7 @@ export async function insertWithReservation(db: DbOrTx, reservation: SQL, insert
       returning id, numero, created_at
     ), events as (${insertEvents(sql`select i."companyId", i."eventType", i."eventData" || jsonb_build_object('id', ins.id) from ins join input i on i."numero" = ins.numero`)})
     select id, numero, created_at from ins`);
-  const byNumber = new Map((result.rows as Array<{ id: string | number; numero: number; created_at: Date | string }>).map((r) => [Number(r.numero), r]));
+  const byNumber = new Map(result.rows.map((r) => [Number(r.numero), r]));
   if (byNumber.size === 0) return undefined;
   return rows.map((r) => {
     const got = byNumber.get(r.values.numero)!;

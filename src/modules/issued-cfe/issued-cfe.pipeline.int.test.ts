@@ -83,13 +83,16 @@ describe('errors', () => {
     const cae = t.modules.services.cae;
     let stolen = 0;
     // Before the second batch's statement (the first one sealed ahead), "another process" commits the next number.
+    // The one-statement batch runs on the pool as a prepared statement (db.$client.query).
     const db = new Proxy(t.db, {
       get(target, prop, receiver) {
-        if (prop !== 'execute') return Reflect.get(target, prop, receiver);
-        return async (query: Parameters<typeof target.execute>[0]) => {
+        if (prop !== '$client') return Reflect.get(target, prop, receiver);
+        const pool = target.$client;
+        const query = async (...args: unknown[]) => {
           if (!stolen) stolen = (await cae.reserveNumbers(target, { companyId: company.id, branchId: issuer.branch.id, tipoCfe: 101, fecha: today }, 1))[0].numero;
-          return target.execute(query);
+          return (pool.query as (...a: unknown[]) => Promise<unknown>).apply(pool, args);
         };
+        return { query };
       },
     });
     const batcher = createEmissionBatcher({ db, sealer, maxBatch: 4, ...ports() });
