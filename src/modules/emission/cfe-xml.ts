@@ -154,18 +154,24 @@ function readBackShape(node: Node, shape: Shape, arrays: ReadonlySet<string>): N
 }
 
 /**
- * The Emisor, Receptor, Items and Referencias of `cfe` exactly as reading back the XML that
+ * The IdDoc, Emisor, Receptor, Items, DscRcgGlobal and MediosPago lines, Referencias and
+ * Compl_Fiscal_Data of `cfe` exactly as reading back the XML that
  * buildCfeXml writes would give them (namespace-free names in XSD order, values as trimmed,
  * entity-decoded text, an element without content as '', repeated elements and the `arrays`
  * names as arrays), without writing or parsing any XML: the emitir response prints from it.
  */
 export function readBackZones(cfe: Cfe, arrays: ReadonlySet<string>) {
   const { branch } = getCfeType(cfe.IdDoc.TipoCFE);
+  const list = (entries: readonly object[] | undefined, shape: Shape) => (entries ?? []).map((e) => readBackShape(e as Node, shape, arrays));
   return {
+    IdDoc: readBackShape(cfe.IdDoc as unknown as Node, ID_DOC[branch], arrays),
     Emisor: readBackShape(cfe.Emisor as unknown as Node, EMISOR, arrays),
     Receptor: cfe.Receptor ? readBackShape(cfe.Receptor as unknown as Node, RECEPTOR[branch], arrays) : undefined,
-    Item: (cfe.Detalle ?? []).map((it) => readBackShape(it as unknown as Node, ITEM[branch], arrays)),
-    Referencia: (cfe.Referencia ?? []).map((r) => readBackShape(r as unknown as Node, REFERENCIA, arrays)),
+    Item: list(cfe.Detalle, ITEM[branch]),
+    DRG_Item: list(cfe.DscRcgGlobal, DRG_ITEM),
+    MedioPago: list(cfe.MediosPago, MEDIO_PAGO),
+    Referencia: list(cfe.Referencia, REFERENCIA),
+    Compl_Fiscal_Data: cfe.Compl_Fiscal ? readBackShape(cfe.Compl_Fiscal as unknown as Node, COMPL_FISCAL_DATA, arrays) : undefined,
   };
 }
 

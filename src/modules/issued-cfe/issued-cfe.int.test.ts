@@ -139,6 +139,9 @@ describe('happy path', () => {
       assert.ok(historial && estadoReceptor !== undefined);
       assert.deepEqual(r.body, read, `${tipo}`);
       if (extra.referencias) assert.equal(r.body.referencias.length, 1, `${tipo}: the note prints its reference`);
+      assert.equal(r.body.idDoc.Nro, String(r.body.numero), `${tipo}: idDoc as signed`);
+      if (extra.complementoFiscal) assert.equal(r.body.complementoFiscal.NombreMdte, 'Mandante SA', `${tipo}: cuenta ajena prints its mandante`);
+      else assert.equal(r.body.complementoFiscal, null);
       // Totales keys in the XML's order on both paths and in GET, not the jsonb column's.
       assert.deepEqual(Object.keys(r.body.totales), Object.keys(read.totales), `${tipo}`);
       assert.deepEqual(Object.keys(first.body.totales), Object.keys(read.totales), `${tipo}`);

@@ -12,7 +12,7 @@
 import { XMLParser } from 'fast-xml-parser';
 import { readBackZones, type Cfe } from '../emission/index.js';
 
-const ARRAY_NAMES = ['Item', 'Telefono', 'Referencia', 'RetencPercep', 'CodItem'];
+const ARRAY_NAMES = ['Item', 'Telefono', 'Referencia', 'RetencPercep', 'CodItem', 'DRG_Item', 'MedioPago'];
 const ARRAYS = new Set(ARRAY_NAMES);
 
 export const referenceParser = new XMLParser({ ignoreAttributes: true, removeNSPrefix: true, parseTagValue: false, isArray: (name) => ARRAYS.has(name) });
@@ -60,16 +60,34 @@ export function readXml(xml: string): Node | undefined {
 }
 
 // The zone <Referencia> and its entries <Referencia> share a name, so the zone is read as an array too.
-type CfeDoc = { CFE: Record<string, { Encabezado: Node; Detalle?: { Item: unknown[] }; Referencia?: Array<{ Referencia?: unknown[] }> }> };
+type CfeDoc = {
+  CFE: Record<string, {
+    Encabezado: Node;
+    Detalle?: { Item: unknown[] };
+    DscRcgGlobal?: { DRG_Item: unknown[] };
+    MediosPago?: { MedioPago: unknown[] };
+    Referencia?: Array<{ Referencia?: unknown[] }>;
+    Compl_Fiscal?: { Compl_Fiscal_Data?: unknown };
+  }>;
+};
 
+/**
+ * What a receipt prints besides its totals, CAE and QR (issue 5 point 5): the document data
+ * (IdDoc: forma de pago, vencimiento, export clauses…), issuer, receiver, lines, global discounts
+ * and surcharges, means of payment, references and the mandante of a cuenta ajena, with DGI names.
+ */
 export function printingBlock(xml: string) {
   const doc = (readXml(xml) ?? referenceParser.parse(xml)) as CfeDoc;
   const branch = Object.entries(doc.CFE).find(([k]) => k !== 'Signature')?.[1];
   return {
+    idDoc: (branch?.Encabezado.IdDoc as unknown) ?? null,
     emisor: branch?.Encabezado.Emisor ?? null,
     receptor: branch?.Encabezado.Receptor ?? null,
     detalles: branch?.Detalle?.Item ?? [],
+    descuentosRecargos: branch?.DscRcgGlobal?.DRG_Item ?? [],
+    mediosPago: branch?.MediosPago?.MedioPago ?? [],
     referencias: branch?.Referencia?.[0]?.Referencia ?? [],
+    complementoFiscal: branch?.Compl_Fiscal?.Compl_Fiscal_Data ?? null,
   };
 }
 
@@ -80,5 +98,14 @@ export function printingBlock(xml: string) {
  */
 export function printingBlockOf(cfe: Cfe): ReturnType<typeof printingBlock> {
   const z = readBackZones(cfe, ARRAYS);
-  return { emisor: z.Emisor, receptor: z.Receptor ?? null, detalles: z.Item, referencias: z.Referencia };
+  return {
+    idDoc: z.IdDoc,
+    emisor: z.Emisor,
+    receptor: z.Receptor ?? null,
+    detalles: z.Item,
+    descuentosRecargos: z.DRG_Item,
+    mediosPago: z.MedioPago,
+    referencias: z.Referencia,
+    complementoFiscal: z.Compl_Fiscal_Data ?? null,
+  };
 }

@@ -51,9 +51,13 @@ export async function sealedRow(sealer: Sealer, p: PreparedCfe, n: Numbering): P
   draft.IdDoc.Serie = n.serie;
   draft.IdDoc.Nro = n.numero;
   draft.CAEData = { CAE_ID: n.cae.NA, DNro: n.cae.DNro, HNro: n.cae.HNro, FecVenc: n.cae.FVD, CAEEspecial: n.cae.CAEEspecial as 1 | undefined, CausalCAEEsp: n.cae.CausalCAEEsp };
+  // The sealer copies the draft before its first await; a later reseal of the same receipt renumbers
+  // the shared draft, so what prints is taken now, from the state the XML is built from.
+  const sealing = sealer.seal(draft, p.ctx, { RUCEmisor: p.emisor.RUCEmisor, TipoCFE: p.info.code, Serie: n.serie, Nro: n.numero });
+  const printed: Printed = { cae: { numero: String(n.cae.NA), desde: n.cae.DNro, hasta: n.cae.HNro, fechaVencimiento: n.cae.FVD }, block: printingBlockOf(draft) };
   let sealed;
   try {
-    sealed = await sealer.seal(draft, p.ctx, { RUCEmisor: p.emisor.RUCEmisor, TipoCFE: p.info.code, Serie: n.serie, Nro: n.numero });
+    sealed = await sealing;
   } catch (err) {
     if (err instanceof SealError) throw E.XML_INVALIDO(err.message, err.data);
     throw err;
@@ -68,8 +72,6 @@ export async function sealedRow(sealer: Sealer, p: PreparedCfe, n: Numbering): P
     totales: t, xml: sealed.xml, digestValue: sealed.digestValue, codigoSeguridad: securityCode(sealed.digestValue), urlQr: sealed.urlQr,
     adenda: p.adenda, idempotencyKey: p.idempotencyKey, requestHash: p.requestHash,
   };
-  // From `n`, not the draft: a later reseal of the same receipt renumbers the shared draft.
-  const printed = { cae: { numero: String(n.cae.NA), desde: n.cae.DNro, hasta: n.cae.HNro, fechaVencimiento: n.cae.FVD }, block: printingBlockOf(draft) };
   return { row, qrPng: sealed.qrPng, printed };
 }
 

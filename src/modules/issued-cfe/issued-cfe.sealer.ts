@@ -22,6 +22,7 @@ export interface SealRequest {
 }
 
 export interface Sealer {
+  /** Reads `draft` before it returns: the caller may change the draft while the sealing runs. */
   seal(draft: Cfe, ctx: SigningContext, qr: SealQr): Promise<Sealed>;
   close(): Promise<void>;
 }

@@ -46,3 +46,21 @@ describe('XSD rejections in words a cashier can act on', () => {
     assert.equal(describeXsdError('something else'), 'something else');
   });
 });
+
+describe('sealer contract', () => {
+  it('reads the draft before seal() returns: renumbering it meanwhile does not reach the XML (inline and worker pool)', async () => {
+    const { createSealer } = await import('./issued-cfe.sealer.js');
+    for (const workers of [0, 1]) {
+      const sealer = createSealer({ workers });
+      try {
+        const draft = structuredClone(sampleCfe(101, { lines: 1, Nro: 7 }));
+        const sealing = sealer.seal(draft, ctx, { ...qr, TipoCFE: 101, Nro: 7 });
+        draft.IdDoc.Nro = 8;
+        const { xml } = await sealing;
+        assert.match(xml, /<Nro>7<\/Nro>/, `workers ${workers}`);
+      } finally {
+        await sealer.close();
+      }
+    }
+  });
+});
