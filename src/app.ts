@@ -34,6 +34,9 @@ export interface AppDeps {
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export async function buildApp(deps: AppDeps) {
+  // Validation messages (400 VALIDACION, campos[].mensaje) in Spanish like every other error sentence
+  // of the API; zod's own locale, process-wide and idempotent.
+  z.config(z.locales.es());
   const app = Fastify({
     loggerInstance: deps.logger as unknown as FastifyBaseLogger,
     requestIdHeader: false,

@@ -66,6 +66,9 @@ describe('errors', () => {
     assert.equal(invalid.status, 400);
     assert.equal(invalid.body.code, 'VALIDACION');
     assert.deepEqual(invalid.body.campos.map((c: { campo: string }) => c.campo).sort(), ['clave', 'usuario']);
+    // In Spanish, like every other error sentence (zod's es locale).
+    for (const c of invalid.body.campos as Array<{ mensaje: string }>) assert.match(c.mensaje, /^Entrada inválida: se esperaba texto/);
+    assert.match(invalid.body.error, /^Datos inválidos: .*se esperaba texto/);
     const query = await t.call(token, 'GET', '/api/v1/usuario/todos?start=-1');
     assert.equal(query.status, 400);
     assert.ok(query.body.campos.some((c: { campo: string }) => c.campo === 'query.start'));
