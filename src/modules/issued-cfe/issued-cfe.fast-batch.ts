@@ -60,13 +60,22 @@ export async function insertWithReservation(db: Db, reservation: SQL, insertEven
   });
 }
 
+const canonical = new Map<number, RegExp>();
+
+/** A numeric as PostgreSQL prints it at `scale`; the totals' own strings ("944.23") usually already are. */
+function atScale(v: string | number, scale: number): string {
+  let re = canonical.get(scale);
+  if (!re) canonical.set(scale, (re = new RegExp(`^-?(0|[1-9]\\d*)${scale ? `\\.\\d{${scale}}` : ''}$`)));
+  return typeof v === 'string' && re.test(v) && v !== `-${(0).toFixed(scale)}` ? v : new Decimal(v).toFixed(scale);
+}
+
 /** The stored row as the database returns it (numeric columns at their scale, nulls for absent values), without reading it back. */
 export function storedRow(values: IssuedCfeInsert, got: { id: number; createdAt: Date }): IssuedCfeRow {
   const row: Record<string, unknown> = { id: got.id, createdAt: got.createdAt, cfcRangeId: null, estado: 'firmado', estadoReceptor: null, estadoActualizadoEn: null };
   for (const [key] of columns) {
     const v = (values as Record<string, unknown>)[key];
     const scale = numericScale.get(key);
-    row[key] = v == null ? null : scale !== undefined ? new Decimal(v as string).toFixed(scale) : v;
+    row[key] = v == null ? null : scale !== undefined ? atScale(v as string | number, scale) : v;
   }
   return row as IssuedCfeRow;
 }
