@@ -44,6 +44,7 @@ import { createDailyReportModule } from './daily-report/index.js';
 import { createReceiverExchangeModule } from './receiver-exchange/index.js';
 import { createDgiSubmissionModule } from './dgi-submission/index.js';
 import * as issuedCfeStates from './issued-cfe/issued-cfe.history.js';
+import * as issuedCfeHandoff from './issued-cfe/issued-cfe.handoff.js';
 import { SIMULATOR_PATHS } from './dgi/dgi.simulator.js';
 import { DGI_RUC } from './emission/sobre.js';
 import { Decimal } from 'decimal.js';
@@ -81,10 +82,11 @@ export function createModules(deps: ModuleDeps) {
   const webhooks = createWebhooksService({ db, events, allowPrivateUrls: config.webhooks.allowPrivateUrls });
   // Started by main.ts (when config.worker.inProcess) and worker.ts; idle until start().
   const webhookEngine = createDeliveryEngine({ database, logger, ...config.webhooks });
-  const dailyReport = createDailyReportModule({ db, config, logger, companies, cae, certificates, lookups: issuedCfe.lookups });
+  const dailyReport = createDailyReportModule({ db, config, logger, companies, cae, certificates, lookups: issuedCfe.lookups, cfesSignedOn: issuedCfeHandoff.cfesSignedOn });
   // DGI round trip (issue 6): envelopes to DGI, ACKs, states. The simulator is the one the RUT lookup uses.
   const dgiSubmission = createDgiSubmissionModule({
     database, logger, certificates, cae, events, states: issuedCfeStates,
+    cfes: { companiesWithPending: issuedCfeHandoff.companiesWithPending, claimPending: issuedCfeHandoff.claimPending, cfesForEnvelope: issuedCfeHandoff.cfesForEnvelope },
     settings: { ...config.dgiSubmission, rutReceptor: DGI_RUC[config.dgiSubmission.environment], uiThresholdUyu: new Decimal(5000).times(config.emission.uiValue).toString(), leaseMs: config.dgiSubmission.timeoutMs * 2 },
     async endpoint() {
       if (config.dgi.mode === 'real') return config.dgi.efacturaUrl;
@@ -94,7 +96,11 @@ export function createModules(deps: ModuleDeps) {
       return sim.urls.efactura;
     },
   });
-  const receiverExchange = createReceiverExchangeModule({ db, config, mailer, companies, certificates, customers, events });
+  const receiverExchange = createReceiverExchangeModule({
+    db, config, mailer, companies, certificates, customers, events,
+    cfes: { byIds: issuedCfeHandoff.exchangeCfesByIds, claimUnsent: issuedCfeHandoff.claimUnsentToReceivers, lockOne: issuedCfeHandoff.lockExchangeCfe },
+    setReceptorState: issuedCfeStates.applyReceptorStateChange,
+  });
   const salesOrders = createSalesOrdersService({ db, events, issuedCfe: issuedCfe.service, customers });
   const cfeDocuments = createCfeDocumentsModule({ db, mailer, companies, outboundMail, customers, issuedCfe: issuedCfe.service });
 

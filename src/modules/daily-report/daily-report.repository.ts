@@ -3,46 +3,6 @@ import type { DbOrTx } from '../../platform/db/client.js';
 import type { Paging } from '../../platform/http/paging.js';
 import { dailyReports, type DailyReportRow, type ReportState } from './daily-report.tables.js';
 
-/** Uruguay has kept UTC−3 all year since 2015: the day of a TmstFirma is its UTC instant − 3 h. */
-export const UY_OFFSET = '-03:00';
-
-/** One issued CFE of the day, with what the report needs (amounts stay in the stored Totales). */
-export interface DayCfeRow {
-  id: number;
-  tipoCfe: number;
-  serie: string;
-  numero: number;
-  fechaEmision: string;
-  moneda: string;
-  tipoCambio: string | null;
-  totales: Record<string, unknown>;
-  estado: string;
-  cdgDgiSucur: string | null;
-  indPagCta3ros: string | null;
-  /** Code of the DGI rejection (history), to tell E02/E09 (not voided) from the rest. */
-  codigoRechazo: string | null;
-}
-
-/**
- * CFEs and CFCs signed on `fecha` (BRIEF 9: FechaResumen = the date of TmstFirma). CdgDGISucur and
- * IndPagCta3ros are read from the signed XML in SQL, so the XML itself never leaves the database.
- */
-export async function cfesSignedOn(db: DbOrTx, companyId: number, fecha: string): Promise<DayCfeRow[]> {
-  const from = `${fecha}T00:00:00${UY_OFFSET}`;
-  const r = await db.execute(sql`
-    select ic.id, ic.tipo_cfe as "tipoCfe", ic.serie, ic.numero, ic.fecha_emision::text as "fechaEmision", ic.moneda,
-           ic.tipo_cambio::text as "tipoCambio", ic.totales, ic.estado,
-           substring(ic.xml from '<(?:[A-Za-z0-9_]+:)?CdgDGISucur>([0-9]+)<') as "cdgDgiSucur",
-           substring(ic.xml from '<(?:[A-Za-z0-9_]+:)?IndPagCta3ros>([0-9]+)<') as "indPagCta3ros",
-           (select h.codigo from issued_cfe_state_history h
-             where h.issued_cfe_id = ic.id and h.lado = 'dgi' and h.estado = 'rechazado' order by h.id desc limit 1) as "codigoRechazo"
-      from issued_cfes ic
-     where ic.company_id = ${companyId}
-       and ic.firmado_en >= ${from}::timestamptz and ic.firmado_en < ${from}::timestamptz + interval '1 day'
-     order by ic.tipo_cfe, ic.serie, ic.numero`);
-  return r.rows as unknown as DayCfeRow[];
-}
-
 export async function insertReport(tx: DbOrTx, values: typeof dailyReports.$inferInsert): Promise<DailyReportRow> {
   return (await tx.insert(dailyReports).values(values).returning())[0];
 }

@@ -11,6 +11,7 @@
  * resends the complete report with the previous + 1; R05 otherwise). [I] A report DGI rejected did
  * not enter DGI's sequence (the simulator behaves so), so it does not advance the number.
  */
+import type { DayCfeRow } from '../issued-cfe/index.js';
 import { Decimal } from 'decimal.js';
 import type { Db } from '../../platform/db/client.js';
 import { enqueueJob } from '../../platform/jobs/queue.js';
@@ -31,6 +32,8 @@ export interface DailyReportDeps {
   rutOf(companyId: number): Promise<string | undefined>;
   activeCompanyIds(): Promise<number[]>;
   voidedNumbersOn(db: Db, companyId: number, fecha: string): Promise<VoidedRange[]>;
+  /** The CFEs and CFCs signed on a day (issued-cfe module). */
+  cfesSignedOn(db: Db, companyId: number, fecha: string): Promise<DayCfeRow[]>;
   signingContext(companyId: number): Promise<SigningContext | undefined>;
   /** BCU interbank buyer quote for the currency on a date (walks back over holidays); undefined when none. */
   bcuRate(currency: string, fecha: string): Promise<string | undefined>;
@@ -69,7 +72,7 @@ export function createDailyReportService(deps: DailyReportDeps) {
   const { db } = deps;
   const uiThresholdUyu = new Decimal(5000).times(deps.settings.uiValue);
 
-  async function fiscalRates(rows: repo.DayCfeRow[]): Promise<Map<string, string>> {
+  async function fiscalRates(rows: DayCfeRow[]): Promise<Map<string, string>> {
     const rates = new Map<string, string>();
     for (const key of new Set(rows.filter((r) => r.moneda !== 'UYU').map((r) => `${r.moneda}|${r.fechaEmision}`))) {
       const [moneda, fecha] = key.split('|');
@@ -90,7 +93,7 @@ export function createDailyReportService(deps: DailyReportDeps) {
     if (!rucEmisor) throw E.REPORTE_NO_ENCONTRADO('La empresa no existe.');
     const ctx = await deps.signingContext(companyId);
     if (!ctx) throw E.REPORTE_SIN_CERTIFICADO();
-    const rows = await repo.cfesSignedOn(db, companyId, fecha);
+    const rows = await deps.cfesSignedOn(db, companyId, fecha);
     const voided = await deps.voidedNumbersOn(db, companyId, fecha);
     const rates = await fiscalRates(rows);
     return db.transaction(async (tx) => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Decimal } from 'decimal.js';
-import type { DayCfeRow } from './daily-report.repository.js';
+import type { DayCfeRow } from '../issued-cfe/index.js';
 import { buildReportInput, dayBefore, exceedsUiThreshold, reportState } from './daily-report.source.js';
 
 const row = (o: Partial<DayCfeRow>): DayCfeRow => ({

@@ -4,7 +4,7 @@
  */
 import { Decimal } from 'decimal.js';
 import { NON_VOIDING_REJECTIONS, type ReporteCfe, type ReporteDiarioInput } from '../emission/index.js';
-import type { DayCfeRow } from './daily-report.repository.js';
+import type { DayCfeRow } from '../issued-cfe/index.js';
 
 export interface VoidedRange {
   tipoCfe: number;

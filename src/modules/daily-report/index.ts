@@ -9,7 +9,7 @@ import type { Lookups } from '../lookups/lookups.service.js';
 import { createReceptionClients } from './daily-report.dgi.js';
 import { dailyReportCrontab, dailyReportJobHandlers } from './daily-report.jobs.js';
 import { dailyReportRoutes } from './daily-report.routes.js';
-import { createDailyReportService } from './daily-report.service.js';
+import { createDailyReportService, type DailyReportDeps } from './daily-report.service.js';
 
 export interface DailyReportModuleDeps {
   db: Db;
@@ -19,6 +19,8 @@ export interface DailyReportModuleDeps {
   cae: CaeService;
   certificates: CertificatesService;
   lookups: Lookups;
+  /** The day's receipts (issued-cfe module). */
+  cfesSignedOn: DailyReportDeps['cfesSignedOn'];
 }
 
 export function createDailyReportModule(deps: DailyReportModuleDeps) {
@@ -29,6 +31,7 @@ export function createDailyReportModule(deps: DailyReportModuleDeps) {
     rutOf: deps.companies.rutOf,
     activeCompanyIds: deps.companies.activeIds,
     voidedNumbersOn: (tx, companyId, fecha) => deps.cae.voidedNumbersOn(tx, companyId, fecha),
+    cfesSignedOn: deps.cfesSignedOn,
     signingContext: (companyId) => deps.certificates.signingContextOf(companyId),
     bcuRate: async (currency, fecha) => (await deps.lookups.getRate(currency, fecha))?.rate,
     receptionClient: createReceptionClients(config.dgi, deps.lookups),

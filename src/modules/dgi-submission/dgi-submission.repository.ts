@@ -1,47 +1,7 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
-import { issuedCfes } from '../issued-cfe/issued-cfe.tables.js';
 import { dgiEnvelopeItems, dgiEnvelopes, dgiIdEmisorCounters, dgiSubmissionSettings, type DgiEnvelopeRow } from './dgi-submission.tables.js';
-import { NET_AMOUNT_FIELDS, TICKET_TYPES, type EnvioIndividualMode } from './dgi-submission.policy.js';
-
-/** Companies with CFEs waiting for an envelope (reads only the partial index issued_cfes_pending_dgi_idx). */
-export async function companiesWithPending(db: DbOrTx, limit = 1000): Promise<number[]> {
-  const rows = await db.execute<{ company_id: number }>(sql`
-    with recursive c as (
-      (select company_id from issued_cfes where estado = 'firmado' order by company_id limit 1)
-      union all
-      select (select i.company_id from issued_cfes i where i.estado = 'firmado' and i.company_id > c.company_id order by i.company_id limit 1)
-      from c where c.company_id is not null
-    ) select company_id from c where company_id is not null limit ${limit}`);
-  return rows.rows.map((r: { company_id: number }) => Number(r.company_id));
-}
-
-export interface PendingCfe {
-  id: number;
-  companyId: number;
-  tipoCfe: number;
-  xml: string;
-  bytes: number;
-}
-
-/**
- * Locks up to `limit` CFEs of the company waiting for DGI (oldest first), skipping rows another
- * worker holds. With 'obligatorios', e-Tickets at or below the UI threshold are not claimed: they go
- * only in the daily report (BRIEF 1).
- */
-export async function claimPending(tx: DbOrTx, companyId: number, limit: number, mode: EnvioIndividualMode, uiThresholdUyu: string): Promise<PendingCfe[]> {
-  const net = sql.join(NET_AMOUNT_FIELDS.map((f) => sql`coalesce((${issuedCfes.totales}->>${f})::numeric, 0)`), sql` + `);
-  const filter =
-    mode === 'todos'
-      ? sql``
-      : sql`and (${issuedCfes.tipoCfe} not in (${sql.join(TICKET_TYPES.map((t) => sql`${t}`), sql`, `)})
-             or (${net}) * (case when ${issuedCfes.moneda} = 'UYU' then 1 else coalesce(${issuedCfes.tipoCambio}, 1) end) > ${uiThresholdUyu}::numeric)`;
-  const rows = await tx.execute<{ id: number; company_id: number; tipo_cfe: number; xml: string; bytes: number }>(sql`
-    select id, company_id, tipo_cfe, xml, octet_length(xml) as bytes from issued_cfes
-    where company_id = ${companyId} and estado = 'firmado' ${filter}
-    order by id limit ${limit} for update skip locked`);
-  return rows.rows.map((r: { id: number; company_id: number; tipo_cfe: number; xml: string; bytes: number }) => ({ id: Number(r.id), companyId: Number(r.company_id), tipoCfe: Number(r.tipo_cfe), xml: r.xml, bytes: Number(r.bytes) }));
-}
+import type { EnvioIndividualMode } from './dgi-submission.policy.js';
 
 /** Next Idemisor of the company (row lock until the transaction ends: increasing, gap-free on commit). */
 export async function nextIdEmisor(tx: DbOrTx, companyId: number): Promise<number> {
@@ -130,10 +90,4 @@ export async function getSettings(db: DbOrTx, companyId: number): Promise<EnvioI
 export async function putSettings(db: DbOrTx, companyId: number, mode: EnvioIndividualMode): Promise<void> {
   await db.insert(dgiSubmissionSettings).values({ companyId, envioIndividual: mode })
     .onConflictDoUpdate({ target: dgiSubmissionSettings.companyId, set: { envioIndividual: mode, updatedAt: sql`now()` } });
-}
-
-/** CFEs by id for generarSobreDgi (ownership checked by the caller). */
-export async function cfesForEnvelope(db: DbOrTx, ids: number[]) {
-  if (ids.length === 0) return [];
-  return db.select({ id: issuedCfes.id, companyId: issuedCfes.companyId, tipoCfe: issuedCfes.tipoCfe, xml: issuedCfes.xml, estado: issuedCfes.estado, estadoReceptor: issuedCfes.estadoReceptor }).from(issuedCfes).where(inArray(issuedCfes.id, ids));
 }

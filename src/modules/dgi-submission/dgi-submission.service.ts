@@ -19,6 +19,8 @@ export interface DgiSubmissionServiceDeps {
   db: Db;
   rutReceptor: string;
   states: OutcomeDeps['states'] & { listStateHistory(db: Db, id: number): Promise<StateHistoryEntry[]> };
+  /** Issued CFEs by id, for an envelope built on request (issued-cfe.handoff.ts). */
+  cfesForEnvelope(db: Db, ids: number[]): Promise<Array<{ id: number; companyId: number; tipoCfe: number; xml: string; estado: string; estadoReceptor: string | null }>>;
   certificateOf(companyId: number): Promise<string>;
 }
 
@@ -39,7 +41,7 @@ export function createDgiSubmissionService(deps: DgiSubmissionServiceDeps) {
   const { db } = deps;
 
   async function visibleCfe(actor: Actor, id: number, min: 'lectura' | 'administrador') {
-    const [cfe] = await repo.cfesForEnvelope(db, [id]);
+    const [cfe] = await deps.cfesForEnvelope(db, [id]);
     const notFound = () => E.SOBRE_CFE_NO_ENCONTRADO('El comprobante emitido no existe.');
     if (!cfe) throw notFound();
     assertCompanyRole(actor, cfe.companyId, min, notFound);
@@ -55,7 +57,7 @@ export function createDgiSubmissionService(deps: DgiSubmissionServiceDeps) {
       assertCompanyRole(actor, companyId, 'emisor');
       const unique = [...new Set(ids)];
       if (unique.length < 1 || unique.length > ENVELOPE_MAX_CFE) throw E.SOBRE_CANTIDAD_INVALIDA();
-      const rows = await repo.cfesForEnvelope(db, unique);
+      const rows = await deps.cfesForEnvelope(db, unique);
       if (rows.length !== unique.length || rows.some((r) => r.companyId !== companyId)) throw E.SOBRE_CFE_NO_ENCONTRADO();
       const live = await repo.liveEnvelopesOf(db, unique);
       const envelopeIds = new Set(live.map((l) => l.envelopeId));

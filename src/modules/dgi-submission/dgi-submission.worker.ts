@@ -7,14 +7,15 @@
  * 3. pollEnvelope: EFACCONSULTARESTADOENVIO after DGI's Fechahora; applies AE/BE/CE per CFE (voiding,
  *    events) in one transaction with the envelope.
  */
-import type { Db } from '../../platform/db/client.js';
+import type { Db, DbOrTx } from '../../platform/db/client.js';
 import type { Logger } from '../../platform/logger.js';
 import { DgiError, DgiPermanentError, isTransientDgiError } from '../dgi/dgi.errors.js';
 import type { DgiReceptionClient } from '../dgi/dgi.client.js';
 import { buildEnvioCfe, envelopeOverheadBytes, planEnvelopes } from '../emission/sobre.js';
 import * as repo from './dgi-submission.repository.js';
 import { enqueuePoll, enqueueSend } from './dgi-submission.jobs.js';
-import { pollAt, retryDelayMs, uyFechaHora, type RetrySettings } from './dgi-submission.policy.js';
+import { NET_AMOUNT_FIELDS, pollAt, retryDelayMs, TICKET_TYPES, uyFechaHora, type RetrySettings } from './dgi-submission.policy.js';
+import type { PendingCfe } from '../issued-cfe/index.js';
 import { applyEnvelopeAck, applyStatusAck, type OutcomeDeps } from './dgi-submission.outcomes.js';
 
 export interface SubmissionSettings {
@@ -28,8 +29,16 @@ export interface SubmissionSettings {
   poll: RetrySettings;
 }
 
+/** The issued CFEs waiting for DGI (issued-cfe.handoff.ts). */
+export interface PendingCfes {
+  companiesWithPending(db: Db): Promise<number[]>;
+  /** Locks (SKIP LOCKED) up to `limit`; with `skip`, receipts of those types at or below the threshold stay. */
+  claimPending(tx: DbOrTx, companyId: number, limit: number, skip?: { types: readonly number[]; netFields: readonly string[]; uiThresholdUyu: string }): Promise<PendingCfe[]>;
+}
+
 export interface SubmissionWorkerDeps extends OutcomeDeps {
   db: Db;
+  cfes: PendingCfes;
   logger: Logger;
   settings: SubmissionSettings;
   /** Base64 DER of the company's active certificate (Caratula/X509Certificate). */
@@ -46,7 +55,9 @@ export function createSubmissionWorker(deps: SubmissionWorkerDeps) {
     const mode = await repo.getSettings(db, companyId);
     const cert = await deps.certificateOf(companyId);
     return db.transaction(async (tx) => {
-      const pending = await repo.claimPending(tx, companyId, settings.maxCfePerEnvelope, mode, settings.uiThresholdUyu);
+      // 'obligatorios': e-Tickets at or below the UI threshold go only in the daily report (BRIEF 1).
+      const skip = mode === 'todos' ? undefined : { types: TICKET_TYPES, netFields: NET_AMOUNT_FIELDS, uiThresholdUyu: settings.uiThresholdUyu };
+      const pending = await deps.cfes.claimPending(tx, companyId, settings.maxCfePerEnvelope, skip);
       if (pending.length === 0) return null;
       const [batch] = planEnvelopes(pending, {
         maxCfe: settings.maxCfePerEnvelope,
@@ -68,7 +79,7 @@ export function createSubmissionWorker(deps: SubmissionWorkerDeps) {
 
   async function submitPending(): Promise<number> {
     let created = 0;
-    for (const companyId of await repo.companiesWithPending(db)) {
+    for (const companyId of await deps.cfes.companiesWithPending(db)) {
       try {
         while (await createEnvelope(companyId)) created++;
       } catch (err) {

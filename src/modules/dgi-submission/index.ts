@@ -13,7 +13,7 @@ import { createDgiSubmissionService } from './dgi-submission.service.js';
 import { dgiSubmissionJobHandlers, SUBMIT_PENDING_CRON } from './dgi-submission.jobs.js';
 import { dgiSubmissionRoutes } from './dgi-submission.routes.js';
 import { createSubmissionWaker } from './dgi-submission.waker.js';
-import { createSubmissionWorker, type SubmissionSettings } from './dgi-submission.worker.js';
+import { createSubmissionWorker, type PendingCfes, type SubmissionSettings } from './dgi-submission.worker.js';
 
 export interface DgiSubmissionModuleDeps {
   database: Database;
@@ -25,6 +25,8 @@ export interface DgiSubmissionModuleDeps {
   cae: Pick<CaeService, 'voidNumber'>;
   events: Pick<EventsService, 'record'>;
   states: DgiSubmissionServiceDeps['states'];
+  /** The issued CFEs it puts in envelopes (issued-cfe module). */
+  cfes: PendingCfes & Pick<DgiSubmissionServiceDeps, 'cfesForEnvelope'>;
 }
 
 const derBase64 = (pem: string) => pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
@@ -53,10 +55,10 @@ export function createDgiSubmissionModule(deps: DgiSubmissionModuleDeps) {
   const certificateOf = async (companyId: number) => derBase64((await deps.certificates.getSigningContext(companyId)).certificatePem);
 
   const worker = createSubmissionWorker({
-    db, logger: deps.logger.child({ module: 'dgi-submission' }), settings: deps.settings, certificateOf, clientFor,
+    db, logger: deps.logger.child({ module: 'dgi-submission' }), settings: deps.settings, certificateOf, clientFor, cfes: deps.cfes,
     states: deps.states, voidNumber: (tx, v) => deps.cae.voidNumber(tx, v), recordEvent: (tx, input) => deps.events.record(tx, input),
   });
-  const service = createDgiSubmissionService({ db, rutReceptor: deps.settings.rutReceptor, states: deps.states, certificateOf });
+  const service = createDgiSubmissionService({ db, rutReceptor: deps.settings.rutReceptor, states: deps.states, cfesForEnvelope: deps.cfes.cfesForEnvelope, certificateOf });
   const waker = createSubmissionWaker({ database: deps.database, logger: deps.logger, debounceMs: deps.settings.wakeDebounceMs });
   const jobs: JobHandler[] = dgiSubmissionJobHandlers(worker);
   return { worker, service, waker, jobs, cron: [SUBMIT_PENDING_CRON], routes: dgiSubmissionRoutes(service) };

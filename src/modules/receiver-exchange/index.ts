@@ -6,12 +6,24 @@ import type { CertificatesService } from '../certificates/certificates.service.j
 import type { CompaniesService } from '../companies/companies.service.js';
 import type { CustomersService } from '../customers/customers.service.js';
 import type { EventsService } from '../events/events.service.js';
-import { applyReceptorStateChange } from '../issued-cfe/issued-cfe.history.js';
 import { receiverExchangeCrontab, receiverExchangeJobHandlers } from './receiver-exchange.jobs.js';
 import { receiverExchangeRoutes } from './receiver-exchange.routes.js';
-import { createReceiverExchangeService } from './receiver-exchange.service.js';
+import { createReceiverExchangeService, type ReceiverExchangeDeps } from './receiver-exchange.service.js';
 
-export function createReceiverExchangeModule(deps: { db: Db; config: AppConfig; mailer: Mailer; companies: CompaniesService; certificates: CertificatesService; customers: CustomersService; events: EventsService }) {
+export interface ReceiverExchangeModuleDeps {
+  db: Db;
+  config: AppConfig;
+  mailer: Mailer;
+  companies: CompaniesService;
+  certificates: CertificatesService;
+  customers: CustomersService;
+  events: EventsService;
+  /** The issued CFEs it sends on, and their receiver-side state (issued-cfe module). */
+  cfes: ReceiverExchangeDeps['cfes'];
+  setReceptorState: ReceiverExchangeDeps['setReceptorState'];
+}
+
+export function createReceiverExchangeModule(deps: ReceiverExchangeModuleDeps) {
   const service = createReceiverExchangeService({
     db: deps.db,
     rutOf: deps.companies.rutOf,
@@ -20,7 +32,8 @@ export function createReceiverExchangeModule(deps: { db: Db; config: AppConfig; 
     events: deps.events,
     mailer: deps.mailer,
     settings: deps.config.receiverExchange,
-    setReceptorState: applyReceptorStateChange,
+    cfes: deps.cfes,
+    setReceptorState: deps.setReceptorState,
   });
   return { service, routes: receiverExchangeRoutes(service), jobs: receiverExchangeJobHandlers(service), cron: [receiverExchangeCrontab] };
 }

@@ -25,6 +25,7 @@ import { readReceiverAck } from './receiver-exchange.acks.js';
 import { receiverErrors as E } from './receiver-exchange.errors.js';
 import { sendEnvelopeMailJob } from './receiver-exchange.jobs.js';
 import * as repo from './receiver-exchange.repository.js';
+import type { ExchangeCfe } from '../issued-cfe/index.js';
 
 export interface ElectronicReceiver {
   id: number;
@@ -43,6 +44,12 @@ export interface ReceiverExchangeDeps {
   events: Pick<EventsService, 'record'>;
   mailer: Mailer;
   settings: { maxAgeDays: number };
+  /** The issued CFEs this module sends on and acknowledges, receiver-side columns (issued-cfe.handoff.ts). */
+  cfes: {
+    byIds(db: DbOrTx, ids: number[]): Promise<ExchangeCfe[]>;
+    claimUnsent(tx: DbOrTx, customerIds: number[], maxAgeDays: number, limit: number): Promise<ExchangeCfe[]>;
+    lockOne(tx: DbOrTx, companyId: number, tipoCfe: number, serie: string, numero: number): Promise<ExchangeCfe | undefined>;
+  };
   /** issued-cfe's receiver-side state writer (issued-cfe.history.ts applyReceptorStateChange). */
   setReceptorState(tx: DbOrTx, cfe: { id: number; companyId: number; estadoReceptor: string | null }, estado: string, h: { codigo?: string | null; motivos?: unknown; mensaje?: string; referencia: string; userId?: number }): Promise<void>;
 }
@@ -53,7 +60,7 @@ export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
   const { db } = deps;
 
   /** Builds, XSD-validates and stores one envelope for CFEs of one receiver; `email` set = queue the e-mail. */
-  async function buildAndStore(tx: DbOrTx, companyId: number, cfes: repo.ExchangeCfe[], o: { customerId: number | null; email: string | null; send: boolean }) {
+  async function buildAndStore(tx: DbOrTx, companyId: number, cfes: ExchangeCfe[], o: { customerId: number | null; email: string | null; send: boolean }) {
     if (cfes.some((c) => c.tipoCfe >= 200)) throw E.SOBRE_RECEPTOR_CFC();
     if (cfes.some((c) => c.receptorTipoDoc !== RUT || !c.receptorDocumento)) throw E.SOBRE_RECEPTOR_SIN_RUC();
     const rutReceptor = cfes[0].receptorDocumento!;
@@ -87,7 +94,7 @@ export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
     async generate(actor: Actor, input: { idEmpresa: number; idsCfe: number[]; enviarPorCorreo?: boolean }) {
       assertCompanyRole(actor, input.idEmpresa, input.enviarPorCorreo ? 'emisor' : 'lectura');
       const ids = [...new Set(input.idsCfe)];
-      const cfes = (await repo.cfesByIds(db, ids)).filter((c) => c.companyId === input.idEmpresa);
+      const cfes = (await deps.cfes.byIds(db, ids)).filter((c) => c.companyId === input.idEmpresa);
       if (cfes.length !== ids.length) throw E.CFE_NO_ENCONTRADO_SOBRE();
       cfes.sort((a, b) => ids.indexOf(a.id) - ids.indexOf(b.id));
       let email: string | null = null;
@@ -109,8 +116,8 @@ export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
       if (receivers.length === 0) return [];
       const byId = new Map(receivers.map((r) => [r.id, r]));
       return db.transaction(async (tx) => {
-        const cfes = await repo.claimUnsent(tx, [...byId.keys()], deps.settings.maxAgeDays, 1000);
-        const groups = new Map<string, repo.ExchangeCfe[]>();
+        const cfes = await deps.cfes.claimUnsent(tx, [...byId.keys()], deps.settings.maxAgeDays, 1000);
+        const groups = new Map<string, ExchangeCfe[]>();
         for (const c of cfes) {
           if (c.receptorTipoDoc !== RUT || !c.receptorDocumento) continue;
           const key = `${c.companyId}|${c.customerId}|${c.receptorDocumento}`;
@@ -166,7 +173,7 @@ export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
         const ackId = await repo.insertAck(tx, { companyId: input.idEmpresa, tipo: 'ACKCFE', rutReceptor: car.RUCReceptor, idRespuesta: car.IDRespuesta, xml: input.xml, userId: actor.userId });
         const cfes = [];
         for (const d of read.ack.detalles) {
-          const cfe = d.TipoCFE && d.Serie && d.NroCFE ? await repo.findCfe(tx, input.idEmpresa, Number(d.TipoCFE), d.Serie, Number(d.NroCFE)) : undefined;
+          const cfe = d.TipoCFE && d.Serie && d.NroCFE ? await deps.cfes.lockOne(tx, input.idEmpresa, Number(d.TipoCFE), d.Serie, Number(d.NroCFE)) : undefined;
           if (!cfe) throw E.RESPUESTA_RECEPTOR_SIN_CFE(`El comprobante ${d.TipoCFE ?? '?'}-${d.Serie ?? '?'}-${d.NroCFE ?? '?'} (Nro_ordinal ${d.Nro_ordinal}) no fue emitido por la empresa.`);
           // A CFE delivered outside this service (estado_receptor null) is answered: it reached the receiver.
           const current = (cfe.estadoReceptor ?? 'receptor_pendiente') as ReceptorState;

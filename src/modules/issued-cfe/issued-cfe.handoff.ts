@@ -1,0 +1,166 @@
+/**
+ * What other modules read of issued CFEs to pass them on: DGI submission (receipts waiting for an
+ * envelope), the exchange with electronic receivers (receipts still to send them) and the daily
+ * report (a day's receipts). STYLE: a module's tables are read only by its own code, so these
+ * queries live here and reach those modules as ports wired in modules/index.ts, as the state
+ * changes of issued-cfe.history.ts do. Locking queries lock in the caller's transaction.
+ */
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../platform/db/client.js';
+import { issuedCfes } from './issued-cfe.tables.js';
+
+// ---- DGI submission -------------------------------------------------------------------------
+
+/** Companies with CFEs waiting for an envelope (reads only the partial index issued_cfes_pending_dgi_idx). */
+export async function companiesWithPending(db: DbOrTx, limit = 1000): Promise<number[]> {
+  const rows = await db.execute<{ company_id: number }>(sql`
+    with recursive c as (
+      (select company_id from issued_cfes where estado = 'firmado' order by company_id limit 1)
+      union all
+      select (select i.company_id from issued_cfes i where i.estado = 'firmado' and i.company_id > c.company_id order by i.company_id limit 1)
+      from c where c.company_id is not null
+    ) select company_id from c where company_id is not null limit ${limit}`);
+  return rows.rows.map((r: { company_id: number }) => Number(r.company_id));
+}
+
+export interface PendingCfe {
+  id: number;
+  companyId: number;
+  tipoCfe: number;
+  xml: string;
+  bytes: number;
+}
+
+/** Types that are not claimed while their net amount in UYU is at or below `uiThresholdUyu`. */
+export interface BelowThresholdFilter {
+  types: readonly number[];
+  /** Totales fields whose sum is the net amount. */
+  netFields: readonly string[];
+  uiThresholdUyu: string;
+}
+
+/**
+ * Locks up to `limit` CFEs of the company waiting for DGI (oldest first), skipping rows another
+ * worker holds; with `skip`, receipts of its types at or below the threshold are left alone.
+ */
+export async function claimPending(tx: DbOrTx, companyId: number, limit: number, skip?: BelowThresholdFilter): Promise<PendingCfe[]> {
+  let filter = sql``;
+  if (skip) {
+    const net = sql.join(skip.netFields.map((f) => sql`coalesce((${issuedCfes.totales}->>${f})::numeric, 0)`), sql` + `);
+    filter = sql`and (${issuedCfes.tipoCfe} not in (${sql.join(skip.types.map((t) => sql`${t}`), sql`, `)})
+             or (${net}) * (case when ${issuedCfes.moneda} = 'UYU' then 1 else coalesce(${issuedCfes.tipoCambio}, 1) end) > ${skip.uiThresholdUyu}::numeric)`;
+  }
+  const rows = await tx.execute<{ id: number; company_id: number; tipo_cfe: number; xml: string; bytes: number }>(sql`
+    select id, company_id, tipo_cfe, xml, octet_length(xml) as bytes from issued_cfes
+    where company_id = ${companyId} and estado = 'firmado' ${filter}
+    order by id limit ${limit} for update skip locked`);
+  return rows.rows.map((r: { id: number; company_id: number; tipo_cfe: number; xml: string; bytes: number }) => ({ id: Number(r.id), companyId: Number(r.company_id), tipoCfe: Number(r.tipo_cfe), xml: r.xml, bytes: Number(r.bytes) }));
+}
+
+/** CFEs by id for an envelope built on request (ownership checked by the caller). */
+export async function cfesForEnvelope(db: DbOrTx, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db.select({ id: issuedCfes.id, companyId: issuedCfes.companyId, tipoCfe: issuedCfes.tipoCfe, xml: issuedCfes.xml, estado: issuedCfes.estado, estadoReceptor: issuedCfes.estadoReceptor }).from(issuedCfes).where(inArray(issuedCfes.id, ids));
+}
+
+// ---- Exchange with electronic receivers (issue 6 point 1: only the receiver-side columns) ------
+
+const exchangeColumns = {
+  id: issuedCfes.id,
+  companyId: issuedCfes.companyId,
+  tipoCfe: issuedCfes.tipoCfe,
+  serie: issuedCfes.serie,
+  numero: issuedCfes.numero,
+  receptorTipoDoc: issuedCfes.receptorTipoDoc,
+  receptorDocumento: issuedCfes.receptorDocumento,
+  customerId: issuedCfes.customerId,
+  estadoReceptor: issuedCfes.estadoReceptor,
+  xml: issuedCfes.xml,
+  adenda: issuedCfes.adenda,
+};
+
+export interface ExchangeCfe {
+  id: number;
+  companyId: number;
+  tipoCfe: number;
+  serie: string;
+  numero: number;
+  receptorTipoDoc: number | null;
+  receptorDocumento: string | null;
+  customerId: number | null;
+  estadoReceptor: string | null;
+  xml: string;
+  adenda: string | null;
+}
+
+export async function exchangeCfesByIds(db: DbOrTx, ids: number[]): Promise<ExchangeCfe[]> {
+  return db.select(exchangeColumns).from(issuedCfes).where(inArray(issuedCfes.id, ids)) as Promise<ExchangeCfe[]>;
+}
+
+/**
+ * CFEs of electronic receivers not sent yet (estado_receptor null), never CFCs (BRIEF 5/10),
+ * signed in the last `maxAgeDays`, locked with SKIP LOCKED so concurrent dispatchers split the work.
+ */
+export async function claimUnsentToReceivers(tx: DbOrTx, customerIds: number[], maxAgeDays: number, limit: number): Promise<ExchangeCfe[]> {
+  if (customerIds.length === 0) return [];
+  return tx
+    .select(exchangeColumns)
+    .from(issuedCfes)
+    .where(and(
+      inArray(issuedCfes.customerId, customerIds),
+      sql`${issuedCfes.estadoReceptor} is null`,
+      sql`${issuedCfes.tipoCfe} < 200`,
+      sql`${issuedCfes.firmadoEn} > now() - make_interval(days => ${maxAgeDays})`,
+    ))
+    .orderBy(issuedCfes.id)
+    .limit(limit)
+    .for('update', { skipLocked: true }) as Promise<ExchangeCfe[]>;
+}
+
+/** One CFE by its DGI identity, locked (a receiver's acknowledgement names it so). */
+export async function lockExchangeCfe(tx: DbOrTx, companyId: number, tipoCfe: number, serie: string, numero: number): Promise<ExchangeCfe | undefined> {
+  const rows = await tx.select(exchangeColumns).from(issuedCfes).where(and(eq(issuedCfes.companyId, companyId), eq(issuedCfes.tipoCfe, tipoCfe), eq(issuedCfes.serie, serie), eq(issuedCfes.numero, numero))).for('update');
+  return rows[0] as ExchangeCfe | undefined;
+}
+
+// ---- Daily report ----------------------------------------------------------------------------
+
+/** Uruguay has kept UTC−3 all year since 2015: the day of a TmstFirma is its UTC instant − 3 h. */
+export const UY_OFFSET = '-03:00';
+
+/** One issued CFE of the day, with what the report needs (amounts stay in the stored Totales). */
+export interface DayCfeRow {
+  id: number;
+  tipoCfe: number;
+  serie: string;
+  numero: number;
+  fechaEmision: string;
+  moneda: string;
+  tipoCambio: string | null;
+  totales: Record<string, unknown>;
+  estado: string;
+  cdgDgiSucur: string | null;
+  indPagCta3ros: string | null;
+  /** Code of the DGI rejection (history), to tell E02/E09 (not voided) from the rest. */
+  codigoRechazo: string | null;
+}
+
+/**
+ * CFEs and CFCs signed on `fecha` (BRIEF 9: FechaResumen = the date of TmstFirma). CdgDGISucur and
+ * IndPagCta3ros are read from the signed XML in SQL, so the XML itself never leaves the database.
+ */
+export async function cfesSignedOn(db: DbOrTx, companyId: number, fecha: string): Promise<DayCfeRow[]> {
+  const from = `${fecha}T00:00:00${UY_OFFSET}`;
+  const r = await db.execute(sql`
+    select ic.id, ic.tipo_cfe as "tipoCfe", ic.serie, ic.numero, ic.fecha_emision::text as "fechaEmision", ic.moneda,
+           ic.tipo_cambio::text as "tipoCambio", ic.totales, ic.estado,
+           substring(ic.xml from '<(?:[A-Za-z0-9_]+:)?CdgDGISucur>([0-9]+)<') as "cdgDgiSucur",
+           substring(ic.xml from '<(?:[A-Za-z0-9_]+:)?IndPagCta3ros>([0-9]+)<') as "indPagCta3ros",
+           (select h.codigo from issued_cfe_state_history h
+             where h.issued_cfe_id = ic.id and h.lado = 'dgi' and h.estado = 'rechazado' order by h.id desc limit 1) as "codigoRechazo"
+      from issued_cfes ic
+     where ic.company_id = ${companyId}
+       and ic.firmado_en >= ${from}::timestamptz and ic.firmado_en < ${from}::timestamptz + interval '1 day'
+     order by ic.tipo_cfe, ic.serie, ic.numero`);
+  return r.rows as unknown as DayCfeRow[];
+}
