@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { createUser, insertCompany } from '../../../test/support/factories.js';
-import { addDays, uyToday } from './cae.dates.js';
+import { addDays, uyToday } from '../../lib/dates.js';
 
 const SAMPLES = path.resolve(import.meta.dirname, '../../../../shared/dgi/samples/cae');
 const sample = (name: string) => fs.readFileSync(path.join(SAMPLES, name), 'utf8');

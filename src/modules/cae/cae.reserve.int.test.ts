@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { insertCompany } from '../../../test/support/factories.js';
 import { branches } from '../companies/companies.tables.js';
-import { addDays, uyToday } from './cae.dates.js';
+import { addDays, uyToday } from '../../lib/dates.js';
 import { caeRanges } from './cae.tables.js';
 
 let t: TestApp;

@@ -7,7 +7,7 @@ import { PG_UNIQUE_VIOLATION, pgErrorCode, type Db, type DbOrTx } from '../../pl
 import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
 import type { Paging } from '../../platform/http/paging.js';
 import type { Logger } from '../../platform/logger.js';
-import { addDays, uyToday } from './cae.dates.js';
+import { addDays, uyToday } from '../../lib/dates.js';
 import { caeErrors } from './cae.errors.js';
 import * as repo from './cae.repository.js';
 import { createCfcFunctions } from './cfc.service.js';

@@ -8,7 +8,7 @@ import type { Db, DbOrTx } from '../../platform/db/client.js';
 import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
 import type { Paging } from '../../platform/http/paging.js';
 import { isContingencyCode } from '../emission/cfe-types.js';
-import { uyToday } from './cae.dates.js';
+import { uyToday } from '../../lib/dates.js';
 import { caeErrors } from './cae.errors.js';
 import { cfcErrors } from './cfc.errors.js';
 import * as repo from './cfc.repository.js';

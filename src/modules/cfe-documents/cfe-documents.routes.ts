@@ -1,3 +1,4 @@
+import { uyToday } from '../../lib/dates.js';
 import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBody, errorResponses } from '../../platform/http/error-body.js';
@@ -69,7 +70,7 @@ export function cfeDocumentsRoutes(service: CfeDocumentsService, mail: CfeMailSe
       const { idEmpresa, formato, incluirXml, orden, direccion, ...filters } = req.body;
       service.checkZipRequest(filters);
       const out = new PassThrough();
-      const day = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10);
+      const day = uyToday();
       reply.type('application/zip').header('content-disposition', `attachment; filename="cfe-emitidos-${idEmpresa}-${day}.zip"`);
       service.zip(idEmpresa, { filters, sort: { orden, direccion }, formato, incluirXml }, out).catch((err) => {
         req.log.error({ err }, 'ZIP of issued CFEs failed while streaming');

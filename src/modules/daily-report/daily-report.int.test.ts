@@ -12,7 +12,7 @@ import { verifyXmlSignature } from '../emission/index.js';
 import { loadPatchedXsdSet, validateXml } from '../../platform/xml/xsd.js';
 import { setUpIssuer } from '../issued-cfe/issued-cfe.test-setup.js';
 import { dayBefore } from './daily-report.source.js';
-import { uyToday } from './daily-report.service.js';
+import { uyToday } from '../../lib/dates.js';
 
 let t: TestApp;
 let admin: string;

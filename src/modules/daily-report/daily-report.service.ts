@@ -11,6 +11,7 @@
  * resends the complete report with the previous + 1; R05 otherwise). [I] A report DGI rejected did
  * not enter DGI's sequence (the simulator behaves so), so it does not advance the number.
  */
+import { uyToday } from '../../lib/dates.js';
 import type { DayCfeRow } from '../issued-cfe/index.js';
 import { Decimal } from 'decimal.js';
 import type { Db } from '../../platform/db/client.js';
@@ -42,8 +43,6 @@ export interface DailyReportDeps {
   log?: { warn(obj: object, msg: string): void };
 }
 
-/** Today in Uruguay (UTC−3, no DST since 2015). */
-export const uyToday = (now = new Date()) => new Date(now.getTime() - 3 * 3600_000).toISOString().slice(0, 10);
 
 export function reportView(r: DailyReportRow, withXml = false) {
   return {

@@ -34,9 +34,6 @@ export function axis(g: Granularity, from: string, to: string): string[] {
   return out;
 }
 
-/** Today in Uruguay (UTC−3). */
-export const uyToday = (now = new Date()) => new Date(now.getTime() - 3 * 3600_000).toISOString().slice(0, 10);
-
 interface GroupRow { etiqueta: string; moneda: string | null; tipo_cfe: number | null; gm: number; gt: number; cantidad: number; monto: string; monto_uyu: string }
 
 export async function chartSeries(db: DbOrTx, companyId: number, g: Granularity, from: string, to: string) {

@@ -134,11 +134,6 @@ describe('fechaEmision (BRIEF 2.1: 2011-10-01 .. DGI date + 60 days)', () => {
     assert.equal(code(() => rules.checkFechaEmision('2051-01-01', '2050-12-01')), 'FECHA_EMISION_FUERA_DE_RANGO');
   });
 
-  it('today is the Uruguayan date (UTC−3): 02:59 UTC is still the day before', () => {
-    assert.equal(rules.uruguayToday(Date.parse('2026-11-22T02:59:59Z')), '2026-11-21');
-    assert.equal(rules.uruguayToday(Date.parse('2026-11-22T03:00:00Z')), '2026-11-22');
-  });
-
   it('a date that is not in the calendar is a validation error of the field', () => {
     const r = issueCfeBody.safeParse({ idEmpresa: 1, codComercio: 'C1', codTerminal: 'T1', cfe: { idDoc: { tipoCfe: 101, fechaEmision: '2026-02-30' }, detalles: [{ nombreItem: 'x', cantidad: 1 }] } });
     assert.equal(r.success, false);

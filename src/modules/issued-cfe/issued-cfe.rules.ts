@@ -5,6 +5,7 @@
 import { Decimal } from 'decimal.js';
 import { ALLOWED_IND_FACT, IND_FACT_OPTIONAL, type CfeTypeInfo, findCfeType, isContingencyCode } from '../emission/index.js';
 import type { Emisor, Receptor, Totales } from '../emission/index.js';
+import { addDays } from '../../lib/dates.js';
 import { isValidCi, isValidRut } from '../../lib/rut.js';
 import { issuedCfeErrors as E } from './issued-cfe.errors.js';
 import { TOTALS_AMOUNT_FIELDS, type CfeBody, type DetalleBody } from './issued-cfe.schemas.js';
@@ -38,12 +39,6 @@ export function checkReferences(info: CfeTypeInfo, cfe: CfeBody): void {
   if (info.note && refs.length === 0) throw E.REFERENCIA_REQUERIDA(`Una ${info.name} debe indicar en referencias el comprobante que corrige.`);
 }
 
-const DAY_MS = 86_400_000;
-
-/** Today in Uruguay: UTC−3 all year since DST was abolished in 2015 (as formatTmstFirma). */
-export function uruguayToday(now = Date.now()): string {
-  return new Date(now - 3 * 3_600_000).toISOString().slice(0, 10);
-}
 const ddmmyyyy = (d: string) => `${d.slice(8, 10)}/${d.slice(5, 7)}/${d.slice(0, 4)}`;
 
 /**
@@ -52,7 +47,7 @@ const ddmmyyyy = (d: string) => `${d.slice(8, 10)}/${d.slice(5, 7)}/${d.slice(0,
  * and then rejected. `today` is the Uruguayan calendar date.
  */
 export function checkFechaEmision(fecha: string, today: string): void {
-  const latest = new Date(Date.parse(`${today}T00:00:00Z`) + 60 * DAY_MS).toISOString().slice(0, 10);
+  const latest = addDays(today, 60);
   const max = latest < '2050-12-31' ? latest : '2050-12-31';
   if (fecha < '2011-10-01' || fecha > max) {
     throw E.FECHA_EMISION_FUERA_DE_RANGO(`La fecha de emisión ${ddmmyyyy(fecha)} no es válida para DGI: debe estar entre el 01/10/2011 y el ${ddmmyyyy(max)} (hoy más 60 días).`);

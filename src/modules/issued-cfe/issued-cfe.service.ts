@@ -21,7 +21,8 @@ import type { IssuedCfePorts } from './issued-cfe.ports.js';
 import { resolveReceptor } from './issued-cfe.receptor.js';
 import { createSealer } from './issued-cfe.sealer.js';
 import * as repo from './issued-cfe.repository.js';
-import { buildEmisor, cfeTypeOf, checkFechaEmision, checkLines, checkReceptor, checkReferences, uruguayToday } from './issued-cfe.rules.js';
+import { buildEmisor, cfeTypeOf, checkFechaEmision, checkLines, checkReceptor, checkReferences } from './issued-cfe.rules.js';
+import { uyToday } from '../../lib/dates.js';
 import type { ContingencyBody, IssueCfeBody } from './issued-cfe.schemas.js';
 import type { IssuedCfeRow } from './issued-cfe.tables.js';
 import { issuedCfeView, type IssuedCfeView } from './issued-cfe.view.js';
@@ -92,7 +93,7 @@ export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; se
     checkReferences(info, cfe);
     checkLines(info, cfe);
     const fecha = cfe.idDoc.fechaEmision;
-    checkFechaEmision(fecha, uruguayToday());
+    checkFechaEmision(fecha, uyToday());
     const ep = await ports.resolveEmissionPoint({ idEmpresa: companyId, codComercio: body.codComercio, codTerminal: body.codTerminal, fecha });
     if (ep.company.limiteCfeMensual != null) {
       const now = new Date();

@@ -37,11 +37,6 @@ export interface OrderForEmission {
   tipoMoneda: string;
 }
 
-/** Today's date in Uruguay (DGI dates are local, America/Montevideo). */
-export function todayInMontevideo(now = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Montevideo', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
-
 /** The Idempotency-Key of an order's CFE: a retry after a partial failure replays the same receipt. */
 export const orderIdempotencyKey = (orderId: number) => `ordenventa-${orderId}`;
 

@@ -10,7 +10,8 @@ import type { Paging } from '../../platform/http/paging.js';
 import type { EventType } from '../events/events.catalogue.js';
 import type { EventsService } from '../events/events.service.js';
 import type { IssueCfeBody } from '../issued-cfe/issued-cfe.schemas.js';
-import { buildEmitBody, defaultTipoCfe, orderIdempotencyKey, receptorOf, todayInMontevideo, type EmissionOptions } from './sales-orders.emission.js';
+import { buildEmitBody, defaultTipoCfe, orderIdempotencyKey, receptorOf, type EmissionOptions } from './sales-orders.emission.js';
+import { uyToday } from '../../lib/dates.js';
 import { salesOrderErrors } from './sales-orders.errors.js';
 import * as repo from './sales-orders.repository.js';
 import type { SalesOrderClient, SalesOrderLine, SalesOrderState } from './sales-orders.tables.js';
@@ -128,7 +129,7 @@ export function createSalesOrdersService(deps: { db: Db; events: EventsService; 
 
       const receptor = receptorOf(row.cliente, opts.receptor);
       const docType = receptor?.idCliente !== undefined ? (await customers?.findForCompany(db, row.companyId, receptor.idCliente))?.tipoDocumento : undefined;
-      const body = buildEmitBody(row, opts, opts.tipoCfe ?? defaultTipoCfe(receptor, docType), opts.fechaEmision ?? todayInMontevideo());
+      const body = buildEmitBody(row, opts, opts.tipoCfe ?? defaultTipoCfe(receptor, docType), opts.fechaEmision ?? uyToday());
       const { view: cfe } = await issuedCfe.emit(body, orderIdempotencyKey(row.id));
 
       return db.transaction(async (tx) => {

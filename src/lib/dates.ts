@@ -1,0 +1,17 @@
+/**
+ * Calendar dates as DGI writes them (YYYY-MM-DD), in Uruguay. Uruguay has kept UTC−3 all year
+ * since DST was abolished in 2015, and every TmstFirma we sign says -03:00 (emission
+ * formatTmstFirma), so "today" is the UTC instant minus three hours: the same day that signature
+ * shows, with no Intl formatter on hot paths.
+ */
+const UY_OFFSET_MS = 3 * 3_600_000;
+
+export function uyToday(now: Date | number = Date.now()): string {
+  return new Date((typeof now === 'number' ? now : now.getTime()) - UY_OFFSET_MS).toISOString().slice(0, 10);
+}
+
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
