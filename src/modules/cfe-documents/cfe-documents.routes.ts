@@ -1,6 +1,6 @@
-import { uyToday } from '../../lib/dates.js';
 import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { uyToday } from '../../lib/dates.js';
 import { errorBody, errorResponses } from '../../platform/http/error-body.js';
 import { pagedResponse } from '../../platform/http/paging.js';
 import { requireActor } from '../../platform/http/tenancy.js';

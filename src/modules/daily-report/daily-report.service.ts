@@ -11,9 +11,8 @@
  * resends the complete report with the previous + 1; R05 otherwise). [I] A report DGI rejected did
  * not enter DGI's sequence (the simulator behaves so), so it does not advance the number.
  */
-import { uyToday } from '../../lib/dates.js';
-import type { DayCfeRow } from '../issued-cfe/index.js';
 import { Decimal } from 'decimal.js';
+import { uyToday } from '../../lib/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { enqueueJob } from '../../platform/jobs/queue.js';
 import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
@@ -21,6 +20,7 @@ import type { Paging } from '../../platform/http/paging.js';
 import { validateXml } from '../../platform/xml/xsd.js';
 import { DgiPermanentError, DgiTransientError } from '../dgi/dgi.errors.js';
 import type { DgiReceptionClient } from '../dgi/dgi.client.js';
+import type { DayCfeRow } from '../issued-cfe/index.js';
 import { buildReporteDiario, formatTmstFirma, planReporteDiario, ReporteError, reporteFileName, signReporteDiario, type SigningContext } from '../emission/index.js';
 import { sendDailyReportJob } from './daily-report.jobs.js';
 import { dailyReportErrors as E } from './daily-report.errors.js';
