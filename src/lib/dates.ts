@@ -4,6 +4,8 @@
  * formatTmstFirma), so "today" is the UTC instant minus three hours: the same day that signature
  * shows, with no Intl formatter on hot paths.
  */
+/** Uruguay's UTC offset as ISO 8601 writes it. */
+export const UY_UTC_OFFSET = '-03:00';
 const UY_OFFSET_MS = 3 * 3_600_000;
 
 export function uyToday(now: Date | number = Date.now()): string {

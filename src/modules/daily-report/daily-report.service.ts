@@ -43,7 +43,6 @@ export interface DailyReportDeps {
   log?: { warn(obj: object, msg: string): void };
 }
 
-
 export function reportView(r: DailyReportRow, withXml = false) {
   return {
     id: r.id,

@@ -15,7 +15,7 @@ import { buildEnvioCfe, envelopeOverheadBytes, planEnvelopes } from '../emission
 import * as repo from './dgi-submission.repository.js';
 import { enqueuePoll, enqueueSend } from './dgi-submission.jobs.js';
 import { NET_AMOUNT_FIELDS, pollAt, retryDelayMs, TICKET_TYPES, uyFechaHora, type RetrySettings } from './dgi-submission.policy.js';
-import type { PendingCfe } from '../issued-cfe/index.js';
+import type { BelowThresholdFilter, PendingCfe } from '../issued-cfe/index.js';
 import { applyEnvelopeAck, applyStatusAck, type OutcomeDeps } from './dgi-submission.outcomes.js';
 
 export interface SubmissionSettings {
@@ -33,7 +33,7 @@ export interface SubmissionSettings {
 export interface PendingCfes {
   companiesWithPending(db: Db): Promise<number[]>;
   /** Locks (SKIP LOCKED) up to `limit`; with `skip`, receipts of those types at or below the threshold stay. */
-  claimPending(tx: DbOrTx, companyId: number, limit: number, skip?: { types: readonly number[]; netFields: readonly string[]; uiThresholdUyu: string }): Promise<PendingCfe[]>;
+  claimPending(tx: DbOrTx, companyId: number, limit: number, skip?: BelowThresholdFilter): Promise<PendingCfe[]>;
 }
 
 export interface SubmissionWorkerDeps extends OutcomeDeps {

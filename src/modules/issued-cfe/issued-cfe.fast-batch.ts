@@ -34,8 +34,9 @@ export interface FastBatchRow {
 }
 
 /**
- * Runs the statement, on its own (autocommit: never inside a transaction); returns each row's id and created_at in input order, or undefined when
- * `reservation` took nothing (the forecast no longer holds; nothing was written).
+ * Runs the statement on its own (autocommit: never inside a transaction); returns each row's id
+ * and created_at in input order, or undefined when `reservation` took nothing (the forecast no
+ * longer holds; nothing was written).
  * `reservation`: CTEs ending in `reserved` (cae service exactReservationCtes).
  * `insertEvents`: the events module's INSERT of the rows a query yields (company_id, type, data).
  */

@@ -6,6 +6,7 @@
  * changes of issued-cfe.history.ts do. Locking queries lock in the caller's transaction.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { UY_UTC_OFFSET } from '../../lib/dates.js';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { issuedCfes } from './issued-cfe.tables.js';
 
@@ -125,9 +126,6 @@ export async function lockExchangeCfe(tx: DbOrTx, companyId: number, tipoCfe: nu
 
 // ---- Daily report ----------------------------------------------------------------------------
 
-/** Uruguay has kept UTC−3 all year since 2015: the day of a TmstFirma is its UTC instant − 3 h. */
-export const UY_OFFSET = '-03:00';
-
 /** One issued CFE of the day, with what the report needs (amounts stay in the stored Totales). */
 export interface DayCfeRow {
   id: number;
@@ -150,7 +148,7 @@ export interface DayCfeRow {
  * IndPagCta3ros are read from the signed XML in SQL, so the XML itself never leaves the database.
  */
 export async function cfesSignedOn(db: DbOrTx, companyId: number, fecha: string): Promise<DayCfeRow[]> {
-  const from = `${fecha}T00:00:00${UY_OFFSET}`;
+  const from = `${fecha}T00:00:00${UY_UTC_OFFSET}`;
   const r = await db.execute(sql`
     select ic.id, ic.tipo_cfe as "tipoCfe", ic.serie, ic.numero, ic.fecha_emision::text as "fechaEmision", ic.moneda,
            ic.tipo_cambio::text as "tipoCambio", ic.totales, ic.estado,

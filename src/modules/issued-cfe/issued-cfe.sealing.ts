@@ -53,6 +53,8 @@ const FACET_SENTENCES: Array<[string, RegExp, (name: string, m: RegExpExecArray)
   ['enumeration', new RegExp(`The value ${value} is not an element of the set`), (n, m) => `${n} ("${m[1]}") no es uno de los valores que admite DGI`],
 ];
 
+const NOT_ATOMIC = new RegExp(`^${value} is not a valid value of the atomic type`);
+
 /**
  * The first XSD error as a sentence naming the DGI field (issue 5 point 3: an `error` a cashier can
  * act on); the raw libxml2 messages stay in `errores` for integrators. Unknown shapes pass as they are.
@@ -70,8 +72,7 @@ export function describeXsdError(raw: string | undefined): string {
     }
     return raw;
   }
-  const atomic = new RegExp(`^${value} is not a valid value of the atomic type`).exec(rest);
+  const atomic = NOT_ATOMIC.exec(rest);
   if (atomic) return `el campo ${name} ("${atomic[1]}") no es un valor válido`;
   return raw;
 }
-

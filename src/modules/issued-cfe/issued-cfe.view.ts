@@ -1,8 +1,9 @@
 /**
  * The issued-CFE response (spec 4.1 "issued CFE data… plus data for printing and lookup"; field
  * names designed here, documented in the OpenAPI description of emitir). Built from the stored row;
- * the printing block (issuer, receiver, lines) is read back from the signed XML itself, so what is
- * printed is exactly what was signed.
+ * the printing block (document data, issuer, receiver, lines, discounts, payments, references) is
+ * read back from the signed XML itself, or for emitir taken from what that XML was built from, so
+ * what is printed is exactly what was signed.
  */
 import { getCfeType, qrPngBase64, totalesInXsdOrder } from '../emission/index.js';
 import { printingBlock } from './issued-cfe.printing.js';
