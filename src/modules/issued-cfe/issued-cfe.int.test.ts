@@ -253,6 +253,17 @@ describe('errors', () => {
     const r = await emit({ idEmpresa: company.id, codComercio: 'C1', codTerminal: 'T1', cfe: { idDoc: { tipoCfe: 'x' } } });
     assert.equal(r.status, 400);
   });
+  test('decimals beyond the DGI type are a 400 on the field, before any number is taken', async () => {
+    const r = await emit(req({ detalles: [line(), line({ precioUnitario: '10.1234567', cantidad: '1.2345' })], totales: { mntTotal: '100.001' } }));
+    assert.equal(r.status, 400, JSON.stringify(r.body));
+    const byPath = Object.fromEntries(r.body.campos.map((c: { campo: string; mensaje: string }) => [c.campo, c.mensaje]));
+    assert.match(byPath['cfe.detalles.1.precioUnitario'], /6 decimales/);
+    assert.match(byPath['cfe.detalles.1.cantidad'], /3 decimales/);
+    assert.match(byPath['cfe.totales.mntTotal'], /2 decimales/);
+    // Trailing zeros are not decimals of the value (XSD fractionDigits): accepted as sent.
+    const ok = await emit(req({ detalles: [line({ precioUnitario: '10.50000000', cantidad: '2.0000' })] }));
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+  });
 });
 
 describe('access', () => {

@@ -6,7 +6,7 @@ import { createTestCa, issueTestCertificate } from '../../platform/crypto/pki.js
 import { validateXml } from '../../platform/xml/xsd.js';
 import { AppError } from '../../lib/errors.js';
 import { draftCfe } from './issued-cfe.assemble.js';
-import { issueCfeBody, type CfeBody } from './issued-cfe.schemas.js';
+import { decimalDigits, issueCfeBody, type CfeBody } from './issued-cfe.schemas.js';
 import * as rules from './issued-cfe.rules.js';
 
 const issuer: rules.IssuerData = {
@@ -139,5 +139,15 @@ describe('fechaEmision (BRIEF 2.1: 2011-10-01 .. DGI date + 60 days)', () => {
     assert.equal(r.success, false);
     assert.deepEqual(r.error?.issues.map((i) => i.path.join('.')), ['cfe.idDoc.fechaEmision']);
     assert.equal(issueCfeBody.safeParse({ idEmpresa: 1, codComercio: 'C1', codTerminal: 'T1', cfe: { idDoc: { tipoCfe: 101, fechaEmision: '2028-02-29' }, detalles: [{ nombreItem: 'x', cantidad: 1 }] } }).success, true);
+  });
+});
+
+describe('decimalDigits: the XSD fractionDigits/totalDigits of a decimal string', () => {
+  it('counts the value, not the lexical form', () => {
+    assert.deepEqual(decimalDigits('1.50'), { fraction: 1, total: 2 });
+    assert.deepEqual(decimalDigits('0.05'), { fraction: 2, total: 1 });
+    assert.deepEqual(decimalDigits('-010.0050'), { fraction: 3, total: 5 });
+    assert.deepEqual(decimalDigits('100'), { fraction: 0, total: 3 });
+    assert.deepEqual(decimalDigits('0'), { fraction: 0, total: 0 });
   });
 });

@@ -11,6 +11,32 @@ const decimal = z
   .transform((v) => (typeof v === 'number' ? numberToDecimal(v) : v))
   .describe('Decimal amount (number or string such as "1220.50").');
 
+/**
+ * Significant decimals and digits of a decimal string, as DGI's XSD facets count them on the value
+ * ("1.50" has one decimal, "0.05" one digit).
+ */
+export function decimalDigits(s: string): { fraction: number; total: number } {
+  const [whole, frac = ''] = s.replace(/^-/, '').split('.');
+  const w = whole.replace(/^0+/, '');
+  const f = frac.replace(/0+$/, '');
+  return { fraction: f.length, total: w ? w.length + f.length : f.replace(/^0+/, '').length };
+}
+
+/**
+ * A decimal within its DGI type's fractionDigits/totalDigits (DGITypes.xsd: Monto* 2/17,
+ * PrecioUnitarioType 6/17, Cant_admite_negType 3/17, PctType and TasaIVAType 3/6): refused here
+ * with the field's path, not later as an XSD error of the whole CFE. (A sent tipoCambio is
+ * rounded to TipCambioType's 3 decimals instead: central-bank rates have more.)
+ */
+function decimalAt(fraction: number, total: number) {
+  return decimal
+    .refine((v) => decimalDigits(v).fraction <= fraction, fraction === 0 ? 'no admite decimales' : `admite como máximo ${fraction} decimales`)
+    .refine((v) => decimalDigits(v).total <= total, `admite como máximo ${total} dígitos`)
+    .describe(`Decimal (number or string such as "1220.50"), at most ${fraction} decimals and ${total} digits (DGI type).`);
+}
+const amount = decimalAt(2, 17);
+const pct = decimalAt(3, 6);
+
 function numberToDecimal(n: number): string {
   // Shortest round-trip form; exponent notation (1e21, 1e-7) is expanded by toFixed.
   const s = String(n);
@@ -83,14 +109,14 @@ export const TOTALS_AMOUNT_FIELDS = [
 
 export const totalesBody = z.object({
   tipoMoneda: z.string().regex(/^[A-Z]{3}$/).optional().describe('TpoMoneda, ISO 4217 (UYU default).').meta({ example: 'UYU' }),
-  tipoCambio: decimal.optional().describe('TpoCambio; when omitted for a foreign currency it is resolved (spec 2.3 rule 7).'),
-  ...Object.fromEntries(TOTALS_AMOUNT_FIELDS.map((f) => [f, decimal.optional()])) as Record<(typeof TOTALS_AMOUNT_FIELDS)[number], z.ZodOptional<typeof decimal>>,
+  tipoCambio: decimal.optional().describe('TpoCambio; when omitted for a foreign currency it is resolved (spec 2.3 rule 7); rounded to its 3 decimals.'),
+  ...Object.fromEntries(TOTALS_AMOUNT_FIELDS.map((f) => [f, (f.startsWith('ivaTasa') ? pct : amount).optional()])) as Record<(typeof TOTALS_AMOUNT_FIELDS)[number], z.ZodOptional<typeof amount>>,
   cantLinDet: int.optional(),
-  retencPercep: z.array(z.object({ codRet: z.string(), valRetPerc: decimal })).max(20).optional(),
+  retencPercep: z.array(z.object({ codRet: z.string(), valRetPerc: amount })).max(20).optional(),
 });
 
 const retencionItem = z.object({
-  codRet: z.string().max(7), tasa: decimal.optional(), mntSujetoaRet: decimal.optional(), infoAdicionalRet: z.string().max(50).optional(), valRetPerc: decimal,
+  codRet: z.string().max(7), tasa: pct.optional(), mntSujetoaRet: amount.optional(), infoAdicionalRet: z.string().max(50).optional(), valRetPerc: amount,
 });
 
 export const detalleBody = z.object({
@@ -98,14 +124,14 @@ export const detalleBody = z.object({
   indicadorFacturacion: int.optional().describe('IndFact (BRIEF 2.6). Required except on remitos/resguardos.'),
   nombreItem: z.string().min(1).max(80).optional().describe('NomItem; required on every type except e-Resguardo (182).'),
   descripcionItem: z.string().max(1000).optional(),
-  cantidad: decimal.optional().describe('Cantidad; required except on e-Resguardo.'),
+  cantidad: decimalAt(3, 17).optional().describe('Cantidad; required except on e-Resguardo.'),
   unidadMedida: z.string().min(1).max(4).optional().describe('UniMed; default "N/A".'),
-  precioUnitario: decimal.optional(),
-  montoItem: decimal.optional().describe('MontoItem; computed when omitted.'),
-  descuentoPct: decimal.optional(),
-  descuentoMonto: decimal.optional(),
-  recargoPct: decimal.optional(),
-  recargoMnt: decimal.optional(),
+  precioUnitario: decimalAt(6, 17).optional(),
+  montoItem: amount.optional().describe('MontoItem; computed when omitted.'),
+  descuentoPct: pct.optional(),
+  descuentoMonto: amount.optional(),
+  recargoPct: pct.optional(),
+  recargoMnt: amount.optional(),
   codigoItem: z.array(z.object({ tpoCod: z.string(), cod: z.string() })).max(5).optional(),
   retencPercep: z.array(retencionItem).max(5).optional(),
   idVariante: int.positive().optional(),
@@ -131,9 +157,9 @@ export const cfeBody = z.object({
   indCobPropia: int.optional(),
   IndCobPropia: int.optional(),
   descuentosRecargos: z.array(z.object({
-    tipoMovimiento: z.enum(['D', 'R']), tipo: z.union([z.literal(1), z.literal(2)]), glosa: z.string().max(50), valor: decimal, indicadorFacturacion: int, codigo: int.optional(),
+    tipoMovimiento: z.enum(['D', 'R']), tipo: z.union([z.literal(1), z.literal(2)]), glosa: z.string().max(50), valor: amount, indicadorFacturacion: int, codigo: int.optional(),
   })).max(20).optional().describe('DscRcgGlobal lines.'),
-  mediosPago: z.array(z.object({ codigo: int.optional(), glosa: z.string().max(50), valor: decimal })).max(40).optional(),
+  mediosPago: z.array(z.object({ codigo: int.optional(), glosa: z.string().max(50), valor: amount })).max(40).optional(),
   complementoFiscal: z.object({ tipoDocMandante: int, pais: z.string().length(2), documentoMandante: z.string().max(20), nombreMandante: z.string().max(150) }).optional()
     .describe('Cuenta ajena (131-133, 141-143): the mandante (Compl_Fiscal_Data).'),
   adenda: z.string().max(10000).optional().describe('Free text; stored and printed, not part of the signed CFE (BRIEF 2.11).'),
