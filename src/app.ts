@@ -16,6 +16,7 @@ import type { Database } from './platform/db/client.js';
 import type { Logger } from './platform/logger.js';
 import type { Mailer } from './platform/mailer.js';
 import { registerErrorHandling } from './platform/http/error-handler.js';
+import { registerTextSafety } from './platform/http/text-safety.js';
 import { registerNotImplemented } from './platform/http/not-implemented.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { registerTenancy } from './platform/http/tenancy.js';
@@ -53,6 +54,7 @@ export async function buildApp(deps: AppDeps) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerTextSafety(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -75,6 +75,32 @@ describe('errors', () => {
     assert.ok(!JSON.stringify(query.body).includes('at '), 'no stack trace');
   });
 
+  it('refuses text XML 1.0 cannot carry (control characters, NUL, U+FFFE, lone surrogates) as a 400 naming the field', async () => {
+    // Raw JSON text: the escapes reach the parser as they would from any client.
+    const post = (payload: string) => t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'application/json' }, payload });
+    for (const [escape, codePoint] of [['\\u0000', 'U+0000'], ['\\u0001', 'U+0001'], ['\\uFFFE', 'U+FFFE'], ['\\uD800', 'U+D800']]) {
+      const res = await post(`{"usuario":"a${escape}@b.uy","clave":"x"}`);
+      assert.equal(res.statusCode, 400, `${escape}: ${res.body}`);
+      assert.equal(res.json().code, 'VALIDACION');
+      assert.deepEqual(res.json().campos.map((c: { campo: string }) => c.campo), ['usuario']);
+      assert.ok(res.json().campos[0].mensaje.includes(codePoint), res.body);
+    }
+    // Tab, newline, an escaped backslash before "u0001", and a real surrogate pair (emoji) are fine.
+    const fine = await post('{"usuario":"a\\tb\\n\\\\u0001 \\uD83C\\uDFEA 🏪@b.uy","clave":"x"}');
+    assert.equal(fine.statusCode, 401, fine.body);
+    const query = await t.call(token, 'GET', '/api/v1/empresa/todas?nombre=a%00b');
+    assert.equal(query.status, 400);
+    assert.equal(query.body.campos[0].campo, 'query.nombre');
+  });
+
+  it('answers a value beyond its column (PostgreSQL data exception) with a 400, not a 500', async () => {
+    for (const url of ['/api/v1/sucursal/3000000000', '/api/v1/puntoemision/3000000000', '/api/v1/usuario/3000000000/empresas']) {
+      const res = await t.call(token, 'GET', url);
+      assert.ok(res.status === 400 || res.status === 404, `${url}: ${res.status} ${JSON.stringify(res.body)}`);
+      assert.ok(res.body.code && res.body.error, url);
+    }
+  });
+
   it('rejects a non-numeric idEmpresa as a company that does not exist', async () => {
     const res = await t.call(token, 'GET', '/api/v1/usuario/todos?idEmpresa=abc');
     assert.equal(res.status, 400);

@@ -129,6 +129,21 @@ describe('errors', () => {
     assert.equal(batcher.stats().fallbacks, 0, 'the failing receipt went alone, nobody else was retried');
   });
 
+  test('text XML cannot carry that reached the builder (not through the API, which refuses it) is a 422 for that receipt, never a crash', async () => {
+    const company = await insertCompany(t);
+    await setUpIssuer(t.db, t.call, admin, company);
+    const batcher = createEmissionBatcher({ db: t.db, sealer, maxBatch: 4, ...ports() });
+    const [first] = await prepared(company.id, 1);
+    const [bad] = await prepared(company.id, 1, { nombreItem: 'A\u0001B' });
+    const [after] = await prepared(company.id, 1);
+    const results = await Promise.allSettled([first, bad, after].map((p) => batcher.submit(p)));
+    assert.equal(results[1].status, 'rejected');
+    assert.equal(((results[1] as PromiseRejectedResult).reason as { code?: string }).code, 'XML_INVALIDO');
+    assert.deepEqual(results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.row.numero] : [])), [1, 2]);
+    // The sealing the printing block overtook settles later; an unobserved rejection would end the process.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  });
+
   test('receipts one at a time: the lane keeps its cursor through a lull, and a number taken meanwhile by another process is a missed forecast, never a wrong number', async () => {
     const company = await insertCompany(t);
     const issuer = await setUpIssuer(t.db, t.call, admin, company);

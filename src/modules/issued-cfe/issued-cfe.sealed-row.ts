@@ -3,7 +3,7 @@
  * QR) and flattened into the issued_cfes columns, plus its `Cfe.Emitido` event. Used by the
  * emission batcher and by the contingency transcription.
  */
-import { securityCode, type Cfe, type CfeTypeInfo, type Emisor, type SigningContext } from '../emission/index.js';
+import { CfeXmlError, securityCode, type Cfe, type CfeTypeInfo, type Emisor, type SigningContext } from '../emission/index.js';
 import { issuedCfeErrors as E } from './issued-cfe.errors.js';
 import { printingBlockOf } from './issued-cfe.printing.js';
 import type { ReservedNumber } from './issued-cfe.ports.js';
@@ -54,12 +54,16 @@ export async function sealedRow(sealer: Sealer, p: PreparedCfe, n: Numbering): P
   // The sealer copies the draft before its first await; a later reseal of the same receipt renumbers
   // the shared draft, so what prints is taken now, from the state the XML is built from.
   const sealing = sealer.seal(draft, p.ctx, { RUCEmisor: p.emisor.RUCEmisor, TipoCFE: p.info.code, Serie: n.serie, Nro: n.numero });
-  const printed: Printed = { cae: { numero: String(n.cae.NA), desde: n.cae.DNro, hasta: n.cae.HNro, fechaVencimiento: n.cae.FVD }, block: printingBlockOf(draft) };
+  let printed: Printed;
   let sealed;
   try {
+    printed = { cae: { numero: String(n.cae.NA), desde: n.cae.DNro, hasta: n.cae.HNro, fechaVencimiento: n.cae.FVD }, block: printingBlockOf(draft) };
     sealed = await sealing;
   } catch (err) {
+    // The sealing may still be pending (the printing block failed first): it must not reject unobserved.
+    sealing.catch(() => undefined);
     if (err instanceof SealError) throw E.XML_INVALIDO(err.message, err.data);
+    if (err instanceof CfeXmlError) throw E.XML_INVALIDO(`El comprobante no se puede representar en el XML de DGI: ${err.message}.`);
     throw err;
   }
   const t = draft.Totales;

@@ -5,6 +5,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, errors } from '../../lib/errors.js';
+import { pgErrorCode } from '../db/client.js';
 
 /** Route-level hook to reshape a validation failure (e.g. the exact webhook 400s of spec 7). */
 export type ValidationErrorMapper = (fields: Array<{ campo: string; mensaje: string }>, context: string) => AppError;
@@ -46,12 +47,38 @@ export function toAppError(err: FastifyError | Error, request: FastifyRequest): 
       return errors.CUERPO_DEMASIADO_GRANDE('El archivo supera el tamaño permitido.');
   }
   if (err instanceof SyntaxError && fe.statusCode === 400) return mapOrDefault(request, errors.JSON_INVALIDO());
+  const dataError = pgDataError(err);
+  if (dataError) return dataError;
   if (fe.statusCode === 429) return errors.DEMASIADAS_SOLICITUDES();
   if (fe.statusCode === 404) return errors.NO_ENCONTRADO();
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
     return errors.VALIDACION(fe.message || 'Solicitud inválida.');
   }
   return errors.ERROR_INTERNO();
+}
+
+/**
+ * PostgreSQL's class 22 (data exception: a number out of its column's range, a date that does not
+ * exist, bytes the encoding refuses) means a value the request sent that no schema bounded: the
+ * statement failed before writing anything, so it is the client's 400, never a 500.
+ */
+function pgDataError(err: unknown): AppError | undefined {
+  const code = pgErrorCode(err);
+  if (!code?.startsWith('22')) return undefined;
+  const value = /"([^"]{1,40})"/.exec(errorMessage(err))?.[1];
+  const shown = value ? ` (${value})` : '';
+  return code === '22003'
+    ? errors.VALIDACION(`Un valor enviado${shown} está fuera del rango que admite el campo.`)
+    : errors.VALIDACION(`Un valor enviado${shown} no es válido para el campo.`);
+}
+
+function errorMessage(err: unknown): string {
+  let e: unknown = err;
+  for (let i = 0; i < 5 && e && typeof e === 'object'; i++) {
+    if ('code' in e && 'message' in e && typeof e.message === 'string' && /^[0-9A-Z]{5}$/.test(String(e.code))) return e.message;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return '';
 }
 
 function mapOrDefault(request: FastifyRequest, fallback: AppError): AppError {
@@ -67,7 +94,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const appError = toAppError(err, request);
     if (appError.status >= 500) {
-      request.log.error({ err, serialization: isResponseSerializationError(err) }, 'request failed');
+      // Anything may be thrown (a library may throw a string): only an object can be a serialization error.
+      const serialization = typeof err === 'object' && err !== null && isResponseSerializationError(err);
+      request.log.error({ err, serialization }, 'request failed');
     } else {
       request.log.info({ code: appError.code, status: appError.status }, appError.message);
     }
