@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { calendarDate } from '../../platform/http/dates.js';
 import { pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 import { REPORT_STATES } from './daily-report.tables.js';
 
-const fecha = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'fecha YYYY-MM-DD');
+const fecha = calendarDate;
 
 export const ESTADOS_REPORTE = REPORT_STATES;
 

@@ -224,6 +224,24 @@ describe('errors', () => {
     assert.equal((await t.call(admin, 'PUT', '/api/v1/ExportacionContable/cuentas', { idEmpresa: A.id, cuentas: { otra: '1' } })).status, 400);
     assert.equal((await t.call(admin, 'POST', '/api/v1/cfeemitido/exportarExcel', { idEmpresa: A.id, columnas: ['xml'] })).status, 400);
   });
+  test('values beyond what a field stores (year 9999, ids past 32 bits, impossible days) are JSON 400s on every report, also the file ones', async () => {
+    const cases: Array<[string, string, unknown?]> = [
+      ['GET', `/api/v1/cfeemitido/buscar?idEmpresa=${A.id}&numeroDesde=9007199254740991`],
+      ['GET', `/api/v1/cfeemitido/buscar?idEmpresa=${A.id}&fechaFirmaHasta=9999-12-31`],
+      ['GET', `/api/v1/cfeemitido/graficaDiaria?idEmpresa=${A.id}&desde=2026-02-30&hasta=2026-03-03`],
+      ['GET', `/api/v1/cfeemitido/graficaDiaria?idEmpresa=${A.id}&hasta=9999-12-31`],
+      ['GET', `/api/v1/cfeemitido/graficaFacturacionMensual?idEmpresa=${A.id}&desde=0000-01&hasta=0000-12`],
+      ['POST', '/api/v1/cfeemitido/exportarExcel', { idEmpresa: A.id, numeroDesde: 9007199254740991 }],
+      ['POST', '/api/v1/cfeemitido/descargarPdfsFiltrados', { idEmpresa: A.id, fechaFirmaHasta: '9999-12-31' }],
+      ['POST', '/api/v1/ExportacionContable/exportarExt', { idEmpresa: A.id, fechaFirmaHasta: '9999-12-31' }],
+    ];
+    for (const [method, url, body] of cases) {
+      const r = await t.call(admin, method, url, body);
+      assert.equal(r.status, 400, `${url} ${JSON.stringify(body)}: ${JSON.stringify(r.body)}`);
+      assert.match(String(r.headers['content-type']), /^application\/json/, url);
+      assert.equal(r.body.code, 'VALIDACION', url);
+    }
+  });
 });
 
 describe('access', () => {

@@ -1,5 +1,6 @@
 /** Request/response schemas of the issued-CFE search, exports, export configuration and charts (issue 7). */
 import { z } from 'zod';
+import { calendarDate, calendarMonth } from '../../platform/http/dates.js';
 import { pagingQuery } from '../../platform/http/paging.js';
 import { ACCOUNT_KEYS } from './issued-cfe.accounting.js';
 import { EXPORT_COLUMN_KEYS } from './issued-cfe.export-columns.js';
@@ -71,10 +72,8 @@ export const accountsResponse = z.object({
   cuentas: z.array(z.object({ clave: z.string(), codigo: z.string(), nombre: z.string(), codigoPredeterminado: z.string() })),
 });
 
-const ymd = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Fecha YYYY-MM-DD.');
-const ym = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'Mes YYYY-MM.');
-export const dailyChartQuery = z.object({ idEmpresa, desde: ymd.optional(), hasta: ymd.optional() });
-export const monthlyChartQuery = z.object({ idEmpresa, desde: ym.optional(), hasta: ym.optional() });
+export const dailyChartQuery = z.object({ idEmpresa, desde: calendarDate.optional(), hasta: calendarDate.optional() });
+export const monthlyChartQuery = z.object({ idEmpresa, desde: calendarMonth.optional(), hasta: calendarMonth.optional() });
 
 export const chartResponse = z.object({
   idEmpresa: z.number().int(),

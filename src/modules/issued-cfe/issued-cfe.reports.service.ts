@@ -107,12 +107,16 @@ export function createIssuedCfeReports(deps: { db: Db; ports: ReportsPorts }) {
       // Voided receipts (DGI rejected) have no accounting effect unless the caller asks for states explicitly.
       const effective: SearchFilters = filters.estado ? filters : { ...filters, estado: ['firmado', 'en_cola_dgi', 'sobre_recibido', 'sobre_rechazado', 'aceptado', 'observado', 'aceptado_manual'] };
       const codes = await accountCodes(companyId);
+      // The first page is read before the response starts: a query that fails (a filter the database
+      // refuses) is then a JSON error, not a 200 whose CSV stops after its header.
+      const rows = iterateIssuedCfes(db, companyId, effective, sort, { withTotales: true })[Symbol.asyncIterator]();
+      const first = await rows.next();
       return {
         fileName: `asientos-cfe-${companyId}-${uyToday()}.csv`,
         async *lines(): AsyncGenerator<string> {
           yield CSV_BOM + csvRow(CSV_HEADER);
-          for await (const r of iterateIssuedCfes(db, companyId, effective, sort, { withTotales: true })) {
-            const text = receiptCsv(r as IssuedCfeSummary & { totales: Record<string, unknown> }, codes);
+          for (let r = first; !r.done; r = await rows.next()) {
+            const text = receiptCsv(r.value as IssuedCfeSummary & { totales: Record<string, unknown> }, codes);
             if (text) yield text;
           }
         },

@@ -9,6 +9,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../../platform/db/client.js';
+import { calendarDate } from '../../platform/http/dates.js';
+import { positiveInt4 } from '../../platform/http/numbers.js';
 import type { Paging } from '../../platform/http/paging.js';
 import { CFE_STATES, RECEPTOR_STATES } from '../emission/index.js';
 
@@ -19,7 +21,7 @@ export type TipoFiltro = (typeof TIPOS_FILTRO)[number];
 export const SORT_KEYS = ['fechaFirma', 'fechaEmision', 'numero', 'mntTotal', 'receptorNombre'] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 
-const ymd = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Fecha en formato YYYY-MM-DD.').refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'Fecha inexistente.');
+const ymd = calendarDate;
 const amount = z.string().regex(/^-?\d{1,15}(\.\d{1,2})?$/, 'Monto como texto decimal, p. ej. "1500.50" (hasta 2 decimales).');
 
 /** A list from a repeated query parameter (`a=1&a=2`), a comma-separated string (`a=1,2`) or a JSON array. */
@@ -30,7 +32,7 @@ function listOf<T extends z.ZodTypeAny>(item: T) {
     return arr.flatMap((x) => (typeof x === 'string' ? x.split(',').map((s) => s.trim()).filter(Boolean) : [x]));
   }, z.array(item).min(1).max(50).optional());
 }
-const intList = listOf(z.coerce.number().int().positive());
+const intList = listOf(positiveInt4);
 
 export const searchFiltersSchema = z.object({
   tipoFiltro: z.enum(TIPOS_FILTRO).default('fechaFirma').describe('Date the range applies to: `fechaFirma` (signing instant, Uruguay day; default), `fechaEmision` (the receipt\'s FchEmis), `fechaEstado` (last state change; the signing instant while the state never changed).'),
@@ -38,14 +40,14 @@ export const searchFiltersSchema = z.object({
   fechaFirmaHasta: ymd.optional().describe('Last day (YYYY-MM-DD, inclusive).'),
   tipoCfe: intList.describe('CFE type codes (101, 111, 112…): repeated or comma-separated.'),
   serie: z.string().trim().toUpperCase().regex(/^[A-Z]{1,2}$/, 'Serie de 1 o 2 letras.').optional(),
-  numeroDesde: z.coerce.number().int().positive().optional(),
-  numeroHasta: z.coerce.number().int().positive().optional(),
+  numeroDesde: positiveInt4.optional(),
+  numeroHasta: positiveInt4.optional(),
   receptorDocumento: z.string().trim().min(1).max(20).optional().describe('Receiver document (RUT, CI…), exact match.'),
   receptorNombre: z.string().trim().min(2).max(150).optional().describe('Part of the receiver name, case-insensitive (trigram index).'),
   estado: listOf(z.enum(CFE_STATES)).describe(`DGI states: ${CFE_STATES.join(', ')}.`),
   estadoReceptor: listOf(z.enum(RECEPTOR_STATES)).describe(`Receiver states: ${RECEPTOR_STATES.join(', ')}.`),
-  idSucursal: z.coerce.number().int().positive().optional(),
-  idPuntoEmision: z.coerce.number().int().positive().optional(),
+  idSucursal: positiveInt4.optional(),
+  idPuntoEmision: positiveInt4.optional(),
   montoDesde: amount.optional().describe('Minimum MntTotal (in the receipt\'s currency), decimal string.'),
   montoHasta: amount.optional().describe('Maximum MntTotal, decimal string.'),
   moneda: z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, 'Código de moneda ISO de 3 letras.').optional(),
@@ -59,7 +61,7 @@ export const sortSchema = z.object({
 export type Sort = z.infer<typeof sortSchema>;
 
 /** idEmpresa + filters + sort: the body of exportarExcel, exportarExt and descargarPdfsFiltrados. */
-export const companySearchSchema = z.object({ idEmpresa: z.coerce.number().int().positive() }).merge(searchFiltersSchema).merge(sortSchema);
+export const companySearchSchema = z.object({ idEmpresa: positiveInt4 }).merge(searchFiltersSchema).merge(sortSchema);
 export type CompanySearch = z.infer<typeof companySearchSchema>;
 
 /** Cross-field checks (zod `superRefine` would make the schema non-mergeable for other routes). */

@@ -101,7 +101,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
       request.log.info({ code: appError.code, status: appError.status }, appError.message);
     }
     if (appError.status === 401) reply.header('www-authenticate', 'Bearer');
-    reply.status(appError.status).send(errorPayload(appError, request.id));
+    // A handler may have set a file's content type (zip, xlsx) before failing: the error is JSON.
+    reply.status(appError.status).type('application/json; charset=utf-8').send(errorPayload(appError, request.id));
   });
   app.setNotFoundHandler((request, reply) => {
     const e = errors.RUTA_NO_ENCONTRADA(`La ruta ${request.method} ${request.url.split('?')[0]} no existe.`);
