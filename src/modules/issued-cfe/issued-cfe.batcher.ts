@@ -99,7 +99,7 @@ export function createEmissionBatcher(deps: BatcherDeps) {
     );
     const rows = items.map((it) => {
       const values = it.sealed!.row;
-      const { type, resource } = emittedEvent({ ...values, id: 0, mntPagar: values.mntPagar ?? null });
+      const { type, resource } = emittedEvent({ ...values, id: 0 }, it.sealed!.printed.cae);
       return { values, event: { type, data: resource } };
     });
     const got = await insertWithReservation(deps.db, reservation, deps.insertEventsFrom, rows);
@@ -118,7 +118,7 @@ export function createEmissionBatcher(deps: BatcherDeps) {
         it.forecast && it.sealed && sameNumbers([it.forecast], [numbers[i]]) ? it.sealed : sealedRow(deps.sealer, it.prepared, numbers[i])));
       const rows = sealed.map((s, i) => ({ ...s.row, id: ids[i] }));
       const inserted = await repo.insertIssuedCfes(tx, rows);
-      await deps.recordEvents(tx, rows.map((r) => emittedEvent({ ...r, mntPagar: r.mntPagar ?? null })));
+      await deps.recordEvents(tx, rows.map((r, i) => emittedEvent(r, sealed[i].printed.cae)));
       return { emitted: inserted.map((row, i) => ({ row, qrPng: sealed[i].qrPng, printed: sealed[i].printed })), last: numbers[numbers.length - 1] };
     });
   }

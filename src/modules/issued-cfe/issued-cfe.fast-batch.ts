@@ -29,7 +29,7 @@ const sourceColumns = sql.raw(columns.map(([key]) => `i."${key}"`).join(', '));
 
 export interface FastBatchRow {
   values: IssuedCfeInsert;
-  /** The `Cfe.Emitido` resource; its `id` is set by the statement. */
+  /** The `Cfe.Emitido` resource; its `idCfeEmitido` is set by the statement. */
   event: { type: string; data: Record<string, unknown> };
 }
 
@@ -51,7 +51,7 @@ export async function insertWithReservation(db: Db, reservation: SQL, insertEven
       insert into issued_cfes (${targetColumns})
       select ${sourceColumns} from input i where exists (select 1 from reserved)
       returning id, numero, created_at
-    ), events as (${insertEvents(sql`select i."companyId", i."eventType", i."eventData" || jsonb_build_object('id', ins.id) from ins join input i on i."numero" = ins.numero`)})
+    ), events as (${insertEvents(sql`select i."companyId", i."eventType", i."eventData" || jsonb_build_object('idCfeEmitido', ins.id) from ins join input i on i."numero" = ins.numero`)})
     select id, numero, created_at from ins`);
   const byNumber = new Map(result.rows.map((r) => [Number(r.numero), r]));
   if (byNumber.size === 0) return undefined;

@@ -65,7 +65,7 @@ describe('happy path', () => {
     assert.equal(st.forecastsMissed, 0);
     // Batches sealed ahead are one statement that does not read the rows back: what it answers is what is stored.
     for (const e of emitted) assert.deepEqual(e.row, await findIssuedCfe(t.db, e.row.id));
-    const events = await t.db.execute(sql`select (data->>'id')::bigint as id, data->>'numero' as numero from outbox_events where company_id = ${company.id} and type = 'Cfe.Emitido' order by id`);
+    const events = await t.db.execute(sql`select (data->>'idCfeEmitido')::bigint as id, data->>'numero' as numero from outbox_events where company_id = ${company.id} and type = 'Cfe.Emitido' order by id`);
     assert.deepEqual(
       (events.rows as Array<{ id: string; numero: string }>).map((r) => `${r.id}:${r.numero}`).sort(),
       emitted.map((e) => `${e.row.id}:${e.row.numero}`).sort(),

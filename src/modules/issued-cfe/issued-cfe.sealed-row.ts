@@ -79,12 +79,21 @@ export async function sealedRow(sealer: Sealer, p: PreparedCfe, n: Numbering): P
   return { row, qrPng: sealed.qrPng, printed };
 }
 
-/** The `Cfe.Emitido` event of a stored row (docs/EVENTS.md). */
-export function emittedEvent(row: Pick<IssuedCfeRow, 'id' | 'companyId' | 'tipoCfe' | 'serie' | 'numero' | 'fechaEmision' | 'mntPagar' | 'moneda'>) {
+type EmittedRow = Pick<IssuedCfeRow, 'id' | 'companyId' | 'tipoCfe' | 'serie' | 'numero' | 'fechaEmision' | 'tmstFirma' | 'moneda' | 'codigoSeguridad' | 'urlQr'>
+  & { tipoCambio?: string | null; totales: unknown };
+
+/**
+ * The `Cfe.Emitido` event of a stored row (docs/EVENTS.md): what an integration needs to print or
+ * file the receipt without a second call (identity, CAE, security code, QR URL, DGI totals).
+ */
+export function emittedEvent(row: EmittedRow, cae: Printed['cae']) {
   return {
     type: 'Cfe.Emitido' as const,
     companyId: row.companyId,
-    resource: { id: row.id, idEmpresa: row.companyId, tipoCfe: row.tipoCfe, serie: row.serie, numero: row.numero, fechaEmision: row.fechaEmision, mntPagar: row.mntPagar ?? null, moneda: row.moneda },
+    resource: {
+      idCfeEmitido: row.id, idEmpresa: row.companyId, tipoCfe: row.tipoCfe, serie: row.serie, numero: row.numero, fechaEmision: row.fechaEmision,
+      fechaFirma: row.tmstFirma, moneda: row.moneda, tipoCambio: row.tipoCambio ?? null, cae, codigoSeguridad: row.codigoSeguridad, urlQr: row.urlQr, totales: row.totales,
+    },
   };
 }
 

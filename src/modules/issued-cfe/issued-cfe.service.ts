@@ -165,7 +165,7 @@ export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; se
           const cfc = await ports.reserveContingencyNumber(tx, { companyId: prepared.companyId, tipoCfc: tipo, serie: body.cfe.idDoc.serie, numero: body.cfe.idDoc.numero, fecha: prepared.fecha });
           const sealed = await sealedRow(sealer, prepared, { caeRangeId: null, serie: cfc.serie, numero: cfc.numero, cae: { NA: cfc.constancia, DNro: cfc.desde, HNro: cfc.hasta, FVD: cfc.fechaVencimiento } });
           const [inserted] = await repo.insertIssuedCfes(tx, [{ ...sealed.row, cfcRangeId: cfc.cfcRangeId }]);
-          await ports.recordEvents(tx, [emittedEvent(inserted)]);
+          await ports.recordEvents(tx, [emittedEvent(inserted, sealed.printed.cae)]);
           return { row: inserted, qrPng: sealed.qrPng, printed: sealed.printed };
         });
       }),

@@ -59,7 +59,7 @@ describe('happy path', () => {
     assert.equal(cfe.body.totales.MntTotal, '554.86');
 
     const events = await eventsOf(company.id);
-    assert.ok(events.some((e) => e.type === 'Cfe.Emitido' && e.data.id === r.body.idCfeEmitido));
+    assert.ok(events.some((e) => e.type === 'Cfe.Emitido' && e.data.idCfeEmitido === r.body.idCfeEmitido));
     const fin = events.filter((e) => e.type === 'OrdenDeVenta.Finalizada' && e.data.id === id);
     assert.equal(fin.length, 1);
     assert.equal(fin[0].data.idCfeEmitido, r.body.idCfeEmitido);
@@ -84,7 +84,7 @@ describe('happy path', () => {
     assert.equal(a.body.idCfeEmitido, b.body.idCfeEmitido);
     const events = await eventsOf(company.id);
     assert.equal(events.filter((e) => e.type === 'OrdenDeVenta.Finalizada' && e.data.id === id).length, 1);
-    assert.equal(events.filter((e) => e.type === 'Cfe.Emitido' && e.data.id === a.body.idCfeEmitido).length, 1);
+    assert.equal(events.filter((e) => e.type === 'Cfe.Emitido' && e.data.idCfeEmitido === a.body.idCfeEmitido).length, 1);
   });
 
   test('a customer with a RUT gets an e-Factura by default; receptor override and explicit tipoCfe are used', async () => {
