@@ -75,6 +75,11 @@ const envSchema = z.object({
   LOOKUP_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(3600),
   /** UI (Unidad Indexada) value used for the 5,000 UI e-Ticket threshold (BRIEF 1) only when the central bank (BCU code 9800 at 31 December of the previous year) cannot be reached. */
   UI_VALUE: z.string().regex(/^\d+(\.\d+)?$/).default('6.4'),
+  /**
+   * PEM file with extra certificates a CAE file's signer may chain to (BRIEF 3, 10): a newer DGI CA,
+   * an external simulator's CA. Correo Uruguayo's CA is built in (cae.trust).
+   */
+  CAE_TRUST_ANCHORS: z.string().min(1).optional(),
   /** Worker threads that sign, XSD-validate and draw the QR of issued CFEs; 0 = on the event loop. Default: cores − 1, at least 1. */
   EMISSION_SEAL_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
 });
@@ -133,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       send: { baseDelayMs: e.DGI_RETRY_BASE_MS, maxDelayMs: e.DGI_RETRY_MAX_MS, maxAttempts: e.DGI_SEND_MAX_ATTEMPTS },
       poll: { baseDelayMs: e.DGI_RETRY_BASE_MS, maxDelayMs: e.DGI_RETRY_MAX_MS, maxAttempts: e.DGI_POLL_MAX_ATTEMPTS },
     },
+    cae: { trustAnchorsFile: e.CAE_TRUST_ANCHORS ? path.resolve(e.CAE_TRUST_ANCHORS) : undefined },
     dailyReport: { hour: e.DAILY_REPORT_HOUR },
     receiverExchange: { maxAgeDays: e.RECEIVER_EXCHANGE_MAX_AGE_DAYS },
     emission: { uiValue: e.UI_VALUE, sealWorkers: e.EMISSION_SEAL_WORKERS ?? Math.max(1, os.availableParallelism() - 1) },

@@ -23,6 +23,7 @@ import { createDeliveryEngine } from './webhooks/delivery-engine.js';
 import { createSalesOrdersService } from './sales-orders/sales-orders.service.js';
 import { salesOrdersRoutes } from './sales-orders/sales-orders.routes.js';
 import { createCaeService } from './cae/cae.service.js';
+import { createCaeTrust } from './cae/cae.trust.js';
 import { caeRoutes } from './cae/cae.routes.js';
 import { cfcRoutes } from './cae/cfc.routes.js';
 import { createCertificatesService } from './certificates/certificates.service.js';
@@ -66,7 +67,12 @@ export function createModules(deps: ModuleDeps) {
   const users = createUsersService({ db, logger, invalidation });
   const auth = createAuthService({ db, users, logger, settings: { ...config.auth, jwtSecret: deps.jwtSecret } });
 
-  const cae = createCaeService({ db, logger, trust: { extraCertificates: [] }, companyRut: companies.rutOf });
+  // A CAE file's signer must chain to Correo Uruguayo's CA, CAE_TRUST_ANCHORS or, outside production, the in-process simulator's CA.
+  const caeTrust = createCaeTrust({
+    anchorsFile: config.cae.trustAnchorsFile,
+    simulatorCa: config.dgi.mode === 'simulator' && !config.isProduction ? async () => (await issuedCfe.lookups.simulator())?.control.caCertificatePem : undefined,
+  });
+  const cae = createCaeService({ db, logger, trust: caeTrust, companyRut: companies.rutOf });
   const masterKey = resolveMasterKey({ masterKey: config.secrets.masterKey, isProduction: config.isProduction, dataDir: config.dataDir });
   const certificates = createCertificatesService({ db, logger, masterKey, invalidation, companyRut: companies.rutOf });
   // Company SMTP settings (issue 7 point 5): the password is sealed under the same master key as the private keys.

@@ -7,7 +7,11 @@ export const caeErrors = defineErrors({
   CAE_FIRMANTE_NO_CONFIABLE: { status: 400, message: 'El CAE no está firmado por DGI; descargue el archivo original desde Servicios en línea de DGI.' },
   CAE_RUT_DISTINTO: { status: 400, message: 'El CAE pertenece a otro RUT (RucE) que el de la empresa.' },
   CAE_DUPLICADO: { status: 409, message: 'Ese CAE (mismo número NA) ya fue importado en la empresa.' },
-  CAE_RANGO_INVALIDO: { status: 400, message: 'El rango del CAE no es válido: DNro debe ser menor o igual que HNro y FA anterior a FVD.' },
+  CAE_RANGO_INVALIDO: { status: 400, message: 'El rango o las fechas del CAE no son válidos (DGI: 1 ≤ DNro ≤ HNro, hasta 1.000.000 números, FA no futura, FVD entre FA y FA + 24 meses).' },
+  /** BRIEF 1, 10: only electronic types (1xx) get a CAE; contingency (2xx) ranges go through altaCfc. */
+  CAE_TIPO_INVALIDO: { status: 400, message: 'El tipo de CFE no admite CAE: solo los tipos electrónicos (101 a 182); la contingencia (2xx) se registra con altaCfc.' },
+  /** Another live range of the same type and serie already holds some of these numbers: emitting would repeat them. */
+  CAE_SUPERPUESTO: { status: 409, message: 'El rango del CAE se superpone con otro CAE no anulado de la empresa para ese tipo y serie.' },
   CAE_NO_ENCONTRADO: { status: 404, message: 'El CAE no existe.' },
   CAE_SIN_NUMEROS: { status: 409, message: 'No hay un CAE vigente con números disponibles para ese tipo de CFE y serie; importe un CAE nuevo.' },
   CAE_NUMERO_INVALIDO: { status: 400, message: 'El número indicado no es válido para el rango del CAE.' },

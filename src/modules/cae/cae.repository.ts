@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gte, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import type { Paging } from '../../platform/http/paging.js';
 import { caeRanges, caeVoidedNumbers } from './cae.tables.js';
@@ -90,6 +90,25 @@ export function exactBlockCtes(p: RangeChoice, block: { caeRangeId: number; firs
 
 function toDate(d: Date): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/**
+ * Serializes imports of one (company, type, serie) until the transaction ends, so two concurrent
+ * imports cannot both pass the overlap check (same scheme as cfc.repository lockSeries).
+ */
+export async function lockSeries(tx: DbOrTx, k: { companyId: number; tipoCfe: number; serie: string }) {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`cae:${k.companyId}:${k.tipoCfe}:${k.serie}`}))`);
+}
+
+/** A range of the company, type and serie that is not voided and shares a number with desde..hasta (any branch, expired too). */
+export async function findOverlap(tx: DbOrTx, k: { companyId: number; tipoCfe: number; serie: string; desde: number; hasta: number }) {
+  const [row] = await tx
+    .select()
+    .from(caeRanges)
+    .where(and(eq(caeRanges.companyId, k.companyId), eq(caeRanges.tipoCfe, k.tipoCfe), eq(caeRanges.serie, k.serie), isNull(caeRanges.annulledAt), lte(caeRanges.dNro, k.hasta), gte(caeRanges.hNro, k.desde)))
+    .orderBy(asc(caeRanges.dNro))
+    .limit(1);
+  return row;
 }
 
 export async function insertRange(db: DbOrTx, values: typeof caeRanges.$inferInsert): Promise<CaeRangeRow> {

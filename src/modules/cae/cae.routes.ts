@@ -34,8 +34,8 @@ export function caeRoutes(cae: CaeService): FastifyPluginAsyncZod {
         tags, summary: 'Import CAE from XML',
         description:
           'Either JSON `{ idEmpresa, xml, idSucursal? }` or multipart/form-data with fields `idEmpresa`, optional `idSucursal` and the file (any field name). ' +
-          'The file is validated against CAE.xsd (the 2012 format without <TA> is accepted), its XML signature must verify and be DGI\'s, and RucE must be the company RUT. ' +
-          'Errors: CAE_XML_INVALIDO, CAE_FIRMA_INVALIDA, CAE_FIRMANTE_NO_CONFIABLE, CAE_RUT_DISTINTO, CAE_RANGO_INVALIDO (400), CAE_DUPLICADO (409).',
+          'The file is validated against CAE.xsd (the 2012 format without <TA> is accepted) and DGI\'s rules (electronic type, at most 1,000,000 numbers, FVD within 24 months of FA), its XML signature must verify with a DGI certificate chained to a trusted CA (Correo Uruguayo, CAE_TRUST_ANCHORS), and RucE must be the company RUT. ' +
+          'Errors: CAE_XML_INVALIDO, CAE_FIRMA_INVALIDA, CAE_FIRMANTE_NO_CONFIABLE, CAE_RUT_DISTINTO, CAE_TIPO_INVALIDO, CAE_RANGO_INVALIDO (400), CAE_DUPLICADO, CAE_SUPERPUESTO (409: overlaps a range not voided of the same type and serie).',
         response: { 201: s.caeRangeView, ...withConflict },
       },
     }, async (req, reply) => {
@@ -44,7 +44,7 @@ export function caeRoutes(cae: CaeService): FastifyPluginAsyncZod {
     });
 
     app.post('/api/v1/cae/importar-manual', {
-      schema: { tags, summary: 'Manual CAE import', description: 'A CAE received on paper: the same data as the DGI file, typed in. No signature is checked.', body: s.manualBody, response: { 201: s.caeRangeView, ...withConflict } },
+      schema: { tags, summary: 'Manual CAE import', description: 'A CAE received on paper: the same data as the DGI file, typed in. No signature is checked; the same DGI rules apply. Errors: CAE_TIPO_INVALIDO, CAE_RANGO_INVALIDO (400), CAE_DUPLICADO, CAE_SUPERPUESTO (409).', body: s.manualBody, response: { 201: s.caeRangeView, ...withConflict } },
     }, async (req, reply) => reply.status(201).send(await cae.importManual(requireActor(req), req.body)));
 
     app.post('/api/v1/cae/validar', {

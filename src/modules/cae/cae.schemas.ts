@@ -1,8 +1,17 @@
 import { z } from 'zod';
 import { flag01, pagedResponse, pagingQuery } from '../../platform/http/paging.js';
+import { isCalendarDate, MAX_CFE_NUMBER } from './cae.rules.js';
 
-const ymd = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'formato AAAA-MM-DD');
-const idEmpresa = z.coerce.number().int().positive().describe('Company id');
+/** A real calendar day (2026-02-30 is a 400 on the field, not a PostgreSQL error). */
+const ymd = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'formato AAAA-MM-DD').refine(isCalendarDate, 'la fecha no existe en el calendario');
+/** Ids are PostgreSQL `integer` columns, tipoCfe a `smallint`: larger values are a 400 on the field, not a database error. */
+const PG_INT_MAX = 2_147_483_647;
+const id = () => z.number().int().positive().max(PG_INT_MAX);
+const idEmpresa = z.coerce.number().int().positive().max(PG_INT_MAX).describe('Company id');
+/** CAEType.xsd DNro/HNro (NroCFEType): 1..9,999,999. */
+const nro = z.number().int().min(1).max(MAX_CFE_NUMBER);
+/** Bounds only; which types may have a CAE is a rule of the service (CAE_TIPO_INVALIDO). */
+const tipoCfe = z.number().int().min(100).max(999);
 
 export const caeRangeView = z.object({
   id: z.number().int(),
@@ -30,19 +39,19 @@ export const caeRangesPage = pagedResponse(caeRangeView);
 
 export const listQuery = pagingQuery.extend({
   idEmpresa,
-  tipoCfe: z.coerce.number().int().optional(),
+  tipoCfe: z.coerce.number().int().min(100).max(999).optional(),
   serie: z.string().max(2).optional(),
   vencidos: flag01.optional().describe('1: only expired ranges; 0: only ranges not expired; omitted: all'),
 });
 export const companyQuery = z.object({ idEmpresa });
 
 export const importXmlBody = z.object({
-  idEmpresa: z.number().int().positive(),
+  idEmpresa: id(),
   xml: z.string().min(1).describe('The CAE file exactly as downloaded from DGI'),
-  idSucursal: z.number().int().positive().nullable().optional(),
+  idSucursal: id().nullable().optional(),
 });
 export const validateBody = z.object({
-  idEmpresa: z.number().int().positive().optional().describe('When given, RucE is also compared with the company RUT'),
+  idEmpresa: id().optional().describe('When given, RucE is also compared with the company RUT'),
   xml: z.string().min(1),
 });
 export const validateResult = z.object({
@@ -59,22 +68,22 @@ export const validateResult = z.object({
 });
 
 export const manualBody = z.object({
-  idEmpresa: z.number().int().positive(),
-  tipoCfe: z.number().int().min(100).max(999),
+  idEmpresa: id(),
+  tipoCfe: tipoCfe.describe('Electronic CFE type (101-182); contingency 2xx ranges go through altaCfc'),
   serie: z.string().regex(/^[A-Z]{1,2}$/, 'una o dos letras mayúsculas'),
-  desde: z.number().int().positive(),
-  hasta: z.number().int().positive(),
+  desde: nro,
+  hasta: nro.describe('At most 1,000,000 numbers per CAE (BRIEF 10)'),
   numeroCae: z.string().regex(/^\d{11}$/, '11 dígitos'),
-  fechaAutorizacion: ymd,
-  fechaVencimiento: ymd,
+  fechaAutorizacion: ymd.describe('FA: not in the future'),
+  fechaVencimiento: ymd.describe('FVD: from FA to FA + 24 months (BRIEF 10)'),
   caeEspecial: z.number().int().min(1).max(4).optional(),
   causalCaeEspecial: z.number().int().min(0).max(999).optional(),
-  idSucursal: z.number().int().positive().nullable().optional(),
+  idSucursal: id().nullable().optional(),
 });
 
-export const setBranchBody = z.object({ idCae: z.number().int().positive(), idSucursal: z.number().int().positive().nullable().describe('null: the range serves the whole company') });
-export const adjustBody = z.object({ idCae: z.number().int().positive(), proximoNumero: z.number().int().positive() });
-export const annulBody = z.object({ idCae: z.number().int().positive() });
+export const setBranchBody = z.object({ idCae: id(), idSucursal: id().nullable().describe('null: the range serves the whole company') });
+export const adjustBody = z.object({ idCae: id(), proximoNumero: z.number().int().min(1).max(MAX_CFE_NUMBER + 1) });
+export const annulBody = z.object({ idCae: id() });
 
 export const availabilityItem = z.object({
   tipoCfe: z.number().int(),

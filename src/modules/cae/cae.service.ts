@@ -11,7 +11,9 @@ import { addDays, uyToday } from '../../lib/dates.js';
 import { caeErrors } from './cae.errors.js';
 import * as repo from './cae.repository.js';
 import { createCfcFunctions } from './cfc.service.js';
-import { checkCaeXml, rangeError, type CaeCheck, type CaeData, type CaeTrust } from './cae.xml.js';
+import { caeRuleProblems } from './cae.rules.js';
+import type { CaeTrust } from './cae.trust.js';
+import { checkCaeXml, type CaeCheck, type CaeData } from './cae.xml.js';
 
 export interface ReserveInput {
   companyId: number;
@@ -86,6 +88,7 @@ export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust
     try {
       return await db.transaction(async (tx) => {
         await assertBranch(tx, extra.branchId, companyId);
+        await refuseOverlap(tx, companyId, data);
         const row = await repo.insertRange(tx, {
           companyId,
           branchId: extra.branchId ?? null,
@@ -112,6 +115,20 @@ export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust
   }
 
   /**
+   * Two live ranges sharing numbers would hand out the same number twice (the second import used to
+   * make every emission of the type fail on issued_cfes' unique key). DGI never authorizes that
+   * (BRIEF 10: numbering unique per RUC, TipoCFE and Serie), so it is a typing error or a forged file.
+   * The series lock makes the check race-free; a voided (anulado) range no longer hands out numbers.
+   */
+  async function refuseOverlap(tx: DbOrTx, companyId: number, data: CaeData) {
+    await repo.lockSeries(tx, { companyId, tipoCfe: data.tipoCfe, serie: data.serie });
+    const other = await repo.findOverlap(tx, { companyId, tipoCfe: data.tipoCfe, serie: data.serie, desde: data.dNro, hasta: data.hNro });
+    if (!other) return;
+    if (other.caeNumber === data.na) throw caeErrors.CAE_DUPLICADO(`El CAE ${data.na} ya fue importado en la empresa.`);
+    throw caeErrors.CAE_SUPERPUESTO(`Los números ${data.dNro}-${data.hNro} se superponen con el CAE ${other.caeNumber} (id ${other.id}, ${other.dNro}-${other.hNro}) del tipo ${other.tipoCfe} serie ${other.serie}.`);
+  }
+
+  /**
    * `count` consecutive-as-possible numbers for a batch of emissions (issue 5 point 11): one
    * statement per range used. Ranges are taken in the same order as reserveNumber; when one runs
    * out mid-batch the rest come from the next. All or nothing: CAE_SIN_NUMEROS if not enough.
@@ -133,7 +150,7 @@ export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust
   }
 
   async function checkForCompany(xml: string, companyId: number | undefined): Promise<CaeCheck & { rutEmpresa?: string }> {
-    const found = checkCaeXml(xml, deps.trust);
+    const found = checkCaeXml(xml, await deps.trust.anchors(), uyToday());
     if (companyId === undefined || !found.data) return found;
     const rut = await deps.companyRut(companyId);
     if (!rut) throw errors.EMPRESA_NO_ENCONTRADA();
@@ -155,15 +172,15 @@ export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust
       return store(found.data!, companyId, { origin: 'xml', xml, branchId });
     },
 
-    /** importar-manual: a CAE received on paper, typed in. No signature to check. */
+    /** importar-manual: a CAE received on paper, typed in. No signature to check; DGI's data rules apply (cae.rules). */
     async importManual(actor: Actor, input: ManualCaeInput) {
       assertCompanyRole(actor, input.idEmpresa, 'emisor');
       const data: CaeData = {
         rucE: '', tipoCfe: input.tipoCfe, serie: input.serie, dNro: input.desde, hNro: input.hasta, na: input.numeroCae,
         fa: input.fechaAutorizacion, fvd: input.fechaVencimiento, caeEspecial: input.caeEspecial, causalCaeEsp: input.causalCaeEspecial,
       };
-      const problem = rangeError(data);
-      if (problem) throw caeErrors.CAE_RANGO_INVALIDO(problem);
+      const [problem] = caeRuleProblems(data, uyToday());
+      if (problem) throw caeErrors[problem.code](problem.message);
       return store(data, input.idEmpresa, { origin: 'manual', branchId: input.idSucursal });
     },
 

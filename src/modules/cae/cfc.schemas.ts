@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 
 const ymd = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'formato AAAA-MM-DD');
+/** PostgreSQL `integer` ids and the `smallint` type column: larger values are a 400 on the field. */
+const PG_INT_MAX = 2_147_483_647;
+const queryTipo = z.coerce.number().int().min(0).max(32_767);
 // DGI NroCFE is at most 7 digits (CFEType.xsd NroCFE).
 const nro = z.number().int().min(1).max(9_999_999);
 /** The type check is done in the service (CFC_TIPO_INVALIDO) so the user gets the specific code. */
@@ -16,9 +19,9 @@ export const cfcFields = {
   constancia: z.string().trim().min(1).max(40).describe('Number of the DGI constancia (type F) that authorized the printing'),
   fechaVencimiento: ymd.describe('Expiry of the range (YYYY-MM-DD); a number is usable through that day inclusive'),
 };
-export const altaCfcBody = z.object({ idEmpresa: z.number().int().positive(), ...cfcFields });
+export const altaCfcBody = z.object({ idEmpresa: z.number().int().positive().max(PG_INT_MAX), ...cfcFields });
 export const editarCfcBody = z.object({
-  idCfc: z.number().int().positive().describe('Id returned by altaCfc'),
+  idCfc: z.number().int().positive().max(PG_INT_MAX).describe('Id returned by altaCfc'),
   tipoCFC: cfcFields.tipoCFC.optional(),
   serie: cfcFields.serie.optional(),
   desde: cfcFields.desde.optional(),
@@ -39,8 +42,8 @@ export const cfcView = z.object({
   utilizados: z.number().int().describe('Numbers of the range already transcribed'),
 });
 export const disponibleQuery = z.object({
-  idEmpresa: z.coerce.number().int().positive(),
-  tipoCFC: z.coerce.number().int(),
+  idEmpresa: z.coerce.number().int().positive().max(PG_INT_MAX),
+  tipoCFC: queryTipo,
   serie: z.string().regex(/^[A-Z]{1,2}$/, 'una o dos letras mayúsculas'),
   numero: z.coerce.number().int().min(1).max(9_999_999),
 });
@@ -50,8 +53,8 @@ export const disponibleResult = z.object({
   rango: cfcView.optional().describe('The registered range holding the number, when there is one'),
 });
 export const cfcListQuery = pagingQuery.extend({
-  idEmpresa: z.coerce.number().int().positive(),
-  tipoCFC: z.coerce.number().int().optional(),
+  idEmpresa: z.coerce.number().int().positive().max(PG_INT_MAX),
+  tipoCFC: queryTipo.optional(),
   serie: z.string().max(2).optional(),
 });
 export const cfcPage = pagedResponse(cfcView);
