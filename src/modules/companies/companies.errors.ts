@@ -21,6 +21,8 @@ export const companyErrors = defineErrors({
   },
   HISTORIAL_CODIGOS_INVALIDO: { status: 400, message: 'El historial de códigos DGI de la sucursal no es válido.' },
   LOGO_INVALIDO: { status: 400, message: 'El logo debe ser una imagen PNG, JPEG o SVG.' },
+  /** Right signature (PNG/JPEG) but the image does not decode: it would not print (documents/raster-image.ts). */
+  LOGO_DANADO: { status: 400, message: 'El logo está dañado o incompleto: la imagen no se puede decodificar.' },
   LOGO_DEMASIADO_GRANDE: { status: 413, message: 'El logo supera el tamaño máximo de 512 KB.' },
   LOGO_NO_ENCONTRADO: { status: 404, message: 'No hay logo cargado.' },
   SMTP_FALLO: { status: 422, message: 'El servidor de correo no aceptó el mensaje; revise la configuración SMTP de la empresa.' },

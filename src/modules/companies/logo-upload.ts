@@ -27,6 +27,6 @@ export function sendLogo(reply: FastifyReply, logo: { contentType: string; data:
 }
 
 export const uploadDescription =
-  'multipart/form-data with one file field (any name): PNG, JPEG or SVG, at most 512 KB. The type is detected from the content. ';
+  'multipart/form-data with one file field (any name): PNG, JPEG (baseline or progressive) or SVG, at most 512 KB. The type is detected from the content: 400 LOGO_INVALIDO for another type; a PNG or JPEG that does not decode (truncated, corrupt) is 400 LOGO_DANADO. Only PNG and JPEG print on the PDF. ';
 export const logoUploaded = z.object({ contentType: z.enum(['image/png', 'image/jpeg', 'image/svg+xml']), bytes: z.number().int() });
 export const imageResponse = z.any().describe('The image bytes (Content-Type image/png, image/jpeg or image/svg+xml)');

@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { JPEG, JPEG_GARBAGE, PNG_GARBAGE } from '../documents/raster-image.fixtures.js';
 import { detectLogoType, LOGO_MAX_BYTES, validateLogo } from './logos.js';
 
 describe('logo type detection', () => {
@@ -14,5 +15,11 @@ describe('logo type detection', () => {
     assert.equal(detectLogoType(Buffer.from('<html><svg></svg></html>')), undefined);
     assert.throws(() => validateLogo(Buffer.alloc(0)), { code: 'LOGO_INVALIDO' });
     assert.throws(() => validateLogo(Buffer.alloc(LOGO_MAX_BYTES + 1)), { code: 'LOGO_DEMASIADO_GRANDE' });
+  });
+
+  it('refuses a PNG or JPEG signature whose image does not decode; accepts a real one', () => {
+    assert.throws(() => validateLogo(PNG_GARBAGE), { code: 'LOGO_DANADO' });
+    assert.throws(() => validateLogo(JPEG_GARBAGE), { code: 'LOGO_DANADO' });
+    assert.equal(validateLogo(JPEG), 'image/jpeg');
   });
 });

@@ -1,4 +1,6 @@
 /** Small pdfkit drawing helpers shared by the A4 and ticket layouts. Coordinates in points. */
+import { checkRasterImage } from '../raster-image.ts';
+
 export type Doc = PDFKit.PDFDocument;
 export type Align = 'left' | 'center' | 'right';
 
@@ -63,10 +65,30 @@ export interface Logo {
   h: number;
 }
 
-export function openLogo(doc: Doc, logo: Buffer | undefined, maxW: number, maxH: number): Logo {
+/** Told when a logo is left out of the document; the caller logs it. */
+export type LogoSkipped = (problem: string) => void;
+
+/**
+ * A logo that cannot be decoded is left out (and reported through `onSkip`) instead of failing the
+ * document: the CFE must still print. It is checked before pdfkit sees it because pdfkit decodes
+ * alpha PNGs in an async zlib callback, where a corrupt stream would crash the process.
+ */
+export function openLogo(doc: Doc, logo: Buffer | undefined, maxW: number, maxH: number, onSkip?: LogoSkipped): Logo {
   if (!logo) return { w: 0, h: 0 };
-  // openImage is public pdfkit API but missing from @types/pdfkit.
-  const img = (doc as unknown as { openImage(src: Buffer): Buffer & { width: number; height: number } }).openImage(logo);
+  const check = checkRasterImage(logo);
+  if (!check.ok) {
+    onSkip?.(check.problem);
+    return { w: 0, h: 0 };
+  }
+  let img: Buffer & { width: number; height: number };
+  try {
+    // openImage is public pdfkit API but missing from @types/pdfkit.
+    img = (doc as unknown as { openImage(src: Buffer): Buffer & { width: number; height: number } }).openImage(logo);
+  } catch (err) {
+    // pdfkit throws bare strings for some JPEG problems.
+    onSkip?.(err instanceof Error ? err.message : String(err));
+    return { w: 0, h: 0 };
+  }
   const k = Math.min(maxW / img.width, maxH / img.height, 1);
   return { img, w: img.width * k, h: img.height * k };
 }

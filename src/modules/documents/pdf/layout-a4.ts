@@ -6,7 +6,7 @@
  * Rows have a fixed height, so pagination is computed before drawing and nothing is buffered.
  */
 import { drawQr, MM } from './qr-vector.ts';
-import { box, font, GREY, hr, line, openLogo, para, stamp, type Doc, type Logo } from './draw.ts';
+import { box, font, GREY, hr, line, openLogo, para, stamp, type Doc, type Logo, type LogoSkipped } from './draw.ts';
 import { PREVIEW_TEXT, type CfeView, type ViewLine } from './view.ts';
 
 const PAGE_W = 595.28;
@@ -218,8 +218,8 @@ function drawFooter(doc: Doc, view: CfeView): void {
 }
 
 /** Draws the whole A4 document; the caller calls doc.end(). */
-export function drawA4(doc: Doc, view: CfeView, logoBytes?: Buffer): void {
-  const logo = openLogo(doc, logoBytes, 130, 50);
+export function drawA4(doc: Doc, view: CfeView, logoBytes?: Buffer, onLogoSkipped?: LogoSkipped): void {
+  const logo = openLogo(doc, logoBytes, 130, 50, onLogoSkipped);
   const cols = columns(view);
   const headerBottom = drawHeader(doc, view, logo, false);
   const rowsTop = headerBottom + 17;

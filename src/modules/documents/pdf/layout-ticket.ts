@@ -6,7 +6,7 @@
  * limit), so a very long ticket continues on another page.
  */
 import { drawQr, MM } from './qr-vector.ts';
-import { box, font, GREY, hr, line, openLogo, para, stamp, type Doc } from './draw.ts';
+import { box, font, GREY, hr, line, openLogo, para, stamp, type Doc, type LogoSkipped } from './draw.ts';
 import { PREVIEW_TEXT, type CfeView } from './view.ts';
 
 export const TICKET_WIDTH = 226.77;
@@ -52,10 +52,10 @@ function pair(doc: Doc, label: string, value: string, size: number, bold: boolea
   };
 }
 
-function buildBlocks(doc: Doc, view: CfeView, logoBytes?: Buffer): Block[] {
+function buildBlocks(doc: Doc, view: CfeView, logoBytes?: Buffer, onLogoSkipped?: LogoSkipped): Block[] {
   const b: Block[] = [];
   if (view.preview) b.push(centred(doc, PREVIEW_TEXT, 7.5, true, '#cc0000'));
-  const logo = openLogo(doc, logoBytes, 140, 45);
+  const logo = openLogo(doc, logoBytes, 140, 45, onLogoSkipped);
   if (logo.img) {
     const img = logo.img;
     b.push({ h: logo.h + 4, kind: 'head', draw: (y) => doc.image(img, M + (CW - logo.w) / 2, y, { width: logo.w, height: logo.h }) });
@@ -148,8 +148,8 @@ function footerBlock(doc: Doc, view: CfeView): Block {
 }
 
 /** Draws the whole ticket; the caller calls doc.end(). */
-export function drawTicket(doc: Doc, view: CfeView, logoBytes?: Buffer): void {
-  const blocks = buildBlocks(doc, view, logoBytes);
+export function drawTicket(doc: Doc, view: CfeView, logoBytes?: Buffer, onLogoSkipped?: LogoSkipped): void {
+  const blocks = buildBlocks(doc, view, logoBytes, onLogoSkipped);
   const pages: Block[][] = [[]];
   const tailH = blocks.filter((b) => b.kind === 'tail').reduce((s, b) => s + b.h, 0);
   let lastRow = -1;

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildQrUrl, completeCfe, sampleCfe, type Cfe } from '../../emission/index.ts';
+import { JPEG, JPEG_GARBAGE, PNG_GARBAGE, pngWithCorruptPixels } from '../raster-image.fixtures.ts';
 import { formatMonto } from './format.ts';
 import { renderCfePdf, renderCfePdfToStream } from './render.ts';
 import { PREVIEW_TEXT, type CfePdfInput, type PdfFormato } from './view.ts';
@@ -229,6 +230,24 @@ describe('renderCfePdf edge cases', () => {
     await renderCfePdfToStream({ cfe, digestValue }, { formato: 'A4' }, fs.createWriteStream(file));
     assert.match(pdfText(file), /RUC COMPRADOR: 214844360018/);
     assert.equal(decodeQr(file), qrUrlOf(cfe));
+  });
+
+  it('a logo that cannot be decoded is left out and reported; the document still renders', async () => {
+    const cfe = sampleCfe(111, { Nro: 9 });
+    const images = (pdf: Buffer) => pdf.toString('latin1').split('/Subtype /Image').length - 1;
+    for (const [name, logo] of [['png-garbage', PNG_GARBAGE], ['jpeg-garbage', JPEG_GARBAGE], ['png-corrupt-pixels', pngWithCorruptPixels()]] as const) {
+      for (const formato of ['A4', 'ticket80'] as const) {
+        const skipped: string[] = [];
+        const pdf = await renderCfePdf({ cfe, ...extras, logo }, { formato, onLogoSkipped: (p) => skipped.push(p) });
+        assert.equal(skipped.length, 1, `${name} ${formato}`);
+        assert.equal(images(pdf), 0, `${name} ${formato}`);
+        const file = writePdf(pdf, `bad-logo-${name}-${formato}`);
+        assert.match(pdfText(file), /Empresa Demo S\.A\./);
+        assert.equal(decodeQr(file), qrUrlOf(cfe));
+      }
+    }
+    const jpeg = await renderCfePdf({ cfe, ...extras, logo: JPEG }, { formato: 'A4', onLogoSkipped: (p) => assert.fail(p) });
+    assert.equal(images(jpeg), 1);
   });
 
   it('a signed rendering needs the DigestValue', async () => {

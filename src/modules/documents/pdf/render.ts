@@ -21,9 +21,11 @@ function createDocument(input: CfePdfInput, options: CfePdfOptions): PDFKit.PDFD
     info: { Title: view.title, Author: view.emisor.nombre, Subject: view.preview ? 'Vista previa' : 'Representación impresa de CFE' },
   });
   loadStandardFonts(doc);
+  // A logo that cannot be decoded is left out, never fatal; without a callback it is a process warning.
+  const onLogoSkipped = options.onLogoSkipped ?? ((problem: string) => process.emitWarning(`CFE PDF ${view.title}: logo omitted: ${problem}`, { code: 'CFE_PDF_LOGO_OMITIDO' }));
   // Drawing happens before the caller ends the document (STACK 6: doc.end() last).
-  if (options.formato === 'ticket80') drawTicket(doc, view, input.logo);
-  else drawA4(doc, view, input.logo);
+  if (options.formato === 'ticket80') drawTicket(doc, view, input.logo, onLogoSkipped);
+  else drawA4(doc, view, input.logo, onLogoSkipped);
   return doc;
 }
 

@@ -19,7 +19,7 @@ export interface CfePdfInput {
   digestValue?: string;
   /** QR content; defaults to buildQrUrl(cfe, digestValue). */
   qrUrl?: string;
-  /** Issuer logo, PNG or JPEG bytes. */
+  /** Issuer logo, PNG or JPEG bytes; an undecodable one is left out (CfePdfOptions.onLogoSkipped). */
   logo?: Buffer;
   /** Website where the issuer publishes its e-Tickets (legend on e-Tickets, BRIEF 4). */
   sitioWebVerificacion?: string;
@@ -33,6 +33,8 @@ export interface CfePdfInput {
 
 export interface CfePdfOptions {
   formato: PdfFormato;
+  /** Called when `logo` cannot be decoded and is left out (the document still renders); default: a process warning. */
+  onLogoSkipped?: (problem: string) => void;
 }
 
 export interface ViewLine {
