@@ -17,7 +17,7 @@ before(async () => {
 });
 after(async () => t.close());
 
-const customer = (idEmpresa: number, documento = '217080350013') => ({ idEmpresa, tipoDocumento: 2, documento, razonSocial: 'Cliente SA', ciudad: 'Montevideo', email: 'compras@cliente.uy' });
+const customer = (idEmpresa: number, documento = '214844360018') => ({ idEmpresa, tipoDocumento: 2, documento, razonSocial: 'Cliente SA', ciudad: 'Montevideo', email: 'compras@cliente.uy' });
 
 describe('happy path', () => {
   test('customer create, edit, get, list, search by document', async () => {
@@ -29,7 +29,7 @@ describe('happy path', () => {
     assert.equal((await t.call(admin, 'GET', `/api/v1/cliente/${c.body.id}`)).body.razonSocial, 'Cliente SA');
     const list = await t.call(admin, 'GET', `/api/v1/cliente/todos?idEmpresa=${company.id}&q=client`);
     assert.equal(list.body.total, 1);
-    const found = await t.call(admin, 'GET', `/api/v1/cliente/buscarPorDocumento?idEmpresa=${company.id}&documento=217080350013`);
+    const found = await t.call(admin, 'GET', `/api/v1/cliente/buscarPorDocumento?idEmpresa=${company.id}&documento=214844360018`);
     assert.equal(found.body.length, 1);
     assert.equal((await t.modules.services.customers.findForCompany(t.db, other.id, c.body.id)), undefined);
   });
@@ -44,9 +44,51 @@ describe('happy path', () => {
     const cat = await t.call(admin, 'GET', '/api/v1/moneda/todas');
     assert.ok(cat.body.includes('UYI') && cat.body.includes('UYR') && cat.body.includes('USD'));
   });
+
+  test('foreign documents: DNI of AR, passport with codPais 99; editing other fields keeps codPais', async () => {
+    const dni = await t.call(admin, 'POST', '/api/v1/cliente/crear', { ...customer(company.id), tipoDocumento: 6, codPais: 'AR', documento: '30123456' });
+    assert.equal(dni.status, 201, JSON.stringify(dni.body));
+    const ed = await t.call(admin, 'POST', '/api/v1/cliente/editar', { idCliente: dni.body.id, razonSocial: 'Cliente Argentino SA' });
+    assert.equal(ed.status, 200, JSON.stringify(ed.body));
+    assert.equal(ed.body.codPais, 'AR');
+    const pass = await t.call(admin, 'POST', '/api/v1/cliente/crear', { ...customer(company.id), tipoDocumento: 5, codPais: '99', documento: 'X1234567' });
+    assert.equal(pass.status, 201, JSON.stringify(pass.body));
+  });
 });
 
 describe('errors', () => {
+  test('documents emission would reject are refused on create and edit', async () => {
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ tipoDocumento: 2, documento: '211000040010' }, /dígito verificador/],
+      [{ tipoDocumento: 3, documento: '12345670' }, /cédula/],
+      [{ tipoDocumento: 2, codPais: 'AR', documento: '214844360018' }, /codPais debe ser UY/],
+      [{ tipoDocumento: 6, codPais: 'US', documento: '30123456' }, /AR, BR, CL o PY/],
+    ];
+    for (const [doc, message] of cases) {
+      const res = await t.call(admin, 'POST', '/api/v1/cliente/crear', { ...customer(company.id), ...doc });
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.equal(res.body.code, 'CLIENTE_DOCUMENTO_INVALIDO');
+      assert.match(res.body.error, message);
+    }
+    const ci = await t.call(admin, 'POST', '/api/v1/cliente/crear', { ...customer(company.id), tipoDocumento: 3, documento: '1.234.567-2' });
+    assert.equal(ci.status, 201, JSON.stringify(ci.body));
+    // Edit checks the stored fields together with the sent ones.
+    const toRut = await t.call(admin, 'POST', '/api/v1/cliente/editar', { idCliente: ci.body.id, tipoDocumento: 2 });
+    assert.equal(toRut.body.code, 'CLIENTE_DOCUMENTO_INVALIDO');
+    const toAr = await t.call(admin, 'POST', '/api/v1/cliente/editar', { idCliente: ci.body.id, codPais: 'AR' });
+    assert.equal(toAr.body.code, 'CLIENTE_DOCUMENTO_INVALIDO');
+    const badCi = await t.call(admin, 'POST', '/api/v1/cliente/editar', { idCliente: ci.body.id, documento: '12345670' });
+    assert.equal(badCi.body.code, 'CLIENTE_DOCUMENTO_INVALIDO');
+    assert.equal((await t.call(admin, 'GET', `/api/v1/cliente/${ci.body.id}`)).body.documento, '1.234.567-2');
+  });
+
+  test('ids beyond the integer column are a 400 on the field', async () => {
+    const create = await t.call(admin, 'POST', '/api/v1/cliente/crear', customer(3_000_000_000));
+    assert.equal(create.status, 400, JSON.stringify(create.body));
+    const edit = await t.call(admin, 'POST', '/api/v1/cliente/editar', { idCliente: 3_000_000_000, razonSocial: 'x' });
+    assert.equal(edit.status, 400, JSON.stringify(edit.body));
+  });
+
   test('duplicate customer, unknown currency, UYU rate', async () => {
     const dup = await t.call(admin, 'POST', '/api/v1/cliente/crear', customer(company.id));
     assert.equal(dup.status, 409);
@@ -60,7 +102,7 @@ describe('errors', () => {
 
 describe('access', () => {
   test("another company's customers and rates are invisible", async () => {
-    const c = await t.call(admin, 'POST', '/api/v1/cliente/crear', customer(other.id, '12345672'));
+    const c = await t.call(admin, 'POST', '/api/v1/cliente/crear', { ...customer(other.id), tipoDocumento: 3, documento: '12345672' });
     const user = await createUser(t, admin, `cli-${Date.now()}@test.uy`, [{ idEmpresa: company.id, rol: 'emisor' }]);
     assert.equal((await t.call(user.token, 'GET', `/api/v1/cliente/${c.body.id}`)).status, 404);
     assert.equal((await t.call(user.token, 'POST', '/api/v1/cliente/editar', { idCliente: c.body.id, razonSocial: 'x' })).status, 404);

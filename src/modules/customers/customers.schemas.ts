@@ -1,11 +1,14 @@
 import { z } from 'zod';
+import { PG_INT_MAX } from '../../lib/pg-int.js';
 import { pagedResponse, pagingQuery } from '../../platform/http/paging.js';
+
+const id = z.number().int().positive().max(PG_INT_MAX);
 
 /** DGI receiver block (CFEType.xsd Receptor): TipoDocRecep, CodPaisRecep, DocRecep, RznSocRecep, DirRecep, CiudadRecep, DeptoRecep, PaisRecep, CP. */
 const fields = {
   tipoDocumento: z.number().int().refine((v) => [2, 3, 4, 5, 6, 7].includes(v), 'TipoDocRecep: 2 RUT, 3 CI, 4 otros, 5 pasaporte, 6 DNI, 7 NIFE').describe('TipoDocRecep: 2 RUT, 3 CI, 4 otros, 5 pasaporte, 6 DNI, 7 NIFE'),
-  codPais: z.string().regex(/^[A-Z]{2}$/).default('UY').describe('CodPaisRecep (ISO 3166 alpha-2)'),
-  documento: z.string().min(1).max(20).describe('DocRecep'),
+  codPais: z.string().regex(/^([A-Z]{2}|99)$/, 'Código ISO 3166 alfa-2 en mayúsculas, o 99').describe('CodPaisRecep (ISO 3166 alpha-2; 99 allowed for tipoDocumento 4, 5 and 7). Types 2 and 3 need UY, 6 (DNI) AR, BR, CL or PY.'),
+  documento: z.string().trim().min(1).max(20).describe('DocRecep (RUT and C.I. with a valid check digit) or DocRecepExt'),
   razonSocial: z.string().min(1).max(150).describe('RznSocRecep'),
   direccion: z.string().max(70).nullable().optional(),
   ciudad: z.string().max(30).nullable().optional(),
@@ -16,8 +19,9 @@ const fields = {
   emisorElectronico: z.boolean().optional().describe('The customer is a DGI electronic issuer (BRIEF 8): its CFEs are e-mailed to it in an EnvioCFE_entreEmpresas envelope. Default false.'),
   emailIntercambio: z.string().email().nullable().optional().describe('Address for the CFE exchange between companies (DGI registry MAIL); `email` when absent.'),
 };
-export const createBody = z.object({ idEmpresa: z.number().int().positive(), ...fields });
-export const editBody = z.object({ idCliente: z.number().int().positive(), ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, (v as z.ZodTypeAny).optional()])) } as { idCliente: z.ZodNumber } & { [K in keyof typeof fields]: z.ZodOptional<(typeof fields)[K]> });
+export const createBody = z.object({ idEmpresa: id, ...fields, codPais: fields.codPais.default('UY') });
+// No defaults on edit: a field not sent keeps its stored value.
+export const editBody = z.object({ idCliente: id, ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, (v as z.ZodTypeAny).optional()])) } as { idCliente: z.ZodNumber } & { [K in keyof typeof fields]: z.ZodOptional<(typeof fields)[K]> });
 export const customerView = z.object({
   id: z.number().int(), idEmpresa: z.number().int(), tipoDocumento: z.number().int(), codPais: z.string(), documento: z.string(), razonSocial: z.string(),
   direccion: z.string().nullable(), ciudad: z.string().nullable(), departamento: z.string().nullable(), pais: z.string().nullable(), codigoPostal: z.string().nullable(), email: z.string().nullable(),

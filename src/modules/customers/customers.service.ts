@@ -6,6 +6,7 @@ import { and, asc, count, eq, ilike, or, type SQL } from 'drizzle-orm';
 import { PG_UNIQUE_VIOLATION, pgErrorCode, type Db, type DbOrTx } from '../../platform/db/client.js';
 import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
 import type { Paging } from '../../platform/http/paging.js';
+import { receiverDocumentProblem } from '../../lib/receiver-document.js';
 import { customerErrors as e } from './customers.errors.js';
 import { customers } from './customers.tables.js';
 
@@ -15,6 +16,12 @@ const view = (r: Row) => ({
   direccion: r.direccion, ciudad: r.ciudad, departamento: r.departamento, pais: r.pais, codigoPostal: r.codigoPostal, email: r.email,
   emisorElectronico: r.emisorElectronico, emailIntercambio: r.emailIntercambio,
 });
+
+/** Same rule as emission (BRIEF 1): a customer that passes it never fails as a CFE receiver. */
+function checkDocument(d: { tipoDocumento: number; codPais: string; documento: string }): void {
+  const problem = receiverDocumentProblem(d.tipoDocumento, d.codPais, d.documento);
+  if (problem) throw e.CLIENTE_DOCUMENTO_INVALIDO(problem);
+}
 
 async function guard<T>(fn: () => Promise<T>): Promise<T> {
   try {
@@ -36,11 +43,16 @@ export function createCustomersService(deps: { db: Db }) {
   return {
     async create(actor: Actor, input: { idEmpresa: number } & Omit<typeof customers.$inferInsert, 'companyId'>) {
       assertCompanyRole(actor, input.idEmpresa, 'emisor');
+      checkDocument(input);
       const { idEmpresa, ...values } = input;
       return guard(async () => view((await db.insert(customers).values({ ...values, companyId: idEmpresa }).returning())[0]));
     },
     async edit(actor: Actor, input: { idCliente: number } & Partial<Omit<typeof customers.$inferInsert, 'companyId'>>) {
-      await visible(actor, input.idCliente, 'emisor');
+      const row = await visible(actor, input.idCliente, 'emisor');
+      // Rows stored before the check can still be edited; changing any document field checks the result.
+      if (input.tipoDocumento !== undefined || input.codPais !== undefined || input.documento !== undefined) {
+        checkDocument({ tipoDocumento: input.tipoDocumento ?? row.tipoDocumento, codPais: input.codPais ?? row.codPais, documento: input.documento ?? row.documento });
+      }
       const { idCliente, ...values } = input;
       return guard(async () => view((await db.update(customers).set({ ...values, updatedAt: new Date() }).where(eq(customers.id, idCliente)).returning())[0]));
     },
