@@ -1,10 +1,17 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import ExcelJS from 'exceljs';
+import { createRequire } from 'node:module';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { createUser, insertCompany, validRut } from '../../../test/support/factories.js';
+import { JPEG, JPEG_GARBAGE, PNG_GARBAGE, pngWithCorruptPixels } from '../documents/raster-image.fixtures.js';
 
-const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.alloc(32)]);
+// pngjs is a CommonJS test-only helper without ESM typings.
+type Png = { data: Buffer; width: number; height: number };
+const { PNG: PngImage } = createRequire(import.meta.url)('pngjs') as { PNG: { sync: { write(png: Png): Buffer } } & (new (o: { width: number; height: number }) => Png) };
+const logoImage = new PngImage({ width: 40, height: 20 });
+logoImage.data.fill(120);
+const PNG = PngImage.sync.write(logoImage);
 
 function multipart(file: Buffer, filename = 'logo.png') {
   const boundary = '----test' + Math.random().toString(16).slice(2);
@@ -113,6 +120,24 @@ describe('happy path', () => {
     assert.equal((await t.call(admin, 'GET', `/api/v1/empresa/${c.id}`)).body.tieneLogo, true);
     assert.equal((await t.call(admin, 'POST', `/api/v1/empresa/eliminarLogo?idEmpresa=${c.id}`)).status, 204);
     assert.equal((await t.call(admin, 'GET', `/api/v1/empresa/${c.id}/logo`)).status, 404);
+    const jpeg = multipart(JPEG, 'logo.jpg');
+    const upJpeg = await t.app.inject({ method: 'POST', url: `/api/v1/empresa/actualizarLogo?idEmpresa=${c.id}`, payload: jpeg.payload, headers: { ...jpeg.headers, authorization: `Bearer ${admin}` } });
+    assert.equal(upJpeg.statusCode, 200, upJpeg.body);
+    assert.equal(upJpeg.json().contentType, 'image/jpeg');
+  });
+
+  it('editar merges configuracion per key; null removes a key', async () => {
+    const c = await insertCompany(t);
+    const set = await t.call(admin, 'POST', '/api/v1/empresa/editar', { idEmpresa: c.id, configuracion: { leyendaAdicional: 'Gracias', emailCopiaCfe: 'copias@empresa.uy' } });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    const settings = async () => (await t.call(admin, 'GET', `/api/v1/empresa/parametros?idEmpresa=${c.id}`)).body.configuracion;
+    await t.call(admin, 'POST', '/api/v1/empresa/editar', { idEmpresa: c.id, configuracion: { leyendaAdicional: 'nueva' } });
+    assert.deepEqual(await settings(), { leyendaAdicional: 'nueva', emailCopiaCfe: 'copias@empresa.uy' });
+    await t.call(admin, 'POST', '/api/v1/empresa/editar', { idEmpresa: c.id, telefono: '29001234' });
+    assert.deepEqual(await settings(), { leyendaAdicional: 'nueva', emailCopiaCfe: 'copias@empresa.uy' });
+    const cleared = await t.call(admin, 'POST', '/api/v1/empresa/editar', { idEmpresa: c.id, configuracion: { emailCopiaCfe: null } });
+    assert.equal(cleared.status, 200, JSON.stringify(cleared.body));
+    assert.deepEqual(await settings(), { leyendaAdicional: 'nueva' });
   });
 
   it('exports a real .xlsx with the list filters', async () => {
@@ -164,6 +189,35 @@ describe('errors', () => {
     assert.equal(upBig.statusCode, 413);
     const json = await t.call(admin, 'POST', `/api/v1/empresa/actualizarLogo?idEmpresa=${c.id}`, { x: 1 });
     assert.equal(json.status, 415);
+  });
+
+  it('a logo with the right signature that does not decode is refused (it would break every PDF)', async () => {
+    const c = await insertCompany(t);
+    for (const bad of [PNG_GARBAGE, JPEG_GARBAGE, pngWithCorruptPixels(), PNG.subarray(0, PNG.length - 16)]) {
+      const { payload, headers } = multipart(bad);
+      const up = await t.app.inject({ method: 'POST', url: `/api/v1/empresa/actualizarLogo?idEmpresa=${c.id}`, payload, headers: { ...headers, authorization: `Bearer ${admin}` } });
+      assert.equal(up.statusCode, 400, up.body);
+      assert.equal(up.json().code, 'LOGO_DANADO');
+      assert.match(up.json().error, /no se puede decodificar/);
+    }
+    assert.equal((await t.call(admin, 'GET', `/api/v1/empresa/${c.id}`)).body.tieneLogo, false);
+  });
+
+  it('editar refuses fields it does not change (rut, habilitada, unknown) and out-of-range numbers', async () => {
+    const c = await insertCompany(t);
+    for (const extra of [{ rut: validRut() }, { habilitada: false }, { razon_social: 'x' }, { configuracion: { otro: 'x' } }]) {
+      const res = await t.call(admin, 'POST', '/api/v1/empresa/editar', { idEmpresa: c.id, ...extra });
+      assert.equal(res.status, 400, `${JSON.stringify(extra)}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.code, 'VALIDACION');
+    }
+    const got = await t.call(admin, 'GET', `/api/v1/empresa/${c.id}`);
+    assert.equal(got.body.rut, c.rut);
+    assert.equal(got.body.habilitada, true);
+    const limit = await t.call(admin, 'POST', '/api/v1/empresa/editar', { idEmpresa: c.id, limiteCfeMensual: 3_000_000_000 });
+    assert.equal(limit.status, 400, JSON.stringify(limit.body));
+    assert.match(JSON.stringify(limit.body), /limiteCfeMensual/);
+    assert.equal((await t.call(admin, 'POST', '/api/v1/empresa/editar', { idEmpresa: 3_000_000_000, ciudad: 'x' })).status, 400);
+    assert.equal((await t.call(admin, 'POST', '/api/v1/empresa/crear', { rut: validRut(), razonSocial: 'X', limiteCfeMensual: 3_000_000_000 })).status, 400);
   });
 });
 

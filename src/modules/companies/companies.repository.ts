@@ -53,7 +53,18 @@ export async function insertCompany(db: DbOrTx, values: CompanyInsert): Promise<
   return row;
 }
 
-export async function updateCompany(db: DbOrTx, id: number, values: Partial<CompanyInsert>): Promise<CompanyRow | undefined> {
+/** Column values for an UPDATE: a value, or an SQL expression over the current row (mergeSettings). */
+export type CompanyChanges = { [K in keyof CompanyInsert]?: CompanyInsert[K] | SQL };
+
+/**
+ * `settings` merged per key inside the UPDATE itself (no read-modify-write race): keys sent
+ * replace the stored ones, a key sent as null is removed, keys not sent stay.
+ */
+export function mergeSettings(patch: Record<string, unknown>): SQL {
+  return sql`jsonb_strip_nulls(${companies.settings} || ${JSON.stringify(patch)}::jsonb)`;
+}
+
+export async function updateCompany(db: DbOrTx, id: number, values: CompanyChanges): Promise<CompanyRow | undefined> {
   const [row] = await db
     .update(companies)
     .set({ ...values, updatedAt: new Date() })

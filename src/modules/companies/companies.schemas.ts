@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PG_INT_MAX } from '../../lib/pg-int.js';
 import { flag01, pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 
 /** Calendar date as the spec writes dates (YYYY-MM-DD), checked to be a real day. */
@@ -16,12 +17,18 @@ export const regimenTributario = z
   .describe('Tax regime (decides which CFE types and IVA rates apply)');
 
 /** Open-ended company settings, typed here; stored as JSON. Unknown keys are rejected. */
+const settingFields = {
+  leyendaAdicional: z.string().max(500).describe('Extra legend printed on the representación impresa'),
+  emailCopiaCfe: z.string().email().describe('Address that receives a copy of every CFE sent by e-mail'),
+};
 export const configuracion = z
-  .object({
-    leyendaAdicional: z.string().max(500).optional().describe('Extra legend printed on the representación impresa'),
-    emailCopiaCfe: z.string().email().optional().describe('Address that receives a copy of every CFE sent by e-mail'),
-  })
+  .object({ leyendaAdicional: settingFields.leyendaAdicional.optional(), emailCopiaCfe: settingFields.emailCopiaCfe.optional() })
   .strict();
+/** On edit the settings merge per key: a key not sent keeps its value, a key sent as null is removed. */
+export const configuracionPatch = z
+  .object({ leyendaAdicional: settingFields.leyendaAdicional.nullish(), emailCopiaCfe: settingFields.emailCopiaCfe.nullish() })
+  .strict()
+  .describe('Merged per key with the stored settings: keys not sent keep their value; null removes a key.');
 
 const companyData = {
   razonSocial: z.string().trim().min(1).max(150).describe('Legal name (Emisor/RznSoc)'),
@@ -36,7 +43,7 @@ const companyData = {
   CodigoCasaDgiPorDefecto: codigoCasa.nullish().describe('Default DGI branch code (spec 2.2 rule 5, last fallback)'),
   regimenTributario: regimenTributario.optional(),
   urlVerificacion: z.string().url().max(300).nullish().describe('e-Ticket verification website printed in the legend'),
-  limiteCfeMensual: z.number().int().min(0).nullish().describe('CFE allowed per calendar month; null = unlimited. Operators only.'),
+  limiteCfeMensual: z.number().int().min(0).max(PG_INT_MAX).nullish().describe('CFE allowed per calendar month; null = unlimited. Operators only.'),
   numeroResolucion: optText(40, 'DGI resolution number that authorises the company as issuer'),
   fechaResolucion: isoDate.nullish().describe('Date of that resolution (YYYY-MM-DD)'),
   configuracion: configuracion.optional(),
@@ -52,8 +59,10 @@ export const createCompanyBody = z
   .meta({ example: { rut: '219999830019', razonSocial: 'Ejemplo S.A.', domicilioFiscal: 'Av. 18 de Julio 1234', ciudad: 'Montevideo', departamento: 'Montevideo', CodigoCasaDgiPorDefecto: 1, regimenTributario: 'general', limiteCfeMensual: null } });
 
 export const editCompanyBody = z
-  .object({ idEmpresa: z.number().int().positive(), ...companyData, razonSocial: companyData.razonSocial.optional() })
-  .describe('Only the fields sent change; null clears an optional field. The RUT cannot change (it identifies the issuer of issued CFE).')
+  .object({ idEmpresa: z.number().int().positive().max(PG_INT_MAX), ...companyData, razonSocial: companyData.razonSocial.optional(), configuracion: configuracionPatch.optional() })
+  // Strict: a field this endpoint does not change (rut, habilitada, a typo) is a 400, never silently ignored.
+  .strict()
+  .describe('Only the fields sent change; null clears an optional field; configuracion merges per key (null removes a key). Unknown fields are a 400: the RUT cannot change (it identifies the issuer of issued CFE) and habilitada changes through /empresa/habilitar/{id} and /empresa/deshabilitar/{id}.')
   .meta({ example: { idEmpresa: 12, telefono: '29001234', ambienteDgi: 'produccion' } });
 
 export const companyView = z.object({

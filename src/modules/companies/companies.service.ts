@@ -38,6 +38,7 @@ export interface CompanyInput {
   limiteCfeMensual?: number | null;
   numeroResolucion?: string | null;
   fechaResolucion?: string | null;
+  /** Create: the whole settings object. Edit: merged per key; a key sent as null is removed. */
   configuracion?: Record<string, unknown>;
 }
 
@@ -146,7 +147,9 @@ export function createCompaniesService(deps: { db: Db; invalidation?: CacheInval
       if (input.limiteCfeMensual !== undefined && !actor.isOperator) {
         throw companyErrors.OPERADOR_REQUERIDO('Solo un operador del servicio puede cambiar limiteCfeMensual.');
       }
-      const changes = toColumns(input);
+      const { configuracion, ...rest } = input;
+      const changes: repo.CompanyChanges = toColumns(rest);
+      if (configuracion && Object.keys(configuracion).length) changes.settings = repo.mergeSettings(configuracion);
       const row = Object.keys(changes).length ? await repo.updateCompany(db, idEmpresa, changes) : await repo.findCompany(db, idEmpresa);
       return viewOf(row!);
     },
