@@ -6,6 +6,8 @@ export const certificateErrors = defineErrors({
   CERTIFICADO_ARCHIVO_INVALIDO: { status: 400, message: 'El archivo no es un PKCS#12 (.p12/.pfx) legible.' },
   CERTIFICADO_CLAVE_INCORRECTA: { status: 400, message: 'La contraseña del certificado no es correcta.' },
   CERTIFICADO_SIN_CLAVE_PRIVADA: { status: 400, message: 'El archivo no contiene la clave privada del certificado.' },
+  /** BRIEF 3: DGI signs and verifies with RSA (rsa-sha256 / rsa-sha1); an EC or Ed25519 key cannot sign a CFE. */
+  CERTIFICADO_CLAVE_NO_RSA: { status: 400, message: 'La clave privada del certificado no es RSA: DGI exige certificados con clave RSA (firma rsa-sha256).' },
   CERTIFICADO_CLAVE_NO_CORRESPONDE: { status: 400, message: 'La clave privada del archivo no corresponde a su certificado.' },
   CERTIFICADO_NO_VIGENTE: { status: 400, message: 'El certificado no está vigente (vencido o aún no válido).' },
   CERTIFICADO_RUT_DISTINTO: { status: 400, message: 'El certificado no corresponde a la empresa: su sujeto debe incluir serialNumber=RUC<RUT de la empresa>.' },

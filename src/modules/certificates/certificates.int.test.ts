@@ -1,6 +1,8 @@
 /** Certificate import / assign / list, with certificates from a local test CA generated here. */
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import forge from 'node-forge';
 import { createTestCa, issueTestCertificate, toPkcs12, type TestCa } from '../../platform/crypto/pki.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { createUser, insertCompany } from '../../../test/support/factories.js';
@@ -14,6 +16,26 @@ const p12 = (rut: string, opts: { notBefore?: Date; notAfter?: Date } = {}, pass
   const c = issueTestCertificate(ca, { rut, name: 'Empresa de Prueba SA', ...opts });
   return toPkcs12(c.keyPem, c.certPem, password, [ca.certPem]).toString('base64');
 };
+/**
+ * A PKCS#12 holding an EC (P-256) key, as `openssl pkcs12 -export` makes from an EC certificate.
+ * node-forge cannot write one (toPkcs12Asn1 wraps RSA keys only), so the PFX is put together here:
+ * one SafeContents with the encrypted EC PrivateKeyInfo and the certificate, no MAC.
+ */
+function ecPkcs12(certPem: string, password: string): Buffer {
+  const { asn1, pki, util } = forge;
+  const der = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ format: 'der', type: 'pkcs8' });
+  const seq = (items: forge.asn1.Asn1[]) => asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SEQUENCE, true, items);
+  const oid = (o: string) => asn1.create(asn1.Class.UNIVERSAL, asn1.Type.OID, false, asn1.oidToDer(o).getBytes());
+  const explicit = (v: forge.asn1.Asn1) => asn1.create(asn1.Class.CONTEXT_SPECIFIC, 0, true, [v]);
+  const octets = (v: forge.asn1.Asn1) => asn1.create(asn1.Class.UNIVERSAL, asn1.Type.OCTETSTRING, false, asn1.toDer(v).getBytes());
+  const keyInfo = asn1.fromDer(util.createBuffer(der.toString('binary')));
+  const keyBag = seq([oid(pki.oids.pkcs8ShroudedKeyBag), explicit(pki.encryptPrivateKeyInfo(keyInfo, password, { algorithm: '3des' }))]);
+  const certDer = asn1.toDer(pki.certificateToAsn1(pki.certificateFromPem(certPem))).getBytes();
+  const certBag = seq([oid(pki.oids.certBag), explicit(seq([oid(pki.oids.x509Certificate), explicit(asn1.create(asn1.Class.UNIVERSAL, asn1.Type.OCTETSTRING, false, certDer))]))]);
+  const contents = seq([seq([oid(pki.oids.data), explicit(octets(seq([keyBag, certBag])))])]);
+  const pfx = seq([asn1.create(asn1.Class.UNIVERSAL, asn1.Type.INTEGER, false, util.hexToBytes('03')), seq([oid(pki.oids.data), explicit(octets(contents))])]);
+  return Buffer.from(asn1.toDer(pfx).getBytes(), 'binary');
+}
 const importBody = (archivo: string, clave = 'secreto', idEmpresa = company.id) => ({ idEmpresa, clave, archivo });
 
 before(async () => {
@@ -74,6 +96,9 @@ describe('errors', () => {
     const a = issueTestCertificate(ca, { rut: company.rut, name: 'A' });
     const b = issueTestCertificate(ca, { rut: company.rut, name: 'B' });
     cases.push([importBody(toPkcs12(a.keyPem, b.certPem, 'secreto').toString('base64')), 'CERTIFICADO_CLAVE_NO_CORRESPONDE']);
+    // A key that is there but is not RSA (DGI signs with RSA, BRIEF 3) is not "no key".
+    cases.push([importBody(ecPkcs12(a.certPem, 'secreto').toString('base64')), 'CERTIFICADO_CLAVE_NO_RSA']);
+    cases.push([importBody(toPkcs12(a.keyPem, a.certPem, 'secreto').toString('base64'), 'secreto', 3_000_000_000), 'VALIDACION']);
     for (const [body, code] of cases) {
       const res = await t.call(admin, 'POST', '/api/v1/empresa/importarCertificado', body);
       assert.equal(res.status, 400, `${code}: ${JSON.stringify(res.body)}`);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PG_INT_MAX } from '../../lib/pg-int.js';
 
 export const certificateView = z.object({
   id: z.number().int(),
@@ -15,9 +16,9 @@ export const certificateView = z.object({
 });
 export const certificateList = z.array(certificateView);
 export const companyIdParams = z.object({ id: z.coerce.number().int().positive() });
-export const assignBody = z.object({ idEmpresa: z.number().int().positive(), idCertificado: z.number().int().positive() });
+export const assignBody = z.object({ idEmpresa: z.number().int().positive().max(PG_INT_MAX), idCertificado: z.number().int().positive().max(PG_INT_MAX) });
 export const importJsonBody = z.object({
-  idEmpresa: z.number().int().positive(),
+  idEmpresa: z.number().int().positive().max(PG_INT_MAX),
   clave: z.string().describe('Password of the .p12/.pfx'),
   archivo: z.string().min(1).describe('The .p12/.pfx file, base64'),
   activar: z.boolean().optional(),

@@ -12,6 +12,7 @@ import type { Logger } from '../../platform/logger.js';
 import { decryptSecret, encryptSecret } from './certificates.crypto.js';
 import { createSigningContext, type SigningContext } from '../emission/index.js';
 import { certificateErrors as e } from './certificates.errors.js';
+import { unreadableKeyType } from './certificates.key-type.js';
 import * as repo from './certificates.repository.js';
 
 const DAY = 86_400_000;
@@ -85,6 +86,8 @@ export function createCertificatesService(deps: { db: Db; logger: Logger; master
         contents = loadPkcs12(input.archivo, input.clave);
       } catch (err) {
         if (!(err instanceof Pkcs12Error)) throw err;
+        const keyType = err.code === 'NO_KEY' ? unreadableKeyType(input.archivo, input.clave) : undefined;
+        if (keyType) throw e.CERTIFICADO_CLAVE_NO_RSA(`La clave privada del certificado es ${keyType.toUpperCase()}, no RSA: DGI exige certificados con clave RSA (firma rsa-sha256, BRIEF 3). Solicite a la autoridad certificadora un certificado RSA.`);
         throw { WRONG_PASSWORD: e.CERTIFICADO_CLAVE_INCORRECTA, MALFORMED: e.CERTIFICADO_ARCHIVO_INVALIDO, NO_KEY: e.CERTIFICADO_SIN_CLAVE_PRIVADA, NO_CERT: e.CERTIFICADO_CLAVE_NO_CORRESPONDE }[err.code]();
       }
       const info = readCertificate(contents.certificatePem);
