@@ -108,10 +108,31 @@ describe('errors', () => {
     assert.equal((await t.call(admin, 'POST', '/api/v1/producto/crear', { idEmpresa: company.id, codigo: '', nombre: 'x' })).status, 400);
     assert.equal((await t.call(admin, 'POST', `/api/v1/producto/variante/${v.id}/lotes`, { codigo: 'L9', fechaVencimiento: '31/01/2027' })).status, 400);
     assert.equal((await t.call(admin, 'GET', '/api/v1/producto/999999')).body.code, 'PRODUCTO_NO_ENCONTRADO');
-    assert.equal((await t.call(admin, 'GET', '/api/v1/producto/variante/999999/lotes')).body.code, 'VARIANTE_INEXISTENTE');
+    assert.equal((await t.call(admin, 'GET', '/api/v1/producto/variante/999999/lotes')).body.code, 'VARIANTE_NO_ENCONTRADA');
   });
 
-  test('checkLines refusals (422, distinct codes)', async () => {
+  test('a missing variant is one code and status on the product routes and on emission lines', async () => {
+    const route = await t.call(admin, 'GET', '/api/v1/producto/variante/999999');
+    assert.deepEqual([route.status, route.body.code], [404, 'VARIANTE_NO_ENCONTRADA']);
+    await assert.rejects(check(company.id, [{ idVariante: 999999 }]), (e: { code: string; status: number }) => e.code === 'VARIANTE_NO_ENCONTRADA' && e.status === 404);
+  });
+
+  test('ids beyond the integer column are a 400 on the field', async () => {
+    const v = (await product(company.id)).variant;
+    for (const [url, body] of [
+      ['/api/v1/producto/crear', { idEmpresa: 3_000_000_000, codigo: 'BIG', nombre: 'x' }],
+      ['/api/v1/producto/editar', { idProducto: 3_000_000_000, nombre: 'x' }],
+      ['/api/v1/producto/variante/crear', { idProducto: 3_000_000_000, codigo: 'V', nombre: 'x' }],
+      ['/api/v1/producto/variante/editar', { idVariante: 3_000_000_000, nombre: 'x' }],
+      [`/api/v1/producto/variante/${v.id}/series`, { numeroSerie: 'BIG', idLote: 3_000_000_000 }],
+    ] as const) {
+      const res = await t.call(admin, 'POST', url, body);
+      assert.equal(res.status, 400, `${url}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.code, 'VALIDACION');
+    }
+  });
+
+  test('checkLines refusals (distinct codes; 422 except the missing variant, 404)', async () => {
     const both = await product(company.id, { requiereLote: true, requiereSerie: true });
     const lot = (await t.call(admin, 'POST', `/api/v1/producto/variante/${both.variant.id}/lotes`, { codigo: 'L1' })).body;
     const lot2 = (await t.call(admin, 'POST', `/api/v1/producto/variante/${both.variant.id}/lotes`, { codigo: 'L2' })).body;
@@ -147,7 +168,7 @@ describe('access', () => {
     assert.equal((await as('GET', `/api/v1/producto/${p.id}/variantes`)).status, 404);
     assert.equal((await as('POST', '/api/v1/producto/editar', { idProducto: p.id, nombre: 'x' })).status, 404);
     assert.equal((await as('POST', '/api/v1/producto/variante/crear', { idProducto: p.id, codigo: 'Z', nombre: 'x' })).status, 404);
-    assert.equal((await as('POST', '/api/v1/producto/variante/editar', { idVariante: v.id, nombre: 'x' })).body.code, 'VARIANTE_INEXISTENTE');
+    assert.equal((await as('POST', '/api/v1/producto/variante/editar', { idVariante: v.id, nombre: 'x' })).body.code, 'VARIANTE_NO_ENCONTRADA');
     assert.equal((await as('GET', `/api/v1/producto/variante/${v.id}`)).status, 404);
     assert.equal((await as('POST', `/api/v1/producto/variante/${v.id}/lotes`, { codigo: 'L' })).status, 404);
     assert.equal((await as('GET', `/api/v1/producto/variante/${v.id}/lotes`)).status, 404);

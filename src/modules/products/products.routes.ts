@@ -33,7 +33,7 @@ export function productsRoutes(svc: ProductsService): FastifyPluginAsyncZod {
       schema: { tags, summary: 'Edit variant', description: `${note}Only the fields sent change; precioUnitario or unidadMedida null clears them. Role: emisor.`, body: s.editVariantBody, response: { 200: s.variantView, ...withConflict } },
     }, async (req) => svc.editVariant(requireActor(req), req.body));
     app.get('/api/v1/producto/variante/:id', {
-      schema: { tags, summary: 'Get variant', description: `${note}Another company's variant answers 404 VARIANTE_INEXISTENTE.`, params: s.idParams, response: { 200: s.variantView, ...errorResponses } },
+      schema: { tags, summary: 'Get variant', description: `${note}Another company's variant answers 404 VARIANTE_NO_ENCONTRADA.`, params: s.idParams, response: { 200: s.variantView, ...errorResponses } },
     }, async (req) => svc.getVariant(requireActor(req), req.params.id));
 
     app.post('/api/v1/producto/variante/:id/lotes', {

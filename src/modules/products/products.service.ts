@@ -67,8 +67,8 @@ export function createProductsService(deps: { db: Db }) {
   }
   async function visibleVariant(actor: Actor, id: number, role: Role) {
     const row = await repo.findVariant(db, id);
-    if (!row) throw e.VARIANTE_INEXISTENTE();
-    assertCompanyRole(actor, row.variant.companyId, role, () => e.VARIANTE_INEXISTENTE());
+    if (!row) throw e.VARIANTE_NO_ENCONTRADA();
+    assertCompanyRole(actor, row.variant.companyId, role, () => e.VARIANTE_NO_ENCONTRADA());
     return row;
   }
 
