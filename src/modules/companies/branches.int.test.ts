@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { createUser, insertCompany } from '../../../test/support/factories.js';
+import { JPEG_GARBAGE, PNG_GARBAGE } from '../documents/raster-image.fixtures.js';
 
 let t: TestApp;
 let admin: string;
@@ -169,6 +170,35 @@ describe('errors', () => {
     assert.equal((await t.call(admin, 'GET', `/api/v1/puntoemision/getBySucursalTerminal/${br.id}?codTerm=NOPE`)).status, 404);
     assert.equal((await t.call(admin, 'GET', `/api/v1/puntoemision/sucursal/${br.id}?idEmpresa=${other.id}`)).status, 404);
     assert.equal((await t.call(admin, 'GET', `/api/v1/sucursal/${br.id}/codigoDgi?fecha=2024-13-01`)).status, 400);
+  });
+
+  it('ids beyond the integer column are a 400 on the field, not a database error', async () => {
+    const company = await insertCompany(t);
+    const br = await createBranch(admin, { idEmpresa: company.id, codComercio: 'BIG' });
+    for (const [url, body] of [
+      ['/api/v1/sucursal/crear', { idEmpresa: 3_000_000_000, codComercio: 'X', nombre: 'X' }],
+      ['/api/v1/sucursal/editar', { idSucursal: 3_000_000_000, nombre: 'X' }],
+      ['/api/v1/puntoemision/crear', { idSucursal: 3_000_000_000, codTerminal: 'X' }],
+      ['/api/v1/puntoemision/editar', { idPuntoEmision: 3_000_000_000, habilitada: false }],
+      ['/api/v1/sucursal/editar', { idSucursal: br.id, CodigoCasaDgi: 3_000_000_000 }],
+    ] as const) {
+      const res = await t.call(admin, 'POST', url, body);
+      assert.equal(res.status, 400, `${url}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.code, 'VALIDACION');
+    }
+  });
+
+  it('a branch logo with a PNG/JPEG signature that does not decode is refused', async () => {
+    const company = await insertCompany(t);
+    const br = await createBranch(admin, { idEmpresa: company.id, codComercio: 'LBAD' });
+    for (const bad of [PNG_GARBAGE, JPEG_GARBAGE]) {
+      const boundary = '----b' + Date.now();
+      const payload = Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="l.png"\r\nContent-Type: image/png\r\n\r\n`), bad, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+      const up = await t.app.inject({ method: 'POST', url: `/api/v1/sucursal/actualizarLogo?idSucursal=${br.id}`, payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${admin}` } });
+      assert.equal(up.statusCode, 400, up.body);
+      assert.equal(up.json().code, 'LOGO_DANADO');
+    }
+    assert.equal((await t.call(admin, 'GET', `/api/v1/sucursal/${br.id}`)).body.tieneLogo, false);
   });
 
   it('the resolver names each missing or disabled piece', async () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { flag01, pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 import { isoDate } from './companies.schemas.js';
+import { PG_INT_MAX } from '../../lib/pg-int.js';
 
 const optText = (max: number, describe: string) => z.string().trim().max(max).nullish().describe(describe);
 
@@ -28,12 +29,12 @@ const branchData = {
   codigosDgi: codigosDgi.optional(),
 };
 
-export const createBranchBody = z.object({ idEmpresa: z.number().int().positive(), ...branchData }).meta({
+export const createBranchBody = z.object({ idEmpresa: z.number().int().positive().max(PG_INT_MAX), ...branchData }).meta({
   example: { idEmpresa: 12, codComercio: 'CENTRO', nombre: 'Sucursal Centro', ciudad: 'Montevideo', departamento: 'Montevideo', CodigoCasaDgi: 5, codigosDgi: [{ codigoDgiSucursal: 1, vigenciaDesde: '2024-01-01', vigenciaHasta: '2024-12-31' }, { codigoDgiSucursal: 2, vigenciaDesde: '2025-01-01' }] },
 });
 export const editBranchBody = z
   .object({
-    idSucursal: z.number().int().positive(),
+    idSucursal: z.number().int().positive().max(PG_INT_MAX),
     ...branchData,
     codComercio: branchData.codComercio.optional(),
     nombre: branchData.nombre.optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { flag01, pagedResponse, pagingQuery } from '../../platform/http/paging.js';
+import { PG_INT_MAX } from '../../lib/pg-int.js';
 
 const codTerminal = z.string().trim().min(1).max(40).describe('Terminal code, unique within the branch (spec 1). Example: "CAJA1"');
 
@@ -15,14 +16,14 @@ export const pointView = z.object({
 export const pointsPage = pagedResponse(pointView);
 
 export const createPointBody = z.object({
-  idSucursal: z.number().int().positive(),
+  idSucursal: z.number().int().positive().max(PG_INT_MAX),
   codTerminal,
   descripcion: z.string().trim().max(150).nullish(),
   habilitada: z.boolean().optional().describe('Default true'),
 }).meta({ example: { idSucursal: 3, codTerminal: 'CAJA1', descripcion: 'Caja 1' } });
 
 export const editPointBody = z.object({
-  idPuntoEmision: z.number().int().positive(),
+  idPuntoEmision: z.number().int().positive().max(PG_INT_MAX),
   codTerminal: codTerminal.optional(),
   descripcion: z.string().trim().max(150).nullish(),
   habilitada: z.boolean().optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PG_INT_MAX } from '../../lib/pg-int.js';
 
 /** GET /api/v1/empresa/correoSaliente: the settings as stored, without the password. */
 export const outboundMailView = z.object({
@@ -15,7 +16,7 @@ export const outboundMailView = z.object({
 
 export const outboundMailBody = z
   .object({
-    idEmpresa: z.number().int().positive(),
+    idEmpresa: z.number().int().positive().max(PG_INT_MAX),
     smtpHost: z.string().trim().min(1).max(255).nullable().describe('null clears the settings: mail goes back to the service transport.'),
     smtpPuerto: z.number().int().min(1).max(65535).optional(),
     smtpSeguro: z.boolean().optional().describe('TLS on connect (SMTPS). Default: true when smtpPuerto is 465.'),
@@ -35,7 +36,7 @@ export const outboundMailQuery = z.object({ idEmpresa: z.coerce.number().int().p
 
 export const verifyOutboundBody = z
   .object({
-    idEmpresa: z.number().int().positive(),
+    idEmpresa: z.number().int().positive().max(PG_INT_MAX),
     destinatario: z.string().trim().email().max(320).optional().describe("Where the test message goes; default: the company's e-mail."),
   })
   .strict();
