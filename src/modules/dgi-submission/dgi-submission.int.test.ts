@@ -180,7 +180,7 @@ describe('happy path', () => {
     runner = await startRunner(t);
   });
 
-  test('generarSobreDgi: the stored envelope for its CFEs, a new XSD-valid one otherwise', async () => {
+  test('generarSobreDgi: the stored envelope for its CFEs (even accepted), a new XSD-valid one otherwise', async () => {
     const [env] = await envelopesOf(issuer.company.id);
     const ids = (await t.db.select().from(dgiEnvelopeItems).where(eq(dgiEnvelopeItems.envelopeId, env.id))).map((i) => i.issuedCfeId);
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/cfeemitido/generarSobreDgi', payload: { idEmpresa: issuer.company.id, idsCfe: ids }, headers: { authorization: `Bearer ${admin}` } });
@@ -188,7 +188,8 @@ describe('happy path', () => {
     assert.equal(res.body, env.xml);
     assert.equal(res.headers['x-id-sobre'], String(env.id));
     const cfeA = await emitTicket(t, admin, issuer.company.id);
-    const fresh = await t.app.inject({ method: 'POST', url: '/api/v1/cfeemitido/generarSobreDgi', payload: { idEmpresa: issuer.company.id, idsCfe: [cfeA.id, ids[0]] }, headers: { authorization: `Bearer ${admin}` } });
+    const cfeB = await emitTicket(t, admin, issuer.company.id);
+    const fresh = await t.app.inject({ method: 'POST', url: '/api/v1/cfeemitido/generarSobreDgi', payload: { idEmpresa: issuer.company.id, idsCfe: [cfeA.id, cfeB.id] }, headers: { authorization: `Bearer ${admin}` } });
     assert.equal(fresh.statusCode, 200, fresh.body);
     assert.match(fresh.headers['content-disposition'] as string, new RegExp(`Sob_${issuer.company.rut}_\\d{8}_\\d+\\.xml`));
     assert.deepEqual(validateXml('EnvioCFE', fresh.body), { ok: true });
@@ -222,6 +223,45 @@ describe('errors', () => {
     const r = await t.call(admin, 'POST', '/api/v1/cfeemitido/generarSobreDgi', { idEmpresa: issuer.company.id, idsCfe: [99_999_999] });
     assert.equal(r.status, 404);
     assert.equal(r.body.code, 'SOBRE_CFE_NO_ENCONTRADO');
+  });
+
+  test('generarSobreDgi refuses a new envelope with CFEs DGI rejected (annulled, BRIEF 10) or already has (duplicate): 409 naming them', async () => {
+    await runner!.stop(); // each DGI step by hand, so a CFE can be held in sobre_recibido
+    runner = undefined;
+    const worker = t.modules.services.dgiSubmissionWorker;
+    const call = (idsCfe: number[]) => t.call(admin, 'POST', '/api/v1/cfeemitido/generarSobreDgi', { idEmpresa: issuer.company.id, idsCfe });
+    const stateOf = async (id: number) => (await t.db.select({ estado: issuedCfes.estado }).from(issuedCfes).where(eq(issuedCfes.id, id)))[0].estado;
+
+    const rejected = await emitTicket(t, admin, issuer.company.id);
+    sim.control.rejectNext({ tipoCFE: 101, serie: rejected.serie, nro: rejected.numero }, ['E05']);
+    const rejectedEnv = (await worker.createEnvelope(issuer.company.id))!;
+    assert.equal(await worker.sendEnvelope(rejectedEnv.id), 'recibido');
+    assert.equal(await worker.pollEnvelope(rejectedEnv.id), 'procesado');
+    assert.equal(await stateOf(rejected.id), 'rechazado');
+    const received = await emitTicket(t, admin, issuer.company.id);
+    const receivedEnv = (await worker.createEnvelope(issuer.company.id))!;
+    assert.equal(await worker.sendEnvelope(receivedEnv.id), 'recibido');
+    assert.equal(await stateOf(received.id), 'sobre_recibido');
+    const [accepted] = await t.db.select({ id: issuedCfes.id }).from(issuedCfes).where(and(eq(issuedCfes.companyId, issuer.company.id), eq(issuedCfes.estado, 'aceptado'))).orderBy(issuedCfes.id).limit(1);
+    const [manual] = await t.db.select({ id: issuedCfes.id }).from(issuedCfes).where(and(eq(issuedCfes.companyId, issuer.company.id), eq(issuedCfes.estado, 'aceptado_manual'))).limit(1);
+    const pending = await emitTicket(t, admin, issuer.company.id);
+
+    const annulled = await call([pending.id, rejected.id]);
+    assert.equal(annulled.status, 409, JSON.stringify(annulled.body));
+    assert.equal(annulled.body.code, 'SOBRE_CFE_ANULADO');
+    assert.deepEqual(annulled.body.idsCfe, [rejected.id]);
+    assert.match(annulled.body.error, new RegExp(`${rejected.id} \\(rechazado\\)`));
+    const atDgi = await call([pending.id, accepted.id, manual.id, received.id]);
+    assert.equal(atDgi.status, 409, JSON.stringify(atDgi.body));
+    assert.equal(atDgi.body.code, 'SOBRE_CFE_YA_EN_DGI');
+    assert.deepEqual(atDgi.body.idsCfe, [accepted.id, manual.id, received.id]);
+    // A signed CFE still goes in a new envelope; the stored envelope of the rejected one is a download of what DGI got.
+    assert.equal((await call([pending.id])).status, 200);
+    const stored = await t.app.inject({ method: 'POST', url: '/api/v1/cfeemitido/generarSobreDgi', payload: { idEmpresa: issuer.company.id, idsCfe: [rejected.id] }, headers: { authorization: `Bearer ${admin}` } });
+    assert.equal(stored.statusCode, 200, stored.body);
+    assert.equal(stored.headers['x-id-sobre'], String(rejectedEnv.id));
+    assert.equal(stored.body, rejectedEnv.xml);
+    runner = await startRunner(t);
   });
 });
 

@@ -3,9 +3,18 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { parseAckCfe, parseAckSobre } from '../dgi/dgi.acks.ts';
 import { applyAckCfe, applyAckSobre, findAckCfeDetalle } from '../emission/cfe-states.ts';
-import { pollAt, retryDelayMs, uyFechaHora } from './dgi-submission.policy.ts';
+import { CFE_STATES } from '../emission/cfe-states.ts';
+import { notResendable, pollAt, retryDelayMs, uyFechaHora } from './dgi-submission.policy.ts';
 
 const sample = (name: string) => readFileSync(new URL(`../dgi/fixtures/${name}`, import.meta.url), 'utf8');
+
+describe('notResendable', () => {
+  test('a new envelope refuses annulled (BRIEF 10) and already-at-DGI CFEs; the rest may go again', () => {
+    const r = notResendable(CFE_STATES.map((estado) => ({ estado })));
+    assert.deepEqual(r.anulados.map((c) => c.estado), ['rechazado']);
+    assert.deepEqual(r.enDgi.map((c) => c.estado), ['sobre_recibido', 'aceptado', 'aceptado_manual']);
+  });
+});
 
 describe('retryDelayMs', () => {
   const s = { baseDelayMs: 1000, maxDelayMs: 10_000, maxAttempts: 6 };

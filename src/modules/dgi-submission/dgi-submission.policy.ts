@@ -29,6 +29,26 @@ export const TICKET_TYPES: readonly number[] = [101, 102, 103, 131, 132, 133];
 /** Σ(A-C112..A-C118) in UYU, the amount compared with the 5,000 UI threshold (BRIEF 1). */
 export const NET_AMOUNT_FIELDS = ['MntNoGrv', 'MntExpoyAsim', 'MntImpuestoPerc', 'MntIVaenSusp', 'MntNetoIvaTasaMin', 'MntNetoIVATasaBasica', 'MntNetoIVAOtra'] as const;
 
+/**
+ * DGI states of the CFEs a new envelope built on request (generarSobreDgi) refuses, because
+ * sending them again makes no sense:
+ * - `rechazado`: annulled, "no pudiendo volver a utilizarse" (BRIEF 10); DGI answers E01 (or E02/E09
+ *   again for the two codes that do not void);
+ * - `aceptado`, `aceptado_manual`: DGI has it; a second copy is a duplicate (E02, BRIEF 6);
+ * - `sobre_recibido`: DGI received its envelope (ACKSobre AS) and the result comes by polling that
+ *   envelope; a second copy is E02.
+ * Allowed: `firmado`, `en_cola_dgi` (an envelope may be stuck in `error` or `duplicado`: the portal
+ * upload is the way out), `sobre_rechazado` (DGI never processed it), `observado` (a corrected CFC
+ * is resent, BRIEF 6 "CFC observations").
+ */
+export const ANNULLED_STATES: readonly string[] = ['rechazado'];
+export const AT_DGI_STATES: readonly string[] = ['aceptado', 'aceptado_manual', 'sobre_recibido'];
+
+/** The CFEs that must not go into a new envelope, split by reason. */
+export function notResendable<T extends { estado: string }>(cfes: readonly T[]) {
+  return { anulados: cfes.filter((c) => ANNULLED_STATES.includes(c.estado)), enDgi: cfes.filter((c) => AT_DGI_STATES.includes(c.estado)) };
+}
+
 export interface RetrySettings {
   baseDelayMs: number;
   maxDelayMs: number;

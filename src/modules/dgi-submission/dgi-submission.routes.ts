@@ -17,9 +17,11 @@ export function dgiSubmissionRoutes(service: DgiSubmissionService): FastifyPlugi
         tags: ['CFE emitido'], summary: 'Generate the DGI envelope (EnvioCFE) for issued CFEs',
         description: `Body \`{ idEmpresa, idsCfe: [1..250 issued CFE ids] }\`. Returns the \`EnvioCFE\` (BRIEF 5; FSOB) as \`application/xml\` attachment named \`Sob_<RUC>_<AAAAMMDD>_<Idemisor>.xml\`, header \`x-id-sobre\` when it is an envelope the submission worker built. When the ids are exactly the CFEs of one envelope already built by the worker, the stored bytes are returned (the envelope DGI received). Otherwise a new envelope is built with the next Idemisor of the company (never reused), the signed CFEs embedded byte for byte, validated against DGI's EnvioCFE XSD; it is not sent (for manual upload in DGI's portal: uploading CFEs the worker also sends gives E02 at DGI). Role emisor.
 
-Errors: 404 SOBRE_CFE_NO_ENCONTRADO (an id missing or of another company), 422 SOBRE_CANTIDAD_INVALIDA, SOBRE_TAMANO_EXCEDIDO (over 2 MB), SOBRE_XML_INVALIDO, SOBRE_SIN_CERTIFICADO; 403 SIN_PERMISO (role lectura).`,
+A new envelope takes only CFEs that may still go to DGI: \`firmado\`, \`en_cola_dgi\` (e.g. its envelope is stuck in \`error\` or \`duplicado\`), \`sobre_rechazado\` (DGI never processed it) and \`observado\` (a corrected CFC). It refuses \`rechazado\` (the number is annulled and can never be used again, BRIEF 10: DGI would answer E01) and \`aceptado\`, \`aceptado_manual\`, \`sobre_recibido\` (DGI already has it: a duplicate, E02). Downloading the stored envelope of those CFEs (the ids are exactly its items) is still allowed: it is what DGI already received, same Idemisor.
+
+Errors: 404 SOBRE_CFE_NO_ENCONTRADO (an id missing or of another company), 409 SOBRE_CFE_ANULADO (DGI-rejected CFEs; \`idsCfe\` = the offending ids), SOBRE_CFE_YA_EN_DGI (accepted or received by DGI; \`idsCfe\`), 422 SOBRE_CANTIDAD_INVALIDA, SOBRE_TAMANO_EXCEDIDO (over 2 MB), SOBRE_XML_INVALIDO, SOBRE_SIN_CERTIFICADO; 403 SIN_PERMISO (role lectura).`,
         body: s.generarSobreBody,
-        response: { ...errorResponses, 422: errorBody },
+        response: { ...errorResponses, 409: errorBody, 422: errorBody },
       },
     }, async (req, reply) => {
       const { xml, fileName, idSobre } = await service.generateEnvelope(requireActor(req), req.body.idEmpresa, req.body.idsCfe);

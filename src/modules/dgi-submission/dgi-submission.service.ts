@@ -11,7 +11,7 @@ import { buildEnvioCfe, envelopeFileName, ENVELOPE_MAX_BYTES, ENVELOPE_MAX_CFE }
 import type { StateHistoryEntry } from '../issued-cfe/issued-cfe.history.js';
 import { dgiSubmissionErrors as E } from './dgi-submission.errors.js';
 import type { OutcomeDeps } from './dgi-submission.outcomes.js';
-import { uyFechaHora, type EnvioIndividualMode } from './dgi-submission.policy.js';
+import { notResendable, uyFechaHora, type EnvioIndividualMode } from './dgi-submission.policy.js';
 import * as repo from './dgi-submission.repository.js';
 import type { DgiEnvelopeRow } from './dgi-submission.tables.js';
 
@@ -51,7 +51,8 @@ export function createDgiSubmissionService(deps: DgiSubmissionServiceDeps) {
   return {
     /**
      * The EnvioCFE for these CFEs: when they are exactly the items of one envelope the worker built,
-     * its stored bytes (what DGI got); otherwise a new envelope with a fresh Idemisor (never reused).
+     * its stored bytes (what DGI got); otherwise a new envelope with a fresh Idemisor (never reused),
+     * refused for CFEs DGI rejected (annulled, BRIEF 10) or already has (duplicates): policy notResendable.
      */
     async generateEnvelope(actor: Actor, companyId: number, ids: number[]) {
       assertCompanyRole(actor, companyId, 'emisor');
@@ -65,6 +66,14 @@ export function createDgiSubmissionService(deps: DgiSubmissionServiceDeps) {
         const env = (await repo.findEnvelope(db, [...envelopeIds][0]))!;
         const items = await repo.envelopeItems(db, env.id);
         if (items.length === unique.length) return { xml: env.xml, fileName: envelopeFileName(rucOf(env.xml), env.fecha, env.idEmisor), idSobre: env.id as number | null };
+      }
+      const refused = notResendable(rows);
+      const list = (l: typeof rows) => l.map((r) => `${r.id} (${r.estado})`).join(', ');
+      if (refused.anulados.length) {
+        throw E.SOBRE_CFE_ANULADO(`Comprobantes rechazados por DGI, con el número anulado (BRIEF 10): ${list(refused.anulados)}.`, { idsCfe: refused.anulados.map((r) => r.id) });
+      }
+      if (refused.enDgi.length) {
+        throw E.SOBRE_CFE_YA_EN_DGI(`Comprobantes que DGI ya recibió o aceptó: ${list(refused.enDgi)}.`, { idsCfe: refused.enDgi.map((r) => r.id) });
       }
       let cert: string;
       try {

@@ -75,6 +75,7 @@ const exchangeColumns = {
   receptorTipoDoc: issuedCfes.receptorTipoDoc,
   receptorDocumento: issuedCfes.receptorDocumento,
   customerId: issuedCfes.customerId,
+  estado: issuedCfes.estado,
   estadoReceptor: issuedCfes.estadoReceptor,
   xml: issuedCfes.xml,
   adenda: issuedCfes.adenda,
@@ -89,6 +90,8 @@ export interface ExchangeCfe {
   receptorTipoDoc: number | null;
   receptorDocumento: string | null;
   customerId: number | null;
+  /** DGI-side state: the receiver exchange delivers only the states its rule allows (BRIEF 1). */
+  estado: string;
   estadoReceptor: string | null;
   xml: string;
   adenda: string | null;
@@ -99,19 +102,23 @@ export async function exchangeCfesByIds(db: DbOrTx, ids: number[]): Promise<Exch
 }
 
 /**
- * CFEs of electronic receivers not sent yet (estado_receptor null), never CFCs (BRIEF 5/10),
- * signed in the last `maxAgeDays`, locked with SKIP LOCKED so concurrent dispatchers split the work.
+ * CFEs of electronic receivers not sent yet (estado_receptor null), never CFCs (BRIEF 5/10), whose
+ * DGI state is one of `dgiStates` (the caller's rule: BRIEF 1, DGI gets each CFE before the
+ * receiver does; a DGI-rejected CFE is annulled, BRIEF 10), locked with SKIP LOCKED so concurrent
+ * dispatchers split the work. Age counts from the last state change (else signing), so a CFE that
+ * reaches DGI late (DGI unreachable for days) is still delivered once DGI has it.
  */
-export async function claimUnsentToReceivers(tx: DbOrTx, customerIds: number[], maxAgeDays: number, limit: number): Promise<ExchangeCfe[]> {
-  if (customerIds.length === 0) return [];
+export async function claimUnsentToReceivers(tx: DbOrTx, customerIds: number[], dgiStates: readonly string[], maxAgeDays: number, limit: number): Promise<ExchangeCfe[]> {
+  if (customerIds.length === 0 || dgiStates.length === 0) return [];
   return tx
     .select(exchangeColumns)
     .from(issuedCfes)
     .where(and(
       inArray(issuedCfes.customerId, customerIds),
+      inArray(issuedCfes.estado, [...dgiStates]),
       sql`${issuedCfes.estadoReceptor} is null`,
       sql`${issuedCfes.tipoCfe} < 200`,
-      sql`${issuedCfes.firmadoEn} > now() - make_interval(days => ${maxAgeDays})`,
+      sql`coalesce(${issuedCfes.estadoActualizadoEn}, ${issuedCfes.firmadoEn}) > now() - make_interval(days => ${maxAgeDays})`,
     ))
     .orderBy(issuedCfes.id)
     .limit(limit)

@@ -1,12 +1,14 @@
 import { defineErrors } from '../../lib/errors.js';
 
-/** Exchange with electronic receivers (BRIEF 8; issue 6 points 1-2). */
+/** Exchange with electronic receivers (BRIEF 8; issue 6 points 1-2; DGI first, BRIEF 1 and 10). */
 export const receiverErrors = defineErrors({
   CFE_NO_ENCONTRADO_SOBRE: { status: 404, message: 'Alguno de los comprobantes indicados no existe en la empresa.' },
   SOBRE_RECEPTOR_CFC: { status: 422, message: 'Los comprobantes de contingencia (CFC, tipos 2xx) nunca se envían al receptor; solo a DGI.' },
   SOBRE_RECEPTOR_SIN_RUC: { status: 422, message: 'Solo se envía sobre a un receptor identificado por RUT (emisor electrónico).' },
   SOBRE_RECEPTOR_MEZCLADO: { status: 422, message: 'Un sobre entre empresas lleva solo comprobantes de un mismo receptor (RUT).' },
   SOBRE_RECEPTOR_SIN_CORREO: { status: 422, message: 'El cliente no tiene dirección de correo para el intercambio (emailIntercambio o email).' },
+  SOBRE_RECEPTOR_RECHAZADO_DGI: { status: 409, message: 'Hay comprobantes rechazados por DGI: están anulados (no pueden volver a usarse) y nunca se envían al receptor como válidos.' },
+  SOBRE_RECEPTOR_SIN_DGI: { status: 409, message: 'Hay comprobantes que DGI todavía no recibió: cada CFE se envía a DGI antes que al receptor electrónico.' },
   SOBRE_RECEPTOR_INVALIDO: { status: 422, message: 'El sobre generado no cumple EnvioCFE_entreEmpresas.xsd.' },
   SIN_CERTIFICADO_SOBRE: { status: 422, message: 'La empresa no tiene un certificado activo; el sobre lleva el certificado que firmó los comprobantes.' },
   RESPUESTA_RECEPTOR_INVALIDA: { status: 422, message: 'La respuesta del receptor no es un ACKSobre ni un ACKCFE válido según los XSD de DGI.' },

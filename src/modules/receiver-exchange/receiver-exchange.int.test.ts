@@ -1,4 +1,8 @@
-/** Receiver side end to end: envelope to an electronic receiver (XSD + xmllint), e-mail job, receiver ACK upload outcomes. */
+/**
+ * Receiver side end to end: envelope to an electronic receiver (XSD + xmllint), e-mail job, receiver ACK upload outcomes.
+ * The DGI side runs through the real submission worker and the in-process DGI simulator, called step by step
+ * (envelope, EFACRECEPCIONSOBRE, EFACCONSULTARESTADOENVIO), since only CFEs DGI has go to the receiver (BRIEF 1).
+ */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,13 +16,17 @@ import { createTestCa, issueTestCertificate } from '../../platform/crypto/pki.js
 import { loadPatchedXsdSet, validateXml } from '../../platform/xml/xsd.js';
 import { ackCfeXml, ackSobreXml, motivo, type CfeResult } from '../dgi/simulator/ack-xml.js';
 import { signEnveloped } from '../dgi/simulator/xmldsig.js';
-import { setUpIssuer } from '../issued-cfe/issued-cfe.test-setup.js';
+import type { DgiSimulator } from '../dgi/dgi.simulator.js';
+import { setUpDgiIssuer, simulatorOf } from '../dgi-submission/dgi-submission.test-helpers.js';
 
 let t: TestApp;
 let admin: string;
 let company: { id: number; rut: string };
 let other: { id: number; rut: string };
 let customerId: number;
+let sim: DgiSimulator;
+/** The e-Factura of the first test: accepted by DGI, its envelope only generated (never sent to the receiver). */
+let acceptedId: number;
 const receiverRut = validRut();
 const receiverKeys = issueTestCertificate(createTestCa(), { rut: receiverRut, name: 'Receptor SA' });
 const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10);
@@ -43,13 +51,25 @@ const ackCfe = (results: CfeResult[]) => {
 const det = (cfe: { serie: string; numero: number }, Estado: 'AE' | 'BE' | 'CE', codes: string[] = [], tipo = '111'): CfeResult =>
   ({ Nro_ordinal: 1, TipoCFE: tipo, Serie: cfe.serie, NroCFE: String(cfe.numero), FechaCFE: today, TmstCFE: now, Estado, motivos: codes.map((c) => ({ ...motivo(c), Glosa: 'Mercadería en mal estado' })) });
 const upload = (xml: string, token = admin, idEmpresa = company.id) => t.call(token, 'POST', '/api/v1/cfeemitido/respuestaReceptor', { idEmpresa, xml });
+const generate = (idsCfe: number[], enviarPorCorreo?: boolean) => t.call(admin, 'POST', '/api/v1/cfeemitido/generarSobreReceptor', { idEmpresa: company.id, idsCfe, ...(enviarPorCorreo ? { enviarPorCorreo } : {}) });
+const dispatch = () => t.modules.services.receiverExchange.dispatch();
+const worker = () => t.modules.services.dgiSubmissionWorker;
+const stateOf = async (id: number) => ((await t.db.execute(sql`select estado, estado_receptor from issued_cfes where id = ${id}`)).rows[0] as { estado: string; estado_receptor: string | null });
+const cfeIdsOf = async (envelopeId: number) => ((await t.db.execute(sql`select cfe_ids from receiver_envelopes where id = ${envelopeId}`)).rows[0] as { cfe_ids: number[] }).cfe_ids.map(Number);
+/** The company's signed CFEs through DGI: one envelope, sent (ACKSobre), polled (ACKCFE). */
+async function throughDgi() {
+  const env = await worker().createEnvelope(company.id);
+  assert.ok(env, 'an envelope was built');
+  assert.equal(await worker().sendEnvelope(env.id), 'recibido');
+  assert.equal(await worker().pollEnvelope(env.id), 'procesado');
+}
 
 before(async () => {
   t = await createTestApp();
   admin = await t.adminToken();
-  company = await insertCompany(t);
+  sim = await simulatorOf(t);
+  ({ company } = await setUpDgiIssuer(t, admin));
   other = await insertCompany(t);
-  await setUpIssuer(t.db, t.call, admin, company);
   const c = await t.call(admin, 'POST', '/api/v1/cliente/crear', { idEmpresa: company.id, tipoDocumento: 2, documento: receiverRut, razonSocial: 'Receptor SA', direccion: 'Calle 1', ciudad: 'Montevideo', emisorElectronico: true, emailIntercambio: 'cfe@receptor.uy' });
   assert.equal(c.status, 201, JSON.stringify(c.body));
   assert.equal(c.body.emisorElectronico, true);
@@ -60,6 +80,9 @@ after(async () => t.close());
 describe('happy path', () => {
   test('generarSobreReceptor returns an EnvioCFE_entreEmpresas with the Adenda, valid against the XSD (xmllint too)', async () => {
     const cfe = await emitFactura('Orden de compra 55 <urgente>');
+    acceptedId = cfe.id;
+    await throughDgi();
+    assert.equal((await stateOf(cfe.id)).estado, 'aceptado');
     const r = await t.app.inject({ method: 'POST', url: '/api/v1/cfeemitido/generarSobreReceptor', payload: { idEmpresa: company.id, idsCfe: [cfe.id] }, headers: { authorization: `Bearer ${admin}` } });
     assert.equal(r.statusCode, 200, r.body);
     assert.match(r.headers['content-type'] as string, /application\/xml/);
@@ -78,21 +101,39 @@ describe('happy path', () => {
     assert.equal(row.estado_receptor, null);
   });
 
-  test('the dispatcher e-mails unsent CFEs of electronic receivers (never a CFC), marks them receptor_pendiente', async () => {
+  test('the dispatcher e-mails CFEs only once DGI has them (BRIEF 1), never a CFC; marks them receptor_pendiente', async () => {
     const cfe = await emitFactura();
-    // A transcribed CFC (211) for the same receiver: must never be sent to it (BRIEF 5/10).
-    await t.db.execute(sql`insert into issued_cfes (company_id, branch_id, emission_point_id, cae_range_id, tipo_cfe, serie, numero, fecha_emision, tmst_firma, firmado_en, receptor_tipo_doc, receptor_documento, customer_id, moneda, totales, xml, digest_value, codigo_seguridad, url_qr)
-      select company_id, branch_id, emission_point_id, cae_range_id, 211, 'XA', 953001, fecha_emision, tmst_firma, firmado_en, receptor_tipo_doc, receptor_documento, customer_id, moneda, totales, xml, digest_value, codigo_seguridad, url_qr from issued_cfes where id = ${cfe.id}`);
-    const ids = await t.modules.services.receiverExchange.dispatch();
+    // A transcribed CFC (211) for the same receiver, accepted by DGI: must never be sent to it (BRIEF 5/10).
+    await t.db.execute(sql`insert into issued_cfes (company_id, branch_id, emission_point_id, cae_range_id, tipo_cfe, serie, numero, fecha_emision, tmst_firma, firmado_en, receptor_tipo_doc, receptor_documento, customer_id, moneda, totales, xml, digest_value, codigo_seguridad, url_qr, estado)
+      select company_id, branch_id, emission_point_id, cae_range_id, 211, 'XA', 953001, fecha_emision, tmst_firma, firmado_en, receptor_tipo_doc, receptor_documento, customer_id, moneda, totales, xml, digest_value, codigo_seguridad, url_qr, 'aceptado' from issued_cfes where id = ${cfe.id}`);
+    // Signed, not sent to DGI yet: only the e-Factura DGI accepted above goes (its envelope was only generated).
+    const first = await dispatch();
+    assert.equal(first.length, 1);
+    assert.deepEqual(await cfeIdsOf(first[0]), [acceptedId]);
+    assert.deepEqual(await stateOf(cfe.id), { estado: 'firmado', estado_receptor: null });
+    // DGI unreachable: the CFE is in an envelope (en_cola_dgi) DGI never got; nothing goes to the receiver,
+    // not even after longer than RECEIVER_EXCHANGE_MAX_AGE_DAYS (the age counts from the last DGI change).
+    sim.control.setDown('503');
+    const env = (await worker().createEnvelope(company.id))!;
+    assert.equal(await worker().sendEnvelope(env.id), 'retry');
+    assert.deepEqual(await stateOf(cfe.id), { estado: 'en_cola_dgi', estado_receptor: null });
+    assert.deepEqual(await dispatch(), []);
+    await t.db.execute(sql`update issued_cfes set firmado_en = now() - make_interval(days => ${t.config.receiverExchange.maxAgeDays + 10}) where id = ${cfe.id}`);
+    // DGI received the envelope (ACKSobre AS): sent to the receiver without waiting for DGI's ACKCFE.
+    sim.control.setDown(false);
+    assert.equal(await worker().sendEnvelope(env.id), 'recibido');
+    assert.equal((await stateOf(cfe.id)).estado, 'sobre_recibido');
+    const ids = await dispatch();
     assert.equal(ids.length, 1);
-    const env = (await t.db.execute(sql`select * from receiver_envelopes where id = ${ids[0]}`)).rows[0] as { cfe_ids: number[]; estado: string; email: string };
-    assert.equal(env.estado, 'pendiente');
-    assert.equal(env.email, 'cfe@receptor.uy');
-    assert.equal(env.cfe_ids.length, 2); // both e-Facturas (the one only generated above was never sent), not the CFC
+    assert.deepEqual(await cfeIdsOf(ids[0]), [cfe.id]);
+    assert.equal(await worker().pollEnvelope(env.id), 'procesado');
+    const envRow = (await t.db.execute(sql`select * from receiver_envelopes where id = ${ids[0]}`)).rows[0] as { estado: string; email: string };
+    assert.equal(envRow.estado, 'pendiente');
+    assert.equal(envRow.email, 'cfe@receptor.uy');
     const states = (await t.db.execute(sql`select tipo_cfe, estado_receptor from issued_cfes where company_id = ${company.id} order by id`)).rows as Array<{ tipo_cfe: number; estado_receptor: string | null }>;
     assert.deepEqual(states.map((s) => s.estado_receptor), ['receptor_pendiente', 'receptor_pendiente', null]);
     const hist = (await t.db.execute(sql`select count(*)::int as n from issued_cfe_state_history where lado = 'receptor' and estado = 'receptor_pendiente' and referencia = ${`sobreReceptor:${ids[0]}`}`)).rows[0] as { n: number };
-    assert.equal(hist.n, 2);
+    assert.equal(hist.n, 1);
     // What the worker does with the queued e-mail job:
     const handler = t.modules.jobs.find((j) => j.job.name === 'receiverExchange.mail')!;
     await handler.handle({ id: ids[0] }, { logger: t.app.log as never, attempt: 1, maxAttempts: 10 });
@@ -132,6 +173,41 @@ describe('happy path', () => {
 });
 
 describe('errors', () => {
+  test('a CFE DGI rejected (annulled, BRIEF 10) is never delivered: the dispatcher skips it, generarSobreReceptor answers 409', async () => {
+    const cfe = await emitFactura();
+    sim.control.rejectNext({ tipoCFE: 111, serie: cfe.serie, nro: cfe.numero }, ['E05']);
+    await throughDgi();
+    assert.equal((await stateOf(cfe.id)).estado, 'rechazado');
+    assert.deepEqual(await dispatch(), []);
+    for (const enviarPorCorreo of [false, true]) {
+      const r = await generate([acceptedId, cfe.id], enviarPorCorreo);
+      assert.equal(r.status, 409, JSON.stringify(r.body));
+      assert.equal(r.body.code, 'SOBRE_RECEPTOR_RECHAZADO_DGI');
+      assert.deepEqual(r.body.idsCfe, [cfe.id]);
+      assert.match(r.body.error, new RegExp(`${cfe.id} \\(111-${cfe.serie}-${cfe.numero}, rechazado\\)`));
+    }
+    assert.deepEqual(await stateOf(cfe.id), { estado: 'rechazado', estado_receptor: null });
+    const stored = (await t.db.execute(sql`select count(*)::int as n from receiver_envelopes where cfe_ids @> ${JSON.stringify([cfe.id])}::jsonb`)).rows[0] as { n: number };
+    assert.equal(stored.n, 0);
+  });
+
+  test('generarSobreReceptor refuses CFEs DGI has not received (signed; envelope refused BS): 409 SOBRE_RECEPTOR_SIN_DGI', async () => {
+    const cfe = await emitFactura();
+    const signed = await generate([cfe.id]);
+    assert.equal(signed.status, 409, JSON.stringify(signed.body));
+    assert.equal(signed.body.code, 'SOBRE_RECEPTOR_SIN_DGI');
+    assert.deepEqual(signed.body.idsCfe, [cfe.id]);
+    sim.control.rejectNextEnvelope(['S04']);
+    const env = (await worker().createEnvelope(company.id))!;
+    assert.equal(await worker().sendEnvelope(env.id), 'rechazado');
+    assert.equal((await stateOf(cfe.id)).estado, 'sobre_rechazado');
+    const refused = await generate([cfe.id], true);
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.code, 'SOBRE_RECEPTOR_SIN_DGI');
+    assert.deepEqual(await dispatch(), []);
+    assert.equal((await stateOf(cfe.id)).estado_receptor, null);
+  });
+
   test('CFC never goes to the receiver; unknown ids 404', async () => {
     const [cfc] = (await t.db.execute(sql`select id::int from issued_cfes where tipo_cfe = 211`)).rows as Array<{ id: number }>;
     const r = await t.call(admin, 'POST', '/api/v1/cfeemitido/generarSobreReceptor', { idEmpresa: company.id, idsCfe: [cfc.id] });

@@ -10,9 +10,11 @@ const GENERATE = `Envelope for an electronic receiver (BRIEF 5 and 8): \`EnvioCF
 
 Answer 200: the XML (application/xml, attachment \`Sob_<RUC>_<AAAAMMDD>_<Idemisor>.xml\`), header \`x-id-sobre\` = Idemisor (quote it when the receiver's ACKSobre comes back).
 
-With \`enviarPorCorreo: true\` (role emisor) it is also e-mailed (background job, retried) to the customer's \`emailIntercambio\` (else \`email\`) and the CFEs become \`estado_receptor = receptor_pendiente\`. Without it nothing changes (role lectura). The service also sends automatically: every minute, unsent CFEs (last RECEIVER_EXCHANGE_MAX_AGE_DAYS days) of customers flagged \`emisorElectronico\` go out in one envelope per receiver.
+Only CFEs DGI already has go to a receiver (BRIEF 1, FSOB §1: each CFE is sent to DGI before it goes to the electronic receiver; DGI's authorisation need not be awaited): DGI state \`sobre_recibido\` (ACKSobre AS), \`aceptado\` or \`aceptado_manual\`. A CFE DGI rejected (\`rechazado\`) is annulled (BRIEF 10) and is never delivered as valid.
 
-Errors: 404 CFE_NO_ENCONTRADO_SOBRE (an id missing or of another company); 422 SOBRE_RECEPTOR_CFC (contingency CFC 2xx are never sent to the receiver, only to DGI), SOBRE_RECEPTOR_SIN_RUC (receiver not identified by RUT), SOBRE_RECEPTOR_MEZCLADO (more than one receiver), SOBRE_RECEPTOR_SIN_CORREO, SIN_CERTIFICADO_SOBRE, SOBRE_RECEPTOR_INVALIDO (XSD; \`errores\`).`;
+With \`enviarPorCorreo: true\` (role emisor) it is also e-mailed (background job, retried) to the customer's \`emailIntercambio\` (else \`email\`) and the CFEs become \`estado_receptor = receptor_pendiente\`. Without it nothing changes (role lectura). The service also sends automatically: every minute, unsent CFEs (last RECEIVER_EXCHANGE_MAX_AGE_DAYS days) of customers flagged \`emisorElectronico\` go out in one envelope per receiver as soon as DGI has them.
+
+Errors: 404 CFE_NO_ENCONTRADO_SOBRE (an id missing or of another company); 409 SOBRE_RECEPTOR_RECHAZADO_DGI (a CFE DGI rejected: annulled; \`idsCfe\` = the offending ids), SOBRE_RECEPTOR_SIN_DGI (a CFE DGI has not received yet: \`firmado\`, \`en_cola_dgi\`, \`sobre_rechazado\`; \`idsCfe\`); 422 SOBRE_RECEPTOR_CFC (contingency CFC 2xx are never sent to the receiver, only to DGI), SOBRE_RECEPTOR_SIN_RUC (receiver not identified by RUT), SOBRE_RECEPTOR_MEZCLADO (more than one receiver), SOBRE_RECEPTOR_SIN_CORREO, SIN_CERTIFICADO_SOBRE, SOBRE_RECEPTOR_INVALIDO (XSD; \`errores\`).`;
 
 const ACK = `Uploads a receiver's answer (BRIEF 8), JSON \`{ idEmpresa, xml }\` with the document as received: \`ACKSobre\` (envelope receipt: AS → the envelope becomes \`recibido\`; BS → \`rechazado\` with S01-S07/S20) or \`ACKCFE\` per ACKCFE_Partes.xsd (per CFE: AE → \`receptor_aceptado\`, BE → \`receptor_rechazado\` with E02-E07/E10-E12/E20-E60; CE → \`receptor_observado\`, accepted although the XSD enumerates only AE/BE, because spec 6 #11 defines the event). Receiver outcomes are tracked apart from DGI's (\`estadoReceptor\`): a receiver's rejection never voids the CFE; correct it with a credit/debit note.
 
@@ -23,7 +25,7 @@ Errors: 422 RESPUESTA_RECEPTOR_INVALIDA (not an ACK, XSD; \`errores\`), RESPUEST
 export function receiverExchangeRoutes(service: ReceiverExchangeService): FastifyPluginAsyncZod {
   return async (app) => {
     app.post('/api/v1/cfeemitido/generarSobreReceptor', {
-      schema: { tags, summary: 'Generate envelope for the receiver', description: GENERATE, body: s.generateBody, response: { ...errorResponses, 422: errorBody } },
+      schema: { tags, summary: 'Generate envelope for the receiver', description: GENERATE, body: s.generateBody, response: { ...errorResponses, 409: errorBody, 422: errorBody } },
     }, async (req, reply) => {
       const env = await service.generate(requireActor(req), req.body);
       return reply

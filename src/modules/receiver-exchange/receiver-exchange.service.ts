@@ -2,7 +2,8 @@
  * Exchange with electronic receivers (BRIEF 5 and 8; issue 6 points 1, 2, 5, 7).
  *
  * Outbound: an EnvioCFE_entreEmpresas per receiver (its CFEs only, each with its Adenda), never a
- * CFC. `generate` returns it (optionally queueing the e-mail); the dispatcher (cron, every minute)
+ * CFC, only CFEs DGI already has and never one DGI rejected (receiver-exchange.delivery.ts, BRIEF 1
+ * and 10). `generate` returns it (optionally queueing the e-mail); the dispatcher (cron, every minute)
  * picks unsent CFEs of customers flagged `emisorElectronico` with SKIP LOCKED, builds one envelope
  * per receiver, sets estado_receptor = 'receptor_pendiente' with a history row and enqueues the
  * e-mail job, all in one transaction. The job e-mails it (retried by the queue, recorded on the row).
@@ -22,6 +23,7 @@ import {
   type ReceptorState, type SigningContext,
 } from '../emission/index.js';
 import { readReceiverAck } from './receiver-exchange.acks.js';
+import { RECEIVER_DELIVERABLE_STATES, undeliverable } from './receiver-exchange.delivery.js';
 import { receiverErrors as E } from './receiver-exchange.errors.js';
 import { sendEnvelopeMailJob } from './receiver-exchange.jobs.js';
 import * as repo from './receiver-exchange.repository.js';
@@ -47,7 +49,7 @@ export interface ReceiverExchangeDeps {
   /** The issued CFEs this module sends on and acknowledges, receiver-side columns (issued-cfe.handoff.ts). */
   cfes: {
     byIds(db: DbOrTx, ids: number[]): Promise<ExchangeCfe[]>;
-    claimUnsent(tx: DbOrTx, customerIds: number[], maxAgeDays: number, limit: number): Promise<ExchangeCfe[]>;
+    claimUnsent(tx: DbOrTx, customerIds: number[], dgiStates: readonly string[], maxAgeDays: number, limit: number): Promise<ExchangeCfe[]>;
     lockOne(tx: DbOrTx, companyId: number, tipoCfe: number, serie: string, numero: number): Promise<ExchangeCfe | undefined>;
   };
   /** issued-cfe's receiver-side state writer (issued-cfe.history.ts applyReceptorStateChange). */
@@ -62,6 +64,14 @@ export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
   /** Builds, XSD-validates and stores one envelope for CFEs of one receiver; `email` set = queue the e-mail. */
   async function buildAndStore(tx: DbOrTx, companyId: number, cfes: ExchangeCfe[], o: { customerId: number | null; email: string | null; send: boolean }) {
     if (cfes.some((c) => c.tipoCfe >= 200)) throw E.SOBRE_RECEPTOR_CFC();
+    const blocked = undeliverable(cfes);
+    const list = (l: ExchangeCfe[]) => l.map((c) => `${c.id} (${c.tipoCfe}-${c.serie}-${c.numero}, ${c.estado})`).join(', ');
+    if (blocked.rechazados.length) {
+      throw E.SOBRE_RECEPTOR_RECHAZADO_DGI(`Comprobantes rechazados por DGI (anulados, BRIEF 10), no se envían al receptor: ${list(blocked.rechazados)}.`, { idsCfe: blocked.rechazados.map((c) => c.id) });
+    }
+    if (blocked.sinDgi.length) {
+      throw E.SOBRE_RECEPTOR_SIN_DGI(`DGI todavía no recibió estos comprobantes; se envían al receptor cuando DGI recibe su sobre: ${list(blocked.sinDgi)}.`, { idsCfe: blocked.sinDgi.map((c) => c.id) });
+    }
     if (cfes.some((c) => c.receptorTipoDoc !== RUT || !c.receptorDocumento)) throw E.SOBRE_RECEPTOR_SIN_RUC();
     const rutReceptor = cfes[0].receptorDocumento!;
     if (cfes.some((c) => c.receptorDocumento !== rutReceptor)) throw E.SOBRE_RECEPTOR_MEZCLADO();
@@ -116,7 +126,8 @@ export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
       if (receivers.length === 0) return [];
       const byId = new Map(receivers.map((r) => [r.id, r]));
       return db.transaction(async (tx) => {
-        const cfes = await deps.cfes.claimUnsent(tx, [...byId.keys()], deps.settings.maxAgeDays, 1000);
+        // Only what DGI already has, never a DGI-rejected (annulled) CFE: BRIEF 1 and 10.
+        const cfes = await deps.cfes.claimUnsent(tx, [...byId.keys()], RECEIVER_DELIVERABLE_STATES, deps.settings.maxAgeDays, 1000);
         const groups = new Map<string, ExchangeCfe[]>();
         for (const c of cfes) {
           if (c.receptorTipoDoc !== RUT || !c.receptorDocumento) continue;
