@@ -152,7 +152,10 @@ try {
       console.log(`${what}: ${file}  [${xmllint(file, schema)}]`);
     };
     console.log('');
-    await saveXml('Envelope to DGI (EnvioCFE)', 'dgi-', '/api/v1/cfeemitido/generarSobreDgi', { idEmpresa, idsCfe: issued.map((c) => c.id) }, 'EnvioCFE.xsd');
+    // The newest envelope the worker sent, downloaded again: a NEW envelope of CFEs DGI already has
+    // (or rejected, voiding their numbers) is refused (SOBRE_CFE_YA_EN_DGI, SOBRE_CFE_ANULADO).
+    const sent = must(await api(token, 'GET', `/api/v1/sobredgi/${voided.data[0].id}`), 'envelope');
+    await saveXml('Envelope to DGI (EnvioCFE)', 'dgi-', '/api/v1/cfeemitido/generarSobreDgi', { idEmpresa, idsCfe: sent.idsCfe }, 'EnvioCFE.xsd');
     await saveXml('Envelope to the receiver (EnvioCFE_entreEmpresas)', 'receptor-', '/api/v1/cfeemitido/generarSobreReceptor', { idEmpresa, idsCfe: [factura.id] }, 'EnvioCFE_entreEmpresas.xsd');
     const yesterday = new Date(Date.now() - 27 * 3600_000).toISOString().slice(0, 10);
     const report = must(await api(token, 'POST', '/api/v1/reportediario/regenerar', { idEmpresa, fecha: yesterday }), 'daily report');
