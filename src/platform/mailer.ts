@@ -1,7 +1,7 @@
 /**
  * Outbound e-mail. With SMTP_URL: a real SMTP transport (nodemailer). Without it: each message is
- * written as an .eml file to DATA_DIR/outbox and logged, so password recovery works on a fresh
- * machine and tests can read what was "sent".
+ * written as an .eml file to DATA_DIR/outbox and logged (recipient, subject and file, never the
+ * body), so password recovery works on a fresh machine and tests can read what was "sent".
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -51,7 +51,8 @@ export function createMailer(config: { smtpUrl?: string; from: string; outboxDir
       await fs.mkdir(config.outboxDir, { recursive: true });
       const file = path.join(config.outboxDir, `${Date.now()}-${String(info.messageId).replace(/[^A-Za-z0-9.-]/g, '')}.eml`);
       await fs.writeFile(file, info.message as Buffer);
-      logger.info({ to: message.to, subject: message.subject, file, text: message.text }, 'mail written to outbox (no SMTP_URL)');
+      // Never the body: it can carry secrets (password-reset codes). The .eml file is the dev mail sink.
+      logger.info({ to: message.to, subject: message.subject, file }, 'mail written to outbox (no SMTP_URL)');
       return { messageId: String(info.messageId), outboxFile: file };
     },
     close() {

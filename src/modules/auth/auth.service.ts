@@ -36,6 +36,8 @@ const dummyHash = await hashPassword('timing-equaliser-not-a-password');
 export function createAuthService(deps: { db: Db; users: UsersService; settings: AuthSettings; logger: Logger }) {
   const { db, users, settings } = deps;
   const verifyToken = createJwtVerifier(settings.jwtSecret);
+  // The own password change (users module) ends sessions through this: refresh tokens live here.
+  users.attachSessions({ revokeAllOfUser: repo.revokeAllOfUser });
 
   async function issueTokens(userId: number, tokenVersion: number, familyId: string = randomUUID(), tx: Db | Parameters<typeof repo.insertRefreshToken>[0] = db): Promise<TokenPair> {
     const { token, hash } = newOpaqueToken();

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import type { CompanyRole } from '../../platform/http/actor.js';
 import type { Paging } from '../../platform/http/paging.js';
@@ -74,6 +74,31 @@ export async function updateUser(db: DbOrTx, id: number, values: Partial<typeof 
 export async function setRoles(db: DbOrTx, userId: number, companyIds: number[], roles: Array<{ companyId: number; role: CompanyRole }>): Promise<void> {
   if (companyIds.length) await db.delete(userCompanies).where(and(eq(userCompanies.userId, userId), inArray(userCompanies.companyId, companyIds)));
   if (roles.length) await db.insert(userCompanies).values(roles.map((r) => ({ userId, companyId: r.companyId, role: r.role })));
+}
+
+/** Which of these companies exist and are not deleted. */
+export async function liveCompanyIds(db: DbOrTx, ids: number[]): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const rows = await db.select({ id: companies.id }).from(companies).where(and(inArray(companies.id, ids), isNull(companies.deletedAt)));
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * Of these (non-deleted) companies, those with an enabled administrador other than `userId`.
+ * First locks their administrador memberships in a fixed order: concurrent edits of the same
+ * company wait here, and the count (a new statement, so a new snapshot) sees what they committed.
+ */
+export async function companiesWithAnotherAdmin(db: DbOrTx, companyIds: number[], userId: number): Promise<Set<number>> {
+  if (!companyIds.length) return new Set();
+  const admins = and(inArray(userCompanies.companyId, companyIds), eq(userCompanies.role, 'administrador'));
+  await db.select({ userId: userCompanies.userId }).from(userCompanies).where(admins).orderBy(asc(userCompanies.companyId), asc(userCompanies.userId)).for('update');
+  const rows = await db
+    .selectDistinct({ companyId: userCompanies.companyId })
+    .from(userCompanies)
+    .innerJoin(users, eq(users.id, userCompanies.userId))
+    .innerJoin(companies, eq(companies.id, userCompanies.companyId))
+    .where(and(admins, ne(userCompanies.userId, userId), eq(users.enabled, true), isNull(companies.deletedAt)));
+  return new Set(rows.map((r) => r.companyId));
 }
 
 /** Atomically counts a failed login and locks the user at the threshold. */

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses } from '../../platform/http/error-body.js';
+import { errorBody, errorResponses } from '../../platform/http/error-body.js';
 import { paged } from '../../platform/http/paging.js';
 import { requireActor } from '../../platform/http/tenancy.js';
 import * as s from './users.schemas.js';
@@ -35,13 +35,19 @@ export function usersRoutes(users: UsersService): FastifyPluginAsyncZod {
     }, async (req, reply) => reply.status(201).send(await users.create(requireActor(req), req.body)));
 
     app.post('/api/v1/usuario/editar', {
-      schema: { tags, summary: 'Edit user', body: s.editUserBody, response: { 200: s.userView, ...errorResponses } },
+      schema: {
+        tags, summary: 'Edit user',
+        description: 'Caller: operator or administrator of a company of the user. `empresas` replaces the roles on the companies the caller administers (one entry per company, else 400; a missing or deleted company is 404 `EMPRESA_NO_ENCONTRADA`). ' +
+          '`nombre` and `habilitado` belong to the whole account: changing them needs an operator or the administrator of every company of the user (403 `USUARIO_DE_OTRAS_EMPRESAS`). ' +
+          'No edit may take away the last enabled administrador of a company, by removing or lowering the role or by disabling the user (409 `ULTIMO_ADMINISTRADOR`, with the company in `idEmpresa`): make someone else administrador first.',
+        body: s.editUserBody, response: { 200: s.userView, ...errorResponses, 409: errorBody.describe('Would leave a company without an administrador') },
+      },
     }, async (req) => users.edit(requireActor(req), req.body));
 
     app.post('/api/v1/usuario/actualizarClave', {
       schema: {
         tags, summary: 'Update own password',
-        description: 'Needs the current password. Every session of the user ends (log in again with the new password).',
+        description: 'Needs the current password. Every session of the user ends, the calling one included: access tokens stop working at once and every refresh token is revoked (`POST /api/auth/refresh` answers 401 `REFRESH_TOKEN_INVALIDO`). No new tokens are returned: log in again with the new password.',
         body: s.changePasswordBody, response: { 204: z.null(), ...errorResponses },
       },
     }, async (req, reply) => {

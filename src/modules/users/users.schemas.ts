@@ -1,9 +1,21 @@
 import { z } from 'zod';
+import { PG_INT_MAX } from '../../lib/pg-int.js';
 import { companyRoles } from '../../platform/http/actor.js';
 import { pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 
+/** Ids are PostgreSQL `integer` columns: a larger value is a 400 on the field, not a database error. */
+const id = () => z.number().int().positive().max(PG_INT_MAX);
+
 const rol = z.enum(companyRoles).describe('administrador: manages the company and its users; emisor: issues and operates; lectura: read-only');
-const companyRole = z.object({ idEmpresa: z.number().int().positive(), rol });
+const companyRole = z.object({ idEmpresa: id(), rol });
+/** One role per company: a repeated idEmpresa is a 400 on the repeated entry. */
+const companyRoleList = z.array(companyRole).superRefine((list, ctx) => {
+  const seen = new Set<number>();
+  list.forEach((e, i) => {
+    if (seen.has(e.idEmpresa)) ctx.addIssue({ code: 'custom', path: [i, 'idEmpresa'], message: `La empresa ${e.idEmpresa} está repetida: indique un solo rol por empresa.` });
+    seen.add(e.idEmpresa);
+  });
+});
 
 export const userView = z.object({
   id: z.number().int(),
@@ -16,7 +28,7 @@ export const userView = z.object({
 });
 
 export const listUsersQuery = pagingQuery.extend({
-  idEmpresa: z.coerce.number().int().positive().optional().describe('Company whose users to list; required unless the caller is an operator'),
+  idEmpresa: z.coerce.number().int().positive().max(PG_INT_MAX).optional().describe('Company whose users to list; required unless the caller is an operator'),
 });
 export const usersPage = pagedResponse(userView);
 
@@ -25,14 +37,14 @@ export const createUserBody = z.object({
   nombre: z.string().max(200).optional(),
   clave: z.string().min(8).describe('Initial password (at least 8 characters)'),
   operador: z.boolean().optional().describe('Only an operator can create operators'),
-  empresas: z.array(companyRole).default([]).describe('Roles to grant; the caller must administer each company'),
+  empresas: companyRoleList.default([]).describe('Roles to grant, one per company; the caller must administer each company (an operator: any non-deleted company, else 404 EMPRESA_NO_ENCONTRADA)'),
 });
 
 export const editUserBody = z.object({
-  idUsuario: z.number().int().positive(),
-  nombre: z.string().max(200).optional(),
-  habilitado: z.boolean().optional(),
-  empresas: z.array(companyRole).optional().describe('Replaces the roles on the companies the caller administers'),
+  idUsuario: id(),
+  nombre: z.string().max(200).optional().describe('Account-wide: the caller must administer every company of the user (or be an operator)'),
+  habilitado: z.boolean().optional().describe('Account-wide, like nombre'),
+  empresas: companyRoleList.optional().describe('Replaces the roles on the companies the caller administers, one per company'),
 });
 
 export const changePasswordBody = z.object({
@@ -40,7 +52,7 @@ export const changePasswordBody = z.object({
   claveNueva: z.string().min(8),
 });
 
-export const unlockBody = z.object({ idUsuario: z.number().int().positive() });
+export const unlockBody = z.object({ idUsuario: id() });
 
 export const userCompany = z.object({
   idEmpresa: z.number().int(),
@@ -50,4 +62,4 @@ export const userCompany = z.object({
   rol,
 });
 export const userCompanies = z.array(userCompany);
-export const userIdParams = z.object({ idUsuario: z.coerce.number().int().positive() });
+export const userIdParams = z.object({ idUsuario: z.coerce.number().int().positive().max(PG_INT_MAX) });
