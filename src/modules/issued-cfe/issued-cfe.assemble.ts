@@ -5,9 +5,7 @@
 import { completeCfe, completeItem, type Cfe, type CfeTypeInfo, type Emisor, type Item, type Receptor, type Referencia, TotalsError } from '../emission/index.js';
 import { issuedCfeErrors as E } from './issued-cfe.errors.js';
 import type { CfeBody } from './issued-cfe.schemas.js';
-import { hasSentAmounts, indCobPropiaOf, sentTotales } from './issued-cfe.rules.js';
-
-const PRICED = new Set(['eTck', 'eFact', 'eFact_Exp', 'eRem_Exp', 'eBoleta']);
+import { checkComplementoFiscal, hasSentAmounts, indCobPropiaOf, PRICED_BRANCHES as PRICED, sentTotales } from './issued-cfe.rules.js';
 
 export function toItems(info: CfeTypeInfo, cfe: CfeBody): Item[] {
   return cfe.detalles.map((d, i) => {
@@ -59,9 +57,13 @@ export interface DraftInput {
   TmstFirma: string;
 }
 
-/** The CFE with items and totals complete; Serie/Nro/CAEData are placeholders until numbering. */
+/**
+ * The CFE with items and totals complete; Serie/Nro/CAEData are placeholders until numbering.
+ * Compl_Fiscal is checked here, where it is built (BRIEF 2.10).
+ */
 export function draftCfe(input: DraftInput): Cfe {
   const { info, cfe } = input;
+  checkComplementoFiscal(info, cfe);
   const idDoc = cfe.idDoc;
   const noFmaPago = info.branch === 'eRem' || info.branch === 'eResg' || info.branch === 'eRem_Exp';
   const cobPropia = indCobPropiaOf(cfe);

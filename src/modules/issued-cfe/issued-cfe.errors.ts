@@ -30,4 +30,24 @@ export const issuedCfeErrors = defineErrors({
   LIMITE_MENSUAL_EXCEDIDO: { status: 429, message: 'La empresa alcanzó su límite mensual de comprobantes.' },
   IDEMPOTENCIA_CONFLICTO: { status: 409, message: 'La Idempotency-Key ya se usó con otra solicitud distinta; use una clave nueva.' },
   FIRMA_XML_INVALIDA: { status: 422, message: 'El XML enviado no se pudo firmar.' },
+  /** BRIEF 2.2, 2.9, 3: the CFE is signed with the company's certificate and CAE, so RUCEmisor must be the company's RUT. */
+  EMISOR_RUC_DISTINTO: { status: 422, message: 'El RUT del emisor (emisor.ruc) no es el RUT de la empresa: omítalo o envíe el RUT de la empresa.' },
+  /** BRIEF 2.4 B-C24: MontoItem = Cantidad × PrecioUnitario − DescuentoMonto + RecargoMnt (0 with IndFact 5). */
+  MONTO_ITEM_INCORRECTO: { status: 422, message: 'El montoItem de una línea no coincide con cantidad × precioUnitario − descuento + recargo: corríjalo u omítalo para que se calcule.' },
+  /** BRIEF 2.4 (PrecioUnitario > 0; 0 with IndFact 5; ≥ 0 with IndFact 8) and 2.6. */
+  PRECIO_UNITARIO_INVALIDO: { status: 422, message: 'El precioUnitario de una línea no es válido: debe ser mayor que 0 (0 solo en entregas gratuitas, indicadorFacturacion 5).' },
+  /** BRIEF 2.5: GTIN8/12/13/14 codes have a check digit that DGI validates. */
+  CODIGO_ITEM_INVALIDO: { status: 422, message: 'El código GTIN de una línea (codigoItem) no es válido: revise la cantidad de dígitos y el dígito verificador.' },
+  /** BRIEF 2.8: a global reference (IndGlobal = 1) carries no TpoDocRef, Serie, NroCFERef nor FechaCFEref. */
+  REFERENCIA_GLOBAL_CON_DATOS: { status: 422, message: 'Una referencia global (indicadorGlobal = 1) no debe indicar tipoCfe, serie, numero ni fecha: envíe solo la razon, o quite indicadorGlobal.' },
+  /** BRIEF 2.1, 2.7: with IndCobPropia = 1 the DscRcgGlobal zone is forbidden. */
+  COBRANZA_PROPIA_DESCUENTOS: { status: 422, message: 'Un comprobante de cobranza propia (indCobPropia = 1) no admite descuentos ni recargos globales (descuentosRecargos).' },
+  /** BRIEF 2.10: cuenta-ajena sales (131-133, 141-143) carry Compl_Fiscal unless SecProf = 2. */
+  COMPLEMENTO_FISCAL_REQUERIDO: { status: 422, message: 'Un comprobante de venta por cuenta ajena requiere complementoFiscal con los datos del mandante.' },
+  /** BRIEF 2.10: Compl_Fiscal only on cuenta-ajena sales and e-Boleta with IndCompraMEReventa = 2. */
+  COMPLEMENTO_FISCAL_NO_CORRESPONDE: { status: 422, message: 'complementoFiscal (datos del mandante) solo corresponde a ventas por cuenta ajena (131-133, 141-143) y e-Boletas con indCompraMEReventa = 2: quítelo.' },
+  /** BRIEF 1, A-C126: CantLinDet equals the number of detail lines. */
+  CANTIDAD_LINEAS_DISTINTA: { status: 422, message: 'totales.cantLinDet no coincide con la cantidad de líneas de detalle: corríjalo u omítalo para que se calcule.' },
+  /** BRIEF 2.4 A-C118/A-C123: the rate of IndFact 4 (otra tasa / fictos) is not in the request, so those totals cannot be computed. */
+  OTRA_TASA_SIN_TOTALES: { status: 422, message: 'Las líneas con indicadorFacturacion 4 (otra tasa / IVA sobre fictos) requieren enviar cfe.totales con los montos calculados (mntNetoIVAOtra, mntIVAOtra, mntTotal, mntPagar).' },
 });

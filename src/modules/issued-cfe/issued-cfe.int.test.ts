@@ -79,7 +79,7 @@ describe('happy path', () => {
     assert.match(xml.headers['content-type'] as string, /application\/xml/);
     assertValidSigned(xml.body);
     const events = await t.db.execute(sql`select type, data from outbox_events where company_id = ${company.id} and type = 'Cfe.Emitido'`);
-    assert.ok(events.rows.some((e: any) => e.data.id === v.id));
+    assert.ok(events.rows.some((e: any) => e.data.idCfeEmitido === v.id && e.data.cae.numero && e.data.urlQr === v.urlQr && e.data.codigoSeguridad === v.codigoSeguridad && e.data.totales.MntPagar === v.totales.MntPagar));
     const byId = await t.call(admin, 'GET', `/api/v1/cfeemitido/${v.id}`);
     assert.equal(byId.status, 200);
     assert.equal(byId.body.numero, v.numero);
@@ -98,6 +98,22 @@ describe('happy path', () => {
     assert.equal(r.body.emisor.RznSoc, 'Nombre Enviado');
     assert.equal(r.body.emisor.CdgDGISucur, '9');
     assert.equal(r.body.totales.MntIVATasaBasica, '68.49');
+  });
+
+  test('lines within the DGI rules sign: consistent montoItem, free line at 0, valid GTIN, IndFact 4 with sent totales, DNI from AR', async () => {
+    const lines = await emit(req({
+      detalles: [
+        line({ cantidad: 2, precioUnitario: '10', descuentoMonto: 1, montoItem: '19', codigoItem: [{ tpoCod: 'GTIN13', cod: '4006381333931' }] }),
+        line({ indicadorFacturacion: 5, precioUnitario: 0, montoItem: 0 }),
+      ],
+      receptor: { documento: '30123456', tipoDocumento: 6, codPais: 'AR', razonSocial: 'Juan Pérez' },
+    }));
+    assert.equal(lines.status, 200, JSON.stringify(lines.body));
+    assert.equal(lines.body.totales.CantLinDet, 2);
+    const otra = await emit(req({ detalles: [line({ indicadorFacturacion: 4, cantidad: 1, precioUnitario: 100 })], totales: { mntNetoIVAOtra: '100', mntIVAOtra: '5', mntTotal: '105', mntPagar: '105', cantLinDet: 1 } }));
+    assert.equal(otra.status, 200, JSON.stringify(otra.body));
+    assert.equal(otra.body.totales.MntIVAOtra, '5');
+    assertValidSigned((await t.app.inject({ method: 'GET', url: `/api/v1/cfeemitido/${otra.body.id}/xml`, headers: { authorization: `Bearer ${admin}` } })).body);
   });
 
   test('every CFE type issues, validates against the XSD and verifies (xmllint + xmlsec1 required)', async () => {
@@ -222,6 +238,19 @@ describe('errors', () => {
     ['contingency type', { idDoc: { tipoCfe: 201, fechaEmision: today } }, 'TIPO_CFE_INVALIDO'],
     ['fechaEmision more than 60 days ahead (DGI would reject it after numbering)', { idDoc: { tipoCfe: 101, fechaEmision: new Date(Date.parse(today) + 61 * 86_400_000).toISOString().slice(0, 10) } }, 'FECHA_EMISION_FUERA_DE_RANGO'],
     ['unknown terminal', {}, 'PUNTO_EMISION_NO_ENCONTRADO', 404],
+    ['emisor.ruc that is not the company RUT (BRIEF 2.2, 2.9, 3)', { emisor: { ruc: '123456789012', razonSocial: 'Cualquiera' } }, 'EMISOR_RUC_DISTINTO'],
+    ['montoItem contradicting cantidad × precio (BRIEF 2.4 B-C24)', { detalles: [line({ cantidad: 2, precioUnitario: 10, montoItem: 25 })] }, 'MONTO_ITEM_INCORRECTO'],
+    ['free line (IndFact 5) with a montoItem (BRIEF 2.4 B-C24)', { detalles: [line(), line({ indicadorFacturacion: 5, precioUnitario: 0, montoItem: 10 })] }, 'MONTO_ITEM_INCORRECTO'],
+    ['global reference with serie and fecha (BRIEF 2.8)', { idDoc: { tipoCfe: 102, fechaEmision: today }, referencias: [{ indicadorGlobal: 1, razon: 'Varios', serie: 'A', fecha: today }] }, 'REFERENCIA_GLOBAL_CON_DATOS'],
+    ['cuenta ajena without complementoFiscal (BRIEF 2.10)', { idDoc: { tipoCfe: 131, fechaEmision: today } }, 'COMPLEMENTO_FISCAL_REQUERIDO'],
+    ['complementoFiscal on an ordinary e-Ticket (BRIEF 2.10)', { complementoFiscal: { tipoDocMandante: 2, pais: 'UY', documentoMandante: '211111110014', nombreMandante: 'Mandante SA' } }, 'COMPLEMENTO_FISCAL_NO_CORRESPONDE'],
+    ['own collection with global discounts (BRIEF 2.1, 2.7)', { IndCobPropia: 1, detalles: [line({ indicadorFacturacion: 6 })], referencias: [{ tipoCfe: 101, serie: 'A', numero: 1 }], descuentosRecargos: [{ tipoMovimiento: 'D', tipo: 1, glosa: 'Descuento', valor: 10, indicadorFacturacion: 6 }] }, 'COBRANZA_PROPIA_DESCUENTOS'],
+    ['totales.cantLinDet different from the lines (BRIEF 1, A-C126)', { totales: { tipoMoneda: 'UYU', mntNetoIVATasaBasica: '379.80', ivaTasaBasica: '22', mntIVATasaBasica: '83.56', mntTotal: '463.36', mntPagar: '463.36', cantLinDet: 5 } }, 'CANTIDAD_LINEAS_DISTINTA'],
+    ['DNI of a country other than AR, BR, CL, PY (BRIEF 1)', { receptor: { documento: '30123456', tipoDocumento: 6, codPais: 'US', razonSocial: 'John Doe' } }, 'DOCUMENTO_RECEPTOR_INVALIDO'],
+    ['free line (IndFact 5) with a price (BRIEF 2.4, 2.6)', { detalles: [line(), line({ indicadorFacturacion: 5, precioUnitario: 10 })] }, 'PRECIO_UNITARIO_INVALIDO'],
+    ['price 0 on a billed line (BRIEF 2.4: PrecioUnitario > 0)', { detalles: [line({ precioUnitario: 0 })] }, 'PRECIO_UNITARIO_INVALIDO'],
+    ['IndFact 4 (otra tasa) without totales', { detalles: [line({ indicadorFacturacion: 4 })] }, 'OTRA_TASA_SIN_TOTALES'],
+    ['GTIN13 with a bad check digit (BRIEF 2.5)', { detalles: [line({ codigoItem: [{ tpoCod: 'GTIN13', cod: '4006381333932' }] })] }, 'CODIGO_ITEM_INVALIDO'],
   ];
   for (const [name, cfe, code, status] of cases) {
     test(name, async () => {

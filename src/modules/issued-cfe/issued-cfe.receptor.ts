@@ -8,9 +8,7 @@ import { DgiError } from '../dgi/dgi.errors.js';
 import { issuedCfeErrors as E } from './issued-cfe.errors.js';
 import type { CustomerRecord, IssuedCfePorts } from './issued-cfe.ports.js';
 import type { CfeBody } from './issued-cfe.schemas.js';
-import { checkDocument, guessDocumentType } from './issued-cfe.rules.js';
-
-const cut = (v: string | null | undefined, max: number) => (v ? v.slice(0, max) : undefined);
+import { checkDocument, cutChars as cut, guessDocumentType } from './issued-cfe.rules.js';
 
 function fromCustomer(c: CustomerRecord, sent: NonNullable<CfeBody['receptor']>): Receptor {
   const local = c.tipoDocumento <= 3;

@@ -6,6 +6,8 @@ import { createTestCa, issueTestCertificate } from '../../platform/crypto/pki.js
 import { validateXml } from '../../platform/xml/xsd.js';
 import { AppError } from '../../lib/errors.js';
 import { draftCfe } from './issued-cfe.assemble.js';
+import type { CustomerRecord, IssuedCfePorts } from './issued-cfe.ports.js';
+import { resolveReceptor } from './issued-cfe.receptor.js';
 import { decimalDigits, issueCfeBody, type CfeBody } from './issued-cfe.schemas.js';
 import * as rules from './issued-cfe.rules.js';
 
@@ -39,7 +41,7 @@ describe('happy path', () => {
   });
   it('fills the issuer when emisor has no ruc, keeps a sent one with ruc', () => {
     assert.equal(rules.buildEmisor({ razonSocial: 'Otro' }, issuer).RznSoc, 'Empresa Demo S.A.');
-    assert.equal(rules.buildEmisor({ ruc: '214844360018', razonSocial: 'Otro' }, issuer).RznSoc, 'Otro');
+    assert.equal(rules.buildEmisor({ ruc: '219999830019', razonSocial: 'Otro' }, issuer).RznSoc, 'Otro');
   });
   it('reproduces DGI worked example of BRIEF 2.4 when totales is omitted', () => {
     const cfe = body({
@@ -149,5 +151,121 @@ describe('decimalDigits: the XSD fractionDigits/totalDigits of a decimal string'
     assert.deepEqual(decimalDigits('-010.0050'), { fraction: 3, total: 5 });
     assert.deepEqual(decimalDigits('100'), { fraction: 0, total: 3 });
     assert.deepEqual(decimalDigits('0'), { fraction: 0, total: 0 });
+  });
+});
+
+describe('QA round: issuer, lines, references, Compl_Fiscal, documents', () => {
+  const draft = (cfe: CfeBody, tipo = 101) => draftCfe({ info: getCfeType(tipo), cfe, emisor: rules.buildEmisor(undefined, issuer), currency: { TpoMoneda: 'UYU' }, TmstFirma: '2026-03-10T10:00:00-03:00' });
+  const mandante = { tipoDocMandante: 2, pais: 'UY', documentoMandante: '211111110014', nombreMandante: 'Mandante SA' };
+
+  it('a sent emisor.ruc other than the company RUT is refused (BRIEF 2.2, 2.9, 3)', () => {
+    assert.equal(code(() => rules.buildEmisor({ ruc: '123456789012', razonSocial: 'Cualquiera' }, issuer)), 'EMISOR_RUC_DISTINTO');
+    assert.equal(code(() => rules.buildEmisor({ ruc: issuer.rut }, issuer)), 'OK');
+  });
+
+  it('montoItem must be cantidad × precio − descuento + recargo after rounding (BRIEF 2.4 B-C24)', () => {
+    const lines = (d: Record<string, unknown>) => rules.checkLines(getCfeType(101), body({ detalles: [{ indicadorFacturacion: 3, nombreItem: 'x', ...d }] }));
+    assert.equal(code(() => lines({ cantidad: 2, precioUnitario: 10, montoItem: 25 })), 'MONTO_ITEM_INCORRECTO');
+    assert.equal(code(() => lines({ cantidad: 2, precioUnitario: 10, montoItem: 20 })), 'OK');
+    assert.equal(code(() => lines({ cantidad: 3, precioUnitario: '0.333333', montoItem: '1.00' })), 'OK'); // 0.999999 → 1.00
+    assert.equal(code(() => lines({ cantidad: 2, precioUnitario: 10, descuentoMonto: 3, recargoMnt: 1, montoItem: 18 })), 'OK');
+    assert.equal(code(() => lines({ cantidad: 2, precioUnitario: 10, descuentoPct: 10, montoItem: 18 })), 'OK');
+    assert.equal(code(() => lines({ cantidad: 2, precioUnitario: 10, descuentoPct: 10, montoItem: 20 })), 'MONTO_ITEM_INCORRECTO');
+    assert.equal(code(() => lines({ indicadorFacturacion: 5, cantidad: 2, precioUnitario: 0, montoItem: 0 })), 'OK');
+    assert.equal(code(() => lines({ indicadorFacturacion: 5, cantidad: 2, montoItem: 5 })), 'MONTO_ITEM_INCORRECTO');
+    // e-Resguardo lines carry no price nor MontoItem.
+    const resg = body({ idDoc: { tipoCfe: 182, fechaEmision: '2026-03-10' }, detalles: [{ indicadorFacturacion: 9, montoItem: 99, retencPercep: [{ codRet: '2183165', valRetPerc: 10 }] }] });
+    assert.equal(code(() => rules.checkLines(getCfeType(182), resg)), 'OK');
+  });
+
+  it('PrecioUnitario: 0 only with IndFact 5, > 0 otherwise, ≥ 0 with IndFact 8 (BRIEF 2.4, 2.6)', () => {
+    const lines = (tipo: number, d: Record<string, unknown>) => rules.checkLines(getCfeType(tipo), body({ idDoc: { tipoCfe: tipo, fechaEmision: '2026-03-10' }, detalles: [{ nombreItem: 'x', cantidad: 1, ...d }] }));
+    assert.equal(code(() => lines(101, { indicadorFacturacion: 5, precioUnitario: 10 })), 'PRECIO_UNITARIO_INVALIDO');
+    assert.equal(code(() => lines(101, { indicadorFacturacion: 5, precioUnitario: 0 })), 'OK');
+    assert.equal(code(() => lines(101, { indicadorFacturacion: 3, precioUnitario: 0 })), 'PRECIO_UNITARIO_INVALIDO');
+    assert.equal(code(() => lines(101, { indicadorFacturacion: 3, precioUnitario: -1 })), 'PRECIO_UNITARIO_INVALIDO');
+    assert.equal(code(() => lines(124, { indicadorFacturacion: 8, precioUnitario: 0 })), 'OK');
+    assert.equal(code(() => lines(124, { precioUnitario: 0 })), 'PRECIO_UNITARIO_INVALIDO');
+    assert.equal(code(() => lines(181, { precioUnitario: 0 })), 'OK'); // e-Remito items have no price
+  });
+
+  it('GTIN codes need their length and check digit (BRIEF 2.5)', () => {
+    assert.equal(rules.gtinCheckDigit('400638133393'), 1); // GS1 example 4006381333931
+    assert.equal(rules.gtinCheckDigit('7351353'), 7); // GTIN-8 73513537
+    const lines = (tpoCod: string, cod: string) => rules.checkLines(getCfeType(101), body({ detalles: [{ indicadorFacturacion: 3, nombreItem: 'x', cantidad: 1, precioUnitario: 1, codigoItem: [{ tpoCod, cod }] }] }));
+    assert.equal(code(() => lines('GTIN13', '4006381333931')), 'OK');
+    assert.equal(code(() => lines('GTIN13', '4006381333932')), 'CODIGO_ITEM_INVALIDO');
+    assert.equal(code(() => lines('GTIN13', '400638133393')), 'CODIGO_ITEM_INVALIDO');
+    assert.equal(code(() => lines('GTIN8', '73513537')), 'OK');
+    assert.equal(code(() => lines('GTIN14', '1400638133393A')), 'CODIGO_ITEM_INVALIDO');
+    assert.equal(code(() => lines('INT1', 'ABC-1')), 'OK');
+  });
+
+  it('a global reference carries no tipoCfe, serie, numero nor fecha (BRIEF 2.8)', () => {
+    const refs = (r: Record<string, unknown>) => rules.checkReferences(getCfeType(112), body({ referencias: [{ indicadorGlobal: 1, razon: 'Varios', ...r }] }));
+    assert.equal(code(() => refs({ serie: 'A' })), 'REFERENCIA_GLOBAL_CON_DATOS');
+    assert.equal(code(() => refs({ fecha: '2026-03-01' })), 'REFERENCIA_GLOBAL_CON_DATOS');
+    assert.equal(code(() => refs({ tipoCfe: 111 })), 'REFERENCIA_GLOBAL_CON_DATOS');
+    assert.equal(code(() => refs({})), 'OK');
+    // A fecha on an identified reference is fine.
+    assert.equal(code(() => rules.checkReferences(getCfeType(112), body({ referencias: [{ tipoCfe: 111, serie: 'A', numero: 3, fecha: '2026-03-01' }] }))), 'OK');
+  });
+
+  it('own collection forbids DscRcgGlobal (BRIEF 2.1, 2.7)', () => {
+    const cfe = (drg: boolean) => body({
+      IndCobPropia: 1, detalles: [{ indicadorFacturacion: 6, nombreItem: 'x', cantidad: 1, precioUnitario: 100 }], referencias: [{ tipoCfe: 101, serie: 'A', numero: 1 }],
+      ...(drg ? { descuentosRecargos: [{ tipoMovimiento: 'D', tipo: 1, glosa: 'Descuento', valor: 10, indicadorFacturacion: 6 }] } : {}),
+    });
+    assert.equal(code(() => rules.checkLines(getCfeType(101), cfe(true))), 'COBRANZA_PROPIA_DESCUENTOS');
+    assert.equal(code(() => rules.checkLines(getCfeType(101), cfe(false))), 'OK');
+  });
+
+  it('CantLinDet is the number of items: a different sent value is refused, the XML always carries the count (BRIEF 1, A-C126)', () => {
+    const totales = { tipoMoneda: 'UYU', mntNoGrv: 100, mntTotal: 100, mntPagar: 100 };
+    assert.equal(code(() => rules.checkLines(getCfeType(101), body({ totales: { ...totales, cantLinDet: 5 } }))), 'CANTIDAD_LINEAS_DISTINTA');
+    assert.equal(code(() => rules.checkLines(getCfeType(101), body({ totales: { ...totales, cantLinDet: 1 } }))), 'OK');
+    assert.equal(rules.sentTotales(body({ totales: { ...totales, cantLinDet: 5 } }).totales!, { TpoMoneda: 'UYU' }, 1).CantLinDet, 1);
+  });
+
+  it('IndFact 4 (otra tasa) needs sent totales: a Spanish 422, and sent totales are used (BRIEF 2.4, spec 2.3 rule 1)', () => {
+    const detalles = [{ indicadorFacturacion: 4, nombreItem: 'x', cantidad: 1, precioUnitario: 100 }];
+    assert.equal(code(() => rules.checkLines(getCfeType(101), body({ detalles }))), 'OTRA_TASA_SIN_TOTALES');
+    const sent = body({ detalles, totales: { mntNetoIVAOtra: 100, mntIVAOtra: 5, mntTotal: 105, mntPagar: 105 } });
+    assert.equal(code(() => rules.checkLines(getCfeType(101), sent)), 'OK');
+    assert.equal(draft(sent).Totales.MntIVAOtra, '5');
+  });
+
+  it('Compl_Fiscal: required on cuenta ajena unless SecProf 2, refused elsewhere (BRIEF 2.10)', () => {
+    assert.equal(code(() => draft(body({ idDoc: { tipoCfe: 131, fechaEmision: '2026-03-10' } }), 131)), 'COMPLEMENTO_FISCAL_REQUERIDO');
+    assert.equal(code(() => draft(body({ idDoc: { tipoCfe: 131, fechaEmision: '2026-03-10', secProf: 2 } }), 131)), 'OK');
+    assert.equal(draft(body({ idDoc: { tipoCfe: 131, fechaEmision: '2026-03-10' }, complementoFiscal: mandante }), 131).Compl_Fiscal?.RUCEmisor, issuer.rut);
+    assert.equal(code(() => draft(body({ complementoFiscal: mandante }))), 'COMPLEMENTO_FISCAL_NO_CORRESPONDE');
+    const boleta = (ind: number) => rules.checkComplementoFiscal(getCfeType(151), body({ idDoc: { tipoCfe: 151, fechaEmision: '2026-03-10', indCompraMEReventa: ind }, complementoFiscal: mandante }));
+    assert.equal(code(() => boleta(2)), 'OK');
+    assert.equal(code(() => boleta(1)), 'COMPLEMENTO_FISCAL_NO_CORRESPONDE');
+  });
+
+  it('DNI (tipo 6) only from AR, BR, CL or PY (BRIEF 1)', () => {
+    assert.equal(code(() => rules.checkDocument(6, 'US', '30123456')), 'DOCUMENTO_RECEPTOR_INVALIDO');
+    assert.equal(code(() => rules.checkDocument(6, '99', '30123456')), 'DOCUMENTO_RECEPTOR_INVALIDO');
+    for (const pais of ['AR', 'BR', 'CL', 'PY']) assert.equal(code(() => rules.checkDocument(6, pais, '30123456')), 'OK');
+    assert.equal(code(() => rules.checkDocument(5, 'US', 'X1234567')), 'OK');
+  });
+
+  it('truncation counts characters (code points), never splitting an emoji (XSD maxLength)', () => {
+    assert.equal(rules.cutChars('Sucursal Centro 123🏪 Norte', 20), 'Sucursal Centro 123🏪');
+    assert.equal(rules.cutChars('abc', 20), 'abc');
+    assert.equal(rules.cutChars(null, 20), undefined);
+    const e = rules.buildEmisor(undefined, { ...issuer, branch: { ...issuer.branch, nombre: 'Sucursal Centro 123🏪 Norte' } });
+    assert.equal(e.EmiSucursal, 'Sucursal Centro 123🏪');
+    assert.ok(!/[\uD800-\uDBFF]$/.test(e.EmiSucursal!), 'no lone high surrogate at the end');
+  });
+
+  it('the receiver from a customer is cut by characters too', async () => {
+    const customer: CustomerRecord = { id: 1, companyId: 1, tipoDocumento: 2, codPais: 'UY', documento: '214844360018', razonSocial: `${'x'.repeat(149)}🏪 SA`, ciudad: `${'c'.repeat(29)}🏪🏪` };
+    const ports = { customerById: async () => customer } as unknown as IssuedCfePorts;
+    const { receptor } = await resolveReceptor(ports, 1, { idCliente: 1 });
+    assert.equal(receptor?.RznSocRecep, `${'x'.repeat(149)}🏪`);
+    assert.equal(receptor?.CiudadRecep, `${'c'.repeat(29)}🏪`);
   });
 });

@@ -3,7 +3,7 @@
  * (BRIEF 1, 2.5, 2.6, 2.8). No I/O: the service resolves data, these functions decide.
  */
 import { Decimal } from 'decimal.js';
-import { ALLOWED_IND_FACT, IND_FACT_OPTIONAL, type CfeTypeInfo, findCfeType, isContingencyCode } from '../emission/index.js';
+import { ALLOWED_IND_FACT, IND_FACT_OPTIONAL, type CfeTypeInfo, computeMontoItem, findCfeType, isContingencyCode } from '../emission/index.js';
 import type { Emisor, Receptor, Totales } from '../emission/index.js';
 import { addDays } from '../../lib/dates.js';
 import { isValidCi, isValidRut } from '../../lib/rut.js';
@@ -25,8 +25,13 @@ export function indCobPropiaOf(cfe: CfeBody): number | undefined {
 export function checkReferences(info: CfeTypeInfo, cfe: CfeBody): void {
   const refs = cfe.referencias ?? [];
   refs.forEach((r, i) => {
-    const complete = r.indicadorGlobal === 1 ? !!r.razon && r.tipoCfe === undefined && r.numero === undefined : r.tipoCfe !== undefined && !!r.serie && r.numero !== undefined;
-    if (!complete) throw E.REFERENCIA_INCOMPLETA(`Referencia ${i + 1}: debe ser global (indicadorGlobal = 1 con razon, sin tipo/serie/numero) o indicar tipoCfe, serie y numero.`);
+    if (r.indicadorGlobal === 1) {
+      // BRIEF 2.8: with IndGlobal, TpoDocRef, Serie, NroCFERef and FechaCFEref must be absent.
+      const sent = (['tipoCfe', 'serie', 'numero', 'fecha'] as const).filter((f) => r[f] !== undefined);
+      if (sent.length) throw E.REFERENCIA_GLOBAL_CON_DATOS(`Referencia ${i + 1}: una referencia global (indicadorGlobal = 1) no lleva ${sent.join(', ')}; envíe solo la razon o quite indicadorGlobal.`);
+    }
+    const complete = r.indicadorGlobal === 1 ? !!r.razon : r.tipoCfe !== undefined && !!r.serie && r.numero !== undefined;
+    if (!complete) throw E.REFERENCIA_INCOMPLETA(`Referencia ${i + 1}: debe ser global (indicadorGlobal = 1 con razon) o indicar tipoCfe, serie y numero.`);
   });
   const seen = new Set<string>();
   for (const r of refs) {
@@ -54,26 +59,106 @@ export function checkFechaEmision(fecha: string, today: string): void {
   }
 }
 
-/** Line count (BRIEF 1: 700/200) and IndFact per branch and regime (BRIEF 2.5, 2.6). */
+/**
+ * Line count (BRIEF 1: 700/200, CantLinDet = number of items), IndFact per branch and regime
+ * (BRIEF 2.5, 2.6), own collection without DscRcgGlobal (BRIEF 2.1, 2.7), and each line's price,
+ * amount and GTIN codes (checkLineAmounts).
+ */
 export function checkLines(info: CfeTypeInfo, cfe: CfeBody): void {
   const n = cfe.detalles.length;
   if (n > info.maxLines) throw E.LINEAS_FUERA_DE_RANGO(`Un ${info.name} admite hasta ${info.maxLines} líneas de detalle; se enviaron ${n}.`);
+  const cantLinDet = cfe.totales?.cantLinDet;
+  if (cantLinDet !== undefined && cantLinDet !== n) throw E.CANTIDAD_LINEAS_DISTINTA(`totales.cantLinDet es ${cantLinDet} pero se enviaron ${n} líneas de detalle: corríjalo u omítalo.`);
   const allowed = ALLOWED_IND_FACT[info.branch];
   const cobPropia = indCobPropiaOf(cfe) === 1;
+  if (cobPropia && cfe.descuentosRecargos?.length) throw E.COBRANZA_PROPIA_DESCUENTOS();
+  const sentAmounts = hasSentAmounts(cfe.totales);
   cfe.detalles.forEach((d, i) => {
     const line = d.numeroLineaDetalle ?? i + 1;
-    if (d.indicadorFacturacion === undefined) {
+    const ind = d.indicadorFacturacion;
+    if (ind === undefined) {
       if (!IND_FACT_OPTIONAL.has(info.branch)) throw E.INDICADOR_FACTURACION_INVALIDO(`Línea ${line}: falta indicadorFacturacion.`);
-      return;
+    } else {
+      if (!allowed.includes(ind)) {
+        throw E.INDICADOR_FACTURACION_INVALIDO(`Línea ${line}: indicadorFacturacion ${ind} no está permitido en ${info.name} (permitidos: ${allowed.join(', ')}).`);
+      }
+      if (cobPropia && ![6, 7].includes(ind)) throw E.COBRANZA_PROPIA_INDICADOR(`Línea ${line}: con cobranza propia solo se admiten los indicadores 6 y 7.`);
+      if (cfe.idDoc.mntBruto === 3 && [1, 2, 3, 4, 11, 12].includes(ind)) {
+        throw E.INDICADOR_FACTURACION_INVALIDO(`Línea ${line}: con mntBruto = 3 (IVA mínimo / Monotributo) no se admite el indicador ${ind}.`);
+      }
+      // computeTotales needs the rate of IndFact 4, which the request cannot carry: only sent totales work.
+      if (ind === 4 && !sentAmounts) {
+        throw E.OTRA_TASA_SIN_TOTALES(`Línea ${line}: con indicadorFacturacion 4 (otra tasa / IVA sobre fictos) los totales no se pueden calcular; envíe cfe.totales con mntNetoIVAOtra, mntIVAOtra, mntTotal y mntPagar.`);
+      }
     }
-    if (!allowed.includes(d.indicadorFacturacion)) {
-      throw E.INDICADOR_FACTURACION_INVALIDO(`Línea ${line}: indicadorFacturacion ${d.indicadorFacturacion} no está permitido en ${info.name} (permitidos: ${allowed.join(', ')}).`);
-    }
-    if (cobPropia && ![6, 7].includes(d.indicadorFacturacion)) throw E.COBRANZA_PROPIA_INDICADOR(`Línea ${line}: con cobranza propia solo se admiten los indicadores 6 y 7.`);
-    if (cfe.idDoc.mntBruto === 3 && [1, 2, 3, 4, 11, 12].includes(d.indicadorFacturacion)) {
-      throw E.INDICADOR_FACTURACION_INVALIDO(`Línea ${line}: con mntBruto = 3 (IVA mínimo / Monotributo) no se admite el indicador ${d.indicadorFacturacion}.`);
-    }
+    checkLineAmounts(info, d, line);
   });
+}
+
+/** Branches whose items carry PrecioUnitario and MontoItem (XSD Item_Det_Fact and Item_Rem_Exp). */
+export const PRICED_BRANCHES: ReadonlySet<CfeTypeInfo['branch']> = new Set(['eTck', 'eFact', 'eFact_Exp', 'eRem_Exp', 'eBoleta']);
+
+/**
+ * One line's PrecioUnitario (BRIEF 2.4: > 0; 0 with IndFact 5; ≥ 0 with IndFact 8), MontoItem
+ * (B-C24: Cantidad × PrecioUnitario − DescuentoMonto + RecargoMnt, 0 with IndFact 5; compared
+ * after rounding to 2 decimals) and GTIN codes (BRIEF 2.5). e-Remitos and e-Resguardos carry no price.
+ */
+export function checkLineAmounts(info: CfeTypeInfo, d: DetalleBody, line: number): void {
+  for (const c of d.codigoItem ?? []) checkGtin(c.tpoCod, c.cod, line);
+  if (!PRICED_BRANCHES.has(info.branch)) return;
+  const ind = d.indicadorFacturacion;
+  if (d.precioUnitario !== undefined) {
+    const price = new Decimal(d.precioUnitario);
+    if (ind === 5 && !price.isZero()) throw E.PRECIO_UNITARIO_INVALIDO(`Línea ${line}: en una entrega gratuita (indicadorFacturacion 5) precioUnitario debe ser 0.`);
+    if (ind === 8 && price.isNegative()) throw E.PRECIO_UNITARIO_INVALIDO(`Línea ${line}: precioUnitario no puede ser negativo.`);
+    if (ind !== 5 && ind !== 8 && !price.gt(0)) {
+      throw E.PRECIO_UNITARIO_INVALIDO(`Línea ${line}: precioUnitario debe ser mayor que 0 (para una entrega gratuita use indicadorFacturacion 5).`);
+    }
+  }
+  if (d.montoItem === undefined || d.cantidad === undefined) return;
+  if (ind === 5) {
+    if (!new Decimal(d.montoItem).isZero()) throw E.MONTO_ITEM_INCORRECTO(`Línea ${line}: en una entrega gratuita (indicadorFacturacion 5) montoItem debe ser 0.`);
+    return;
+  }
+  if (d.precioUnitario === undefined) return;
+  // The same fields toItems signs: an e-Remito de exportación carries no discounts or surcharges.
+  const adjustments = info.branch === 'eRem_Exp' ? {} : { DescuentoPct: d.descuentoPct, DescuentoMonto: d.descuentoMonto, RecargoPct: d.recargoPct, RecargoMnt: d.recargoMnt };
+  const expected = computeMontoItem({ NroLinDet: line, IndFact: ind, NomItem: '', Cantidad: d.cantidad, UniMed: '', PrecioUnitario: d.precioUnitario, ...adjustments });
+  if (!new Decimal(d.montoItem).eq(expected)) {
+    throw E.MONTO_ITEM_INCORRECTO(`Línea ${line}: montoItem ${d.montoItem} no coincide con cantidad × precioUnitario − descuento + recargo = ${expected}; corríjalo u omítalo para que se calcule.`);
+  }
+}
+
+const GTIN = /^GTIN(8|12|13|14)$/;
+
+/** BRIEF 2.5: GTIN8/12/13/14 have exactly that many digits and a GS1 mod-10 check digit. */
+export function checkGtin(tpoCod: string, cod: string, line: number): void {
+  const m = GTIN.exec(tpoCod);
+  if (!m) return;
+  const len = Number(m[1]);
+  if (cod.length !== len || !/^\d+$/.test(cod)) throw E.CODIGO_ITEM_INVALIDO(`Línea ${line}: el código ${tpoCod} debe tener ${len} dígitos; se envió ${cod}.`);
+  if (gtinCheckDigit(cod.slice(0, -1)) !== Number(cod.at(-1))) throw E.CODIGO_ITEM_INVALIDO(`Línea ${line}: el dígito verificador del código ${tpoCod} ${cod} no es correcto.`);
+}
+
+/** GS1 check digit: weights 3 and 1 alternate from the rightmost digit of the body. */
+export function gtinCheckDigit(body: string): number {
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) sum += Number(body[body.length - 1 - i]) * (i % 2 === 0 ? 3 : 1);
+  return (10 - (sum % 10)) % 10;
+}
+
+/**
+ * BRIEF 2.10: Compl_Fiscal (the mandante) is required on cuenta-ajena sales (131-133, 141-143)
+ * unless SecProf = 2, and belongs only to them and to e-Boletas with IndCompraMEReventa = 2.
+ */
+export function checkComplementoFiscal(info: CfeTypeInfo, cfe: CfeBody): void {
+  const allowed = info.isCuentaAjena || (info.branch === 'eBoleta' && cfe.idDoc.indCompraMEReventa === 2);
+  if (cfe.complementoFiscal && !allowed) {
+    throw E.COMPLEMENTO_FISCAL_NO_CORRESPONDE(`Un ${info.name} no lleva complementoFiscal (datos del mandante): solo corresponde a ventas por cuenta ajena y e-Boletas con indCompraMEReventa = 2. Quítelo.`);
+  }
+  if (info.isCuentaAjena && !cfe.complementoFiscal && cfe.idDoc.secProf !== 2) {
+    throw E.COMPLEMENTO_FISCAL_REQUERIDO(`Un ${info.name} requiere complementoFiscal con el tipo, país, documento y nombre del mandante.`);
+  }
 }
 
 /** What the companies module resolves for (idEmpresa, codComercio, fechaEmision). */
@@ -92,11 +177,22 @@ export interface IssuerData {
   codigoDgiSucursal: number | null;
 }
 
-const cut = (v: string | null | undefined, max: number) => (v ? v.slice(0, max) : undefined);
+/** At most `max` characters: XSD maxLength counts code points, so an emoji is never split in two. */
+export function cutChars(v: string | null | undefined, max: number): string | undefined {
+  if (!v) return undefined;
+  if (v.length <= max) return v; // UTF-16 length ≥ code points: nothing to cut
+  return Array.from(v).slice(0, max).join('');
+}
+const cut = cutChars;
 
-/** Spec 2.2: the sent issuer when it has a ruc, otherwise company + branch (branch first for contact data). */
+/**
+ * Spec 2.2: the sent issuer when it has a ruc, otherwise company + branch (branch first for contact
+ * data). A sent ruc must be the company's RUT: the CFE is signed with the company's certificate
+ * and numbered with its CAE (BRIEF 2.2, 2.9, 3).
+ */
 export function buildEmisor(sent: CfeBody['emisor'], issuer: IssuerData): Emisor {
   if (sent?.ruc) {
+    if (sent.ruc !== issuer.rut) throw E.EMISOR_RUC_DISTINTO(`El RUT del emisor enviado (${sent.ruc}) no es el RUT de la empresa (${issuer.rut}): omita emisor.ruc o envíe el RUT de la empresa.`);
     return {
       RUCEmisor: sent.ruc,
       RznSoc: sent.razonSocial ?? issuer.razonSocial,
@@ -144,7 +240,7 @@ const upperFirst = (s: string) => (s.startsWith('iva') ? `IVA${s.slice(3)}` : s[
 export function sentTotales(totales: NonNullable<CfeBody['totales']>, currency: { TpoMoneda: string; TpoCambio?: string }, cantLinDet: number): Totales {
   const out: Record<string, unknown> = { ...currency };
   for (const f of TOTALS_AMOUNT_FIELDS) if (totales[f] !== undefined) out[upperFirst(f)] = totales[f];
-  out.CantLinDet = totales.cantLinDet ?? cantLinDet;
+  out.CantLinDet = cantLinDet; // BRIEF 1, A-C126: the number of items (a different sent value is refused by checkLines)
   if (totales.retencPercep?.length) out.RetencPercep = totales.retencPercep.map((r) => ({ CodRet: r.codRet, ValRetPerc: r.valRetPerc }));
   return out as unknown as Totales;
 }
@@ -173,11 +269,16 @@ export function checkReceptor(info: CfeTypeInfo, receptor: Receptor | undefined,
   }
 }
 
-/** Document checks of BRIEF 1 (A-C60..A-C62): RUT / C.I. check digits; TipoDocRecep 1-3 are Uruguayan. */
+const DNI_COUNTRIES = ['AR', 'BR', 'CL', 'PY'];
+
+/** Document checks of BRIEF 1 (A-C60..A-C62): RUT / C.I. check digits; TipoDocRecep 1-3 are Uruguayan, 6 (DNI) is AR/BR/CL/PY. */
 export function checkDocument(tipo: number, codPais: string, doc: string): void {
   if (tipo === 2 && !isValidRut(doc)) throw E.DOCUMENTO_RECEPTOR_INVALIDO(`El RUT ${doc} del receptor no es válido.`);
   if (tipo === 3 && !isValidCi(doc)) throw E.DOCUMENTO_RECEPTOR_INVALIDO(`La cédula ${doc} del receptor no es válida.`);
   if (tipo <= 3 && codPais !== 'UY') throw E.DOCUMENTO_RECEPTOR_INVALIDO('Los documentos de tipo 1 a 3 son uruguayos: codPais debe ser UY.');
+  if (tipo === 6 && !DNI_COUNTRIES.includes(codPais)) {
+    throw E.DOCUMENTO_RECEPTOR_INVALIDO(`El DNI (tipoDocumento 6) solo se admite de Argentina, Brasil, Chile o Paraguay: codPais debe ser AR, BR, CL o PY (se envió ${codPais}).`);
+  }
 }
 
 /** Default document type when the client sends only `documento`: 12 digits with a valid RUT check digit → RUT. */
