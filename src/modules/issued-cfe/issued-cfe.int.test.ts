@@ -281,6 +281,15 @@ describe('errors', () => {
   test('bad input is a 400, never a 500', async () => {
     const r = await emit({ idEmpresa: company.id, codComercio: 'C1', codTerminal: 'T1', cfe: { idDoc: { tipoCfe: 'x' } } });
     assert.equal(r.status, 400);
+    // The calendar check must not throw on text that already failed the format (it ran anyway: a 500).
+    for (const fechaEmision of ['2026-13-01x', 'mañana', '2026-02-30']) {
+      const bad = await emit(req({ idDoc: { tipoCfe: 101, fechaEmision } }));
+      assert.equal(bad.status, 400, `${fechaEmision}: ${JSON.stringify(bad.body)}`);
+      assert.ok(bad.body.campos.some((c: { campo: string }) => c.campo === 'cfe.idDoc.fechaEmision'));
+    }
+    const text = await emit(req({ detalles: [line({ nombreItem: 'A\u0001B' })] }));
+    assert.equal(text.status, 400, JSON.stringify(text.body));
+    assert.deepEqual(text.body.campos.map((c: { campo: string }) => c.campo), ['cfe.detalles.0.nombreItem']);
   });
   test('decimals beyond the DGI type are a 400 on the field, before any number is taken', async () => {
     const r = await emit(req({ detalles: [line(), line({ precioUnitario: '10.1234567', cantidad: '1.2345' })], totales: { mntTotal: '100.001' } }));

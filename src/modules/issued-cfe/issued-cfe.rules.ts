@@ -6,7 +6,8 @@ import { Decimal } from 'decimal.js';
 import { ALLOWED_IND_FACT, IND_FACT_OPTIONAL, type CfeTypeInfo, computeMontoItem, findCfeType, isContingencyCode } from '../emission/index.js';
 import type { Emisor, Receptor, Totales } from '../emission/index.js';
 import { addDays } from '../../lib/dates.js';
-import { isValidCi, isValidRut } from '../../lib/rut.js';
+import { receiverDocumentProblem } from '../../lib/receiver-document.js';
+import { isValidRut } from '../../lib/rut.js';
 import { issuedCfeErrors as E } from './issued-cfe.errors.js';
 import { TOTALS_AMOUNT_FIELDS, type CfeBody, type DetalleBody } from './issued-cfe.schemas.js';
 
@@ -269,16 +270,10 @@ export function checkReceptor(info: CfeTypeInfo, receptor: Receptor | undefined,
   }
 }
 
-const DNI_COUNTRIES = ['AR', 'BR', 'CL', 'PY'];
-
-/** Document checks of BRIEF 1 (A-C60..A-C62): RUT / C.I. check digits; TipoDocRecep 1-3 are Uruguayan, 6 (DNI) is AR/BR/CL/PY. */
+/** Document checks of BRIEF 1 (A-C60..A-C62), the same rule customers are stored with (lib/receiver-document.ts). */
 export function checkDocument(tipo: number, codPais: string, doc: string): void {
-  if (tipo === 2 && !isValidRut(doc)) throw E.DOCUMENTO_RECEPTOR_INVALIDO(`El RUT ${doc} del receptor no es válido.`);
-  if (tipo === 3 && !isValidCi(doc)) throw E.DOCUMENTO_RECEPTOR_INVALIDO(`La cédula ${doc} del receptor no es válida.`);
-  if (tipo <= 3 && codPais !== 'UY') throw E.DOCUMENTO_RECEPTOR_INVALIDO('Los documentos de tipo 1 a 3 son uruguayos: codPais debe ser UY.');
-  if (tipo === 6 && !DNI_COUNTRIES.includes(codPais)) {
-    throw E.DOCUMENTO_RECEPTOR_INVALIDO(`El DNI (tipoDocumento 6) solo se admite de Argentina, Brasil, Chile o Paraguay: codPais debe ser AR, BR, CL o PY (se envió ${codPais}).`);
-  }
+  const problem = receiverDocumentProblem(tipo, codPais, doc);
+  if (problem) throw E.DOCUMENTO_RECEPTOR_INVALIDO(problem);
 }
 
 /** Default document type when the client sends only `documento`: 12 digits with a valid RUT check digit → RUT. */

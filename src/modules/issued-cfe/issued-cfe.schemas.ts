@@ -4,6 +4,7 @@
  * lowerCamel form (mntBruto, clauVenta, viaTransp, …), documented in the OpenAPI description.
  */
 import { z } from 'zod';
+import { calendarDate } from '../../platform/http/dates.js';
 
 /** Amounts travel as JSON numbers or decimal strings; both become exact decimal strings. */
 const decimal = z
@@ -44,10 +45,7 @@ function numberToDecimal(n: number): string {
 }
 
 // A real calendar day: xs:date in DGI's XSD would otherwise reject 2026-02-30 late, with a technical message.
-const date = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'formato YYYY-MM-DD')
-  .refine((d) => new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'la fecha no existe en el calendario');
+const date = calendarDate;
 const int = z.number().int();
 
 export const idDocBody = z.object({
