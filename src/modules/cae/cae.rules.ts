@@ -2,6 +2,7 @@
  * DGI's rules for the data of a CAE (BRIEF 10, FCAE; CAEType.xsd), checked the same way for a
  * typed-in (manual) CAE and for the contents of a file. Pure.
  */
+import { isCalendarDate } from '../../lib/dates.js';
 import { CFE_TYPE_CODES } from '../emission/cfe-types.js';
 
 /** CAEType.xsd DNro/HNro are NroCFEType: at most 7 digits (DGITypes.xsd). */
@@ -20,13 +21,6 @@ export interface CaeRuleInput {
 }
 
 export type CaeRuleProblem = { code: 'CAE_TIPO_INVALIDO' | 'CAE_RANGO_INVALIDO'; message: string };
-
-/** A real calendar day in YYYY-MM-DD (the pattern alone lets 2026-02-30 through). */
-export function isCalendarDate(ymd: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(ymd)) return false;
-  const d = new Date(`${ymd}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === ymd;
-}
 
 /** Same day `years` later (29 Feb → 1 Mar). */
 function addYears(ymd: string, years: number): string {

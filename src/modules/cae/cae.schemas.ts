@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { flag01, pagedResponse, pagingQuery } from '../../platform/http/paging.js';
-import { isCalendarDate, MAX_CFE_NUMBER } from './cae.rules.js';
+import { calendarDate } from '../../platform/http/dates.js';
+import { MAX_CFE_NUMBER } from './cae.rules.js';
 
 /** A real calendar day (2026-02-30 is a 400 on the field, not a PostgreSQL error). */
-const ymd = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'formato AAAA-MM-DD').refine(isCalendarDate, 'la fecha no existe en el calendario');
+const ymd = calendarDate;
 /** Ids are PostgreSQL `integer` columns, tipoCfe a `smallint`: larger values are a 400 on the field, not a database error. */
 const PG_INT_MAX = 2_147_483_647;
 const id = () => z.number().int().positive().max(PG_INT_MAX);

@@ -10,7 +10,8 @@ import { XMLParser } from 'fast-xml-parser';
 import { readCertificate } from '../../platform/crypto/pki.js';
 import { validateXml } from '../../platform/xml/xsd.js';
 import { DSIG_NS, verifyXmlSignature } from '../emission/signer.js';
-import { caeRuleProblems, isCalendarDate, type CaeRuleProblem } from './cae.rules.js';
+import { isCalendarDate } from '../../lib/dates.js';
+import { caeRuleProblems, type CaeRuleProblem } from './cae.rules.js';
 import { chainProblem } from './cae.trust.js';
 
 /** DGI's own certificates carry these subject serialNumbers (BRIEF 3). */

@@ -69,7 +69,9 @@ describe('errors', () => {
     assert.equal(inv.status, 400);
     const bad = await t.call(admin, 'POST', '/api/v1/cae/altaCfc', range(company.id, { serie: 'a1', fechaVencimiento: 'mañana' }));
     assert.equal(bad.status, 400);
-    assert.equal((await t.call(admin, 'POST', '/api/v1/cae/altaCfc', range(company.id, { tipoCFC: 212, fechaVencimiento: '2026-02-30' }))).body.code, 'CFC_RANGO_INVALIDO');
+    const day = await t.call(admin, 'POST', '/api/v1/cae/altaCfc', range(company.id, { tipoCFC: 212, fechaVencimiento: '2026-02-30' }));
+    assert.equal(day.status, 400);
+    assert.equal(day.body.campos[0].campo, 'fechaVencimiento');
     await t.call(admin, 'POST', '/api/v1/cae/altaCfc', range(company.id, { tipoCFC: 281, serie: 'Z', desde: 1, hasta: 10 }));
     const over = await t.call(admin, 'POST', '/api/v1/cae/altaCfc', range(company.id, { tipoCFC: 281, serie: 'Z', desde: 10, hasta: 20 }));
     assert.equal(over.status, 409);

@@ -1,8 +1,9 @@
 /** Contingency ranges (CFC, spec CAE table: altaCfc, editarCfc, numeroDisponibleContingencia). */
 import { z } from 'zod';
+import { calendarDate } from '../../platform/http/dates.js';
 import { pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 
-const ymd = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'formato AAAA-MM-DD');
+const ymd = calendarDate;
 /** PostgreSQL `integer` ids and the `smallint` type column: larger values are a 400 on the field. */
 const PG_INT_MAX = 2_147_483_647;
 const queryTipo = z.coerce.number().int().min(0).max(32_767);

@@ -4,6 +4,7 @@
  * later transcribed into the system; `reserveContingencyNumber` marks each one used exactly once.
  * Spread into the CAE service (`cae.altaCfc`, `cae.reserveContingencyNumber`, ...).
  */
+import { isCalendarDate } from '../../lib/dates.js';
 import type { Db, DbOrTx } from '../../platform/db/client.js';
 import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
 import type { Paging } from '../../platform/http/paging.js';
@@ -36,12 +37,6 @@ export function cfcView(r: repo.CfcRangeRow, utilizados: number, today = uyToday
     id: r.id, idEmpresa: r.companyId, tipoCFC: r.tipoCfc, serie: r.serie, desde: r.dNro, hasta: r.hNro,
     constancia: r.constancia, fechaVencimiento: r.fvd, vencido: r.fvd < today, utilizados,
   };
-}
-
-/** A real calendar day (the regex lets 2026-02-30 through; PostgreSQL would answer 500). */
-function isCalendarDate(ymd: string) {
-  const d = new Date(`${ymd}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === ymd;
 }
 
 function checkInput(c: CfcInput) {

@@ -1,12 +1,10 @@
 import { z } from 'zod';
+import { calendarDate } from '../../platform/http/dates.js';
 import { PG_INT_MAX } from '../../lib/pg-int.js';
 import { flag01, pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 
 /** Calendar date as the spec writes dates (YYYY-MM-DD), checked to be a real day. */
-export const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Use el formato YYYY-MM-DD.')
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'Fecha inexistente.');
+export const isoDate = calendarDate;
 
 const optText = (max: number, describe: string) => z.string().trim().max(max).nullish().describe(describe);
 const codigoCasa = z.number().int().min(0).max(9999);

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { calendarDate } from '../../platform/http/dates.js';
 import { errorResponses } from '../../platform/http/error-body.js';
 import { paged, pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 import { requireActor } from '../../platform/http/tenancy.js';
 import type { CurrenciesService } from './currencies.service.js';
 
-const ymd = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'formato AAAA-MM-DD');
+const ymd = calendarDate;
 const rate = z.object({
   moneda: z.string().length(3).describe('ISO 4217 code from the catalogue, e.g. USD'),
   fecha: ymd,

@@ -1,9 +1,10 @@
 /** Products, variants, lots and serials (not in the spec's endpoint list: issue 4, spec 2.1 idVariante, 2.4 rule 3). */
 import { z } from 'zod';
+import { calendarDate } from '../../platform/http/dates.js';
 import { flag01, pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 import { PG_INT_MAX } from '../../lib/pg-int.js';
 
-const ymd = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'formato AAAA-MM-DD');
+const ymd = calendarDate;
 const id = z.number().int().positive().max(PG_INT_MAX);
 /** Decimal as a string in answers (numeric column, never a JS float); accepted as string or number. */
 const price = z.union([z.string(), z.number()]).transform(String).describe('Unit price (PrecioUnitario) as a decimal string, e.g. "1250.50"; up to 10 decimals');

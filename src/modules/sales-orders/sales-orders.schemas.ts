@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { calendarDate } from '../../platform/http/dates.js';
 import { pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 import { receptorBody } from '../issued-cfe/issued-cfe.schemas.js';
 import { salesOrderStates } from './sales-orders.tables.js';
@@ -40,7 +41,7 @@ export const finalizeBody = z.object({
   codTerminal: z.string().min(1).max(40).optional().describe('Terminal code (codTerminal) of the emission point. Required with emitirCfe.').meta({ example: 'T1' }),
   tipoCfe: z.number().int().optional().describe('CFE type. Default 111 (e-Factura) when the receiver has a RUT, else 101 (e-Ticket).'),
   formaPago: z.union([z.literal(1), z.literal(2)]).optional().describe('FmaPago: 1 contado (default), 2 crédito.'),
-  fechaEmision: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'formato YYYY-MM-DD').optional().describe('FchEmis; default today in America/Montevideo.'),
+  fechaEmision: calendarDate.optional().describe('FchEmis; default today in America/Montevideo.'),
   mntBruto: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional().describe('MntBruto: 1 = the order prices include VAT. Default: prices without VAT.'),
   indicadorFacturacion: z.number().int().optional().describe('IndFact of every line; default 3 (gravado a tasa básica).'),
   tipoCambio: amount.optional().describe('TpoCambio for a foreign-currency order; when omitted it is resolved as in emitir (spec 2.3 rule 7).'),

@@ -5,6 +5,7 @@
  * year 0 has no ISO date).
  */
 import { z } from 'zod';
+import { isCalendarDate } from '../../lib/dates.js';
 
 const MIN_YEAR = 1900;
 const MAX_YEAR = 2999;
@@ -13,18 +14,13 @@ function inYears(year: number): boolean {
   return year >= MIN_YEAR && year <= MAX_YEAR;
 }
 
-/** zod runs every refinement even after the format failed: this one must not throw on any text. */
-function isCalendarDay(d: string): boolean {
-  const t = Date.parse(`${d}T00:00:00Z`);
-  return !Number.isNaN(t) && new Date(t).toISOString().startsWith(d);
-}
-
 /** YYYY-MM-DD, a real calendar day between 1900 and 2999. */
 export const calendarDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'formato AAAA-MM-DD')
   .refine((d) => inYears(Number(d.slice(0, 4))), `el año debe estar entre ${MIN_YEAR} y ${MAX_YEAR}`)
-  .refine(isCalendarDay, 'la fecha no existe en el calendario');
+  // zod runs every refinement even after the format failed: isCalendarDate never throws.
+  .refine(isCalendarDate, 'la fecha no existe en el calendario');
 
 /** YYYY-MM between 1900 and 2999. */
 export const calendarMonth = z
