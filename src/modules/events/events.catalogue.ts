@@ -9,9 +9,9 @@ export const eventCatalogue = [
   { type: 'OrdenDeVenta.Cancelada', description: 'A sales order is cancelled (spec 6 #3).', data: 'the cancelled sales order' },
   { type: 'OrdenDeVenta.Finalizada', description: 'A sales order is finalized (spec 6 #4).', data: 'the finalized sales order (idCfeEmitido when a CFE was issued)' },
   { type: 'Cfe.Emitido', description: 'Post-emission processing of a CFE finishes (spec 6 #5).', data: 'the issued CFE: idCfeEmitido, tipoCfe, serie, numero, CAE, fechaEmision, totals, QR' },
-  { type: 'CfeRecibido.Registrado', description: 'A received CFE is registered (spec 6 #6).', data: 'the received CFE: idCfeRecibido, emisor RUT, tipoCfe, serie, numero, fecha, totals' },
+  { type: 'CfeRecibido.Registrado', description: 'A received CFE is registered (spec 6 #6).', data: 'the received CFE: idCfeRecibido, emisor RUT, tipoCfe, serie, numero, fecha, totals', notEmittedYet: true },
   { type: 'Cfe.RechazadoDgi', description: 'DGI rejects a CFE in the second response of the envelope (spec 6 #7).', data: 'the CFE identity plus the DGI rejection reasons' },
-  { type: 'Contrato.EstadoCambiado', description: 'A contract changes state due to usage rules (spec 6 #8).', data: 'the contract: id, previous and new state, reason' },
+  { type: 'Contrato.EstadoCambiado', description: 'A contract changes state due to usage rules (spec 6 #8).', data: 'the contract: id, previous and new state, reason', notEmittedYet: true },
   { type: 'Cfe.ObservadoDgi', description: 'DGI observes a CFE in the second response of the envelope (spec 6 #9).', data: 'the CFE identity plus the DGI observations' },
   { type: 'Cfe.RechazadoReceptor', description: 'The receiver (envelope exchange between companies) rejects the CFE (spec 6 #10).', data: 'the CFE identity plus the receiver rejection reasons' },
   { type: 'Cfe.ObservadoReceptor', description: 'The receiver reports the observed state (CE) for a CFE in exchange between companies (spec 6 #11).', data: 'the CFE identity plus the receiver observations' },
@@ -25,6 +25,14 @@ export const TEST_EVENT_TYPE = 'Webhook.Prueba';
 
 export function isEventType(value: string): value is EventType {
   return (eventTypes as readonly string[]).includes(value);
+}
+
+/**
+ * Whether a built feature raises the event. Received CFEs and contracts answer 501 for now, so their
+ * events are refused at subscription (a subscriber would wait for deliveries that never come).
+ */
+export function isEmitted(type: EventType): boolean {
+  return !eventCatalogue.some((e) => e.type === type && 'notEmittedYet' in e);
 }
 
 /** The JSON body of every delivery and of every item of GET /api/v1/eventos. */
@@ -47,7 +55,7 @@ export function catalogueMarkdown(): string {
   return [
     '| type | emitted when | data |',
     '|---|---|---|',
-    ...eventCatalogue.map((e) => `| \`${e.type}\` | ${e.description} | ${e.data} |`),
+    ...eventCatalogue.map((e) => `| \`${e.type}\` | ${e.description}${isEmitted(e.type) ? '' : ' **Not emitted yet; cannot be subscribed.**'} | ${e.data} |`),
     '',
     'Every event is JSON `{ "id": "evt_123", "type": "Cfe.Emitido", "time": "2026-02-17T12:00:00.000Z", "idEmpresa": 7, "data": { … } }`.',
   ].join('\n');

@@ -1,5 +1,5 @@
-import { and, asc, count, eq, gt, ne, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../../platform/db/client.js';
+import { and, asc, count, desc, eq, lte, ne, sql, type SQL } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../platform/db/client.js';
 import type { Paging } from '../../platform/http/paging.js';
 import { outboxEvents } from './events.tables.js';
 
@@ -27,11 +27,50 @@ export function insertEventsFrom(select: SQL): SQL {
   return sql`insert into outbox_events (company_id, type, data) ${select}`;
 }
 
-export async function listCompanyEvents(db: DbOrTx, companyId: number, after: number, paging: Paging, testType: string) {
-  const where = and(eq(outboxEvents.companyId, companyId), gt(outboxEvents.id, after), ne(outboxEvents.type, testType));
-  const [rows, [{ total }]] = await Promise.all([
-    db.select().from(outboxEvents).where(where).orderBy(asc(outboxEvents.id)).offset(paging.start).limit(paging.length),
-    db.select({ total: count() }).from(outboxEvents).where(where),
-  ]);
-  return { rows, total };
+/** Position in the feed: (writing transaction, id). The beginning is ('0', 0). */
+export interface FeedPosition {
+  xid: string;
+  id: number;
+}
+
+const horizon = sql`pg_snapshot_xmin(pg_current_snapshot())`;
+
+/**
+ * Events of the company after `after` in (xid, id) order, limited to transactions older than every
+ * transaction still running (pg_snapshot_xmin): any event not shown yet will sort after the last
+ * one shown, so a cursor never skips one. The statements read one snapshot, so the total matches.
+ * `heldXid`: the newest transaction among committed events held back by a transaction still running.
+ */
+export async function listCompanyEvents(db: Db, companyId: number, after: FeedPosition, paging: Paging, testType: string) {
+  const mine = and(
+    eq(outboxEvents.companyId, companyId),
+    ne(outboxEvents.type, testType),
+    sql`(${outboxEvents.xid}, ${outboxEvents.id}) > (${after.xid}::xid8, ${after.id}::bigint)`,
+  );
+  const shown = and(mine, sql`${outboxEvents.xid} < ${horizon}`);
+  return db.transaction(async (tx) => {
+    const [rows, [{ total }], [held]] = await Promise.all([
+      tx.select().from(outboxEvents).where(shown).orderBy(asc(outboxEvents.xid), asc(outboxEvents.id)).offset(paging.start).limit(paging.length),
+      tx.select({ total: count() }).from(outboxEvents).where(shown),
+      tx.select({ xid: outboxEvents.xid }).from(outboxEvents).where(and(mine, sql`${outboxEvents.xid} >= ${horizon}`)).orderBy(desc(outboxEvents.xid)).limit(1),
+    ]);
+    return { rows, total, heldXid: held?.xid ?? null };
+  }, { isolationLevel: 'repeatable read', accessMode: 'read only' });
+}
+
+/** The oldest transaction still running (the feed's horizon), as decimal text. */
+export async function feedHorizon(db: DbOrTx): Promise<string> {
+  const res = await db.execute(sql`select ${horizon}::text as xmin`);
+  return (res.rows[0] as { xmin: string }).xmin;
+}
+
+/**
+ * The feed position of an id-only cursor (before the (xid, id) cursor): the company's event with
+ * the greatest id up to `id`. Events of transactions that committed after it may come once more
+ * (at-least-once), none is skipped.
+ */
+export async function positionOfId(db: DbOrTx, companyId: number, id: number): Promise<FeedPosition> {
+  const [row] = await db.select({ xid: outboxEvents.xid, id: outboxEvents.id }).from(outboxEvents)
+    .where(and(eq(outboxEvents.companyId, companyId), lte(outboxEvents.id, id))).orderBy(desc(outboxEvents.id)).limit(1);
+  return row ?? { xid: '0', id: 0 };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { positiveInt4 } from '../../platform/http/numbers.js';
 import { pagingQuery } from '../../platform/http/paging.js';
 
 export const eventItem = z.object({
@@ -10,8 +11,8 @@ export const eventItem = z.object({
 });
 
 export const feedQuery = pagingQuery.extend({
-  idEmpresa: z.coerce.number().int().positive().describe('Company whose events to read.'),
-  after: z.string().max(20).optional().describe('Opaque cursor: the `cursor` of the previous response. Omit to read from the beginning.'),
+  idEmpresa: positiveInt4.describe('Company whose events to read.'),
+  after: z.string().max(40).optional().describe('Opaque cursor: the `cursor` of the previous response. Omit to read from the beginning.'),
 });
 
 export const feedResponse = z.object({

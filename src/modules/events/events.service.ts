@@ -16,6 +16,9 @@ export interface RecordEventInput {
   resource: Record<string, unknown>;
 }
 
+/** How long the feed waits for older transactions that hold back events committed before the request. */
+const FEED_SETTLE_MS = 250;
+
 export function createEventsService(deps: { db: Db }) {
   return {
     /**
@@ -45,21 +48,42 @@ export function createEventsService(deps: { db: Db }) {
       return row;
     },
 
-    /** Events of the company after the cursor, oldest first. */
+    /**
+     * Events of the company after the cursor, in commit-safe order (see listCompanyEvents). The
+     * cursor is `<xid>.<id>` of the last event returned; a plain id (the earlier form) still works.
+     */
     async feed(companyId: number, after: string | undefined, paging: Paging) {
-      const afterId = parseCursor(after);
-      const { rows, total } = await repo.listCompanyEvents(deps.db, companyId, afterId, paging, TEST_EVENT_TYPE);
+      const cursor = parseCursor(after);
+      const position = typeof cursor === 'number' ? await repo.positionOfId(deps.db, companyId, cursor) : cursor;
+      let page = await repo.listCompanyEvents(deps.db, companyId, position, paging, TEST_EVENT_TYPE);
+      // Events already committed but held back by an older transaction still running: give that
+      // transaction a moment, so a reader normally sees what was committed before its request.
+      if (page.heldXid !== null) {
+        const held = BigInt(page.heldXid);
+        const end = Date.now() + FEED_SETTLE_MS;
+        while (Date.now() < end) {
+          await new Promise((r) => setTimeout(r, 5));
+          if (BigInt(await repo.feedHorizon(deps.db)) > held) {
+            page = await repo.listCompanyEvents(deps.db, companyId, position, paging, TEST_EVENT_TYPE);
+            break;
+          }
+        }
+      }
+      const { rows, total } = page;
       const data = rows.map(toEnvelope);
       const last = rows.at(-1);
-      return { data, total, cursor: last ? String(last.id) : (after ?? '0') };
+      return { data, total, cursor: last ? `${last.xid}.${last.id}` : (after || '0') };
     },
   };
 }
 
-function parseCursor(after: string | undefined): number {
-  if (after === undefined || after === '') return 0;
-  if (!/^\d{1,15}$/.test(after)) throw eventErrors.CURSOR_INVALIDO();
-  return Number(after);
+/** `<xid>.<id>`, or a plain event id (earlier cursors), or nothing / '0' for the beginning. */
+function parseCursor(after: string | undefined): repo.FeedPosition | number {
+  if (after === undefined || after === '' || after === '0') return { xid: '0', id: 0 };
+  if (/^\d{1,15}$/.test(after)) return Number(after);
+  const m = /^(\d{1,20})\.(\d{1,15})$/.exec(after);
+  if (!m || BigInt(m[1]) > 0xffffffffffffffffn) throw eventErrors.CURSOR_INVALIDO();
+  return { xid: m[1], id: Number(m[2]) };
 }
 
 export type EventsService = ReturnType<typeof createEventsService>;

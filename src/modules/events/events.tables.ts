@@ -1,12 +1,17 @@
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, customType, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { companies } from '../companies/companies.tables.js';
+
+/** PostgreSQL `xid8` (64-bit transaction id); read as its decimal text. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
 
 /**
  * The transactional outbox of business events (spec 6). A row is written in the same transaction
  * as the change that caused it, so an event is never lost and never announced for a rollback.
- * `id` is also the cursor of GET /api/v1/eventos; `fannedOutAt` is set once the delivery engine
- * has created the webhook deliveries of the event.
+ * `fannedOutAt` is set once the delivery engine has created the webhook deliveries of the event.
+ * `xid` is the writing transaction: GET /api/v1/eventos orders by (xid, id) and shows only rows
+ * whose transaction is older than every transaction still running, so a cursor never passes an
+ * event that commits later (ids are taken before commit, and commits come out of order).
  */
 export const outboxEvents = pgTable(
   'outbox_events',
@@ -18,9 +23,10 @@ export const outboxEvents = pgTable(
     data: jsonb().notNull(),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     fannedOutAt: timestamp({ withTimezone: true, mode: 'date' }),
+    xid: xid8().notNull().default(sql`pg_current_xact_id()`),
   },
   (t) => [
     index('outbox_events_pending_idx').on(t.id).where(sql`${t.fannedOutAt} is null`),
-    index('outbox_events_company_idx').on(t.companyId, t.id),
+    index('outbox_events_company_xid_idx').on(t.companyId, t.xid, t.id),
   ],
 );

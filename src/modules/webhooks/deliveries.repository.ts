@@ -102,9 +102,16 @@ export async function recordAttempts(db: DbOrTx, records: AttemptRecord[]): Prom
   return res.rowCount ?? 0;
 }
 
-/** Earliest pending attempt time (to sleep until then instead of polling blindly). */
+/**
+ * Earliest attempt time among the rows claimDue() could take (to sleep until then instead of polling
+ * blindly). Same filter as claimDue: a pending row of a disabled endpoint is never claimed, so
+ * counting it made the loop wait 0 ms and spin (QA: ~2,000 commits/s).
+ */
 export async function nextDueAt(db: DbOrTx): Promise<Date | null> {
-  const res = await db.execute(sql`select min(next_attempt_at) as at from webhook_deliveries where status = 'pendiente'`);
-  const at = (res.rows[0] as { at: string | Date | null }).at;
+  const res = await db.execute(sql`
+    select d.next_attempt_at as at from webhook_deliveries d
+    where d.status = 'pendiente' and exists (select 1 from webhook_endpoints w where w.id = d.endpoint_id and w.enabled)
+    order by d.next_attempt_at limit 1`);
+  const at = (res.rows[0] as { at: string | Date | null } | undefined)?.at;
   return at ? new Date(at) : null;
 }

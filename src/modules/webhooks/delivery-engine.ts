@@ -80,7 +80,12 @@ export function createDeliveryEngine(opts: DeliveryEngineOptions) {
   async function tick(): Promise<{ events: number; attempted: number }> {
     const { events } = await repo.fanOut(db, now(), FANOUT_BATCH);
     const { rows, token } = await claim(CLAIM_BATCH);
-    const records = await Promise.all(rows.map((d) => deliverOne(d, token)));
+    const settled = await Promise.allSettled(rows.map((d) => deliverOne(d, token)));
+    const records: repo.AttemptRecord[] = [];
+    for (const s of settled) {
+      if (s.status === 'fulfilled') records.push(s.value);
+      else logger.error({ err: s.reason }, 'webhook attempt failed unexpectedly; the delivery falls due again when its lease ends');
+    }
     await repo.recordAttempts(db, records);
     return { events, attempted: rows.length };
   }
@@ -134,13 +139,21 @@ export function createDeliveryEngine(opts: DeliveryEngineOptions) {
         const { rows, token } = await claim(Math.min(free, CLAIM_BATCH));
         for (const d of rows) {
           inFlight++;
-          void deliverOne(d, token).then((rec) => {
-            pending.push(rec);
-            inFlight--;
-            // Batch what finishes together: flush on the next turn of the event loop.
-            if (pending.length === 1 || pending.length >= FLUSH_BATCH) setImmediate(() => void flush());
-            signal();
-          });
+          // Whatever happens to the attempt (sync throw inside, rejection), its slot is given back:
+          // a slot never freed would stop the loop for every company once maxInFlight leaked.
+          void Promise.resolve()
+            .then(() => deliverOne(d, token))
+            .then((rec) => {
+              pending.push(rec);
+              // Batch what finishes together: flush on the next turn of the event loop.
+              if (pending.length === 1 || pending.length >= FLUSH_BATCH) setImmediate(() => void flush());
+            }, (err: unknown) => {
+              logger.error({ err, deliveryId: d.id }, 'webhook attempt failed unexpectedly; the delivery falls due again when its lease ends');
+            })
+            .finally(() => {
+              inFlight--;
+              signal();
+            });
         }
         if (rows.length === 0 && events === 0 && running) {
           const due = await repo.nextDueAt(db);

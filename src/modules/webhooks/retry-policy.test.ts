@@ -16,6 +16,10 @@ describe('classifyResponse (spec 3 table)', () => {
     assert.equal(classifyResponse({ error: 'timeout' }), 'retry');
     assert.equal(classifyResponse({ error: 'network' }), 'retry');
   });
+  it('an endpoint configuration that cannot be sent fails without retry', () => {
+    assert.equal(classifyResponse({ error: 'config' }), 'failed');
+    assert.equal(decide({ error: 'config' }, 1, 8, new Date()).status, 'fallido');
+  });
   it('redirects are not followed and fail', () => {
     assert.equal(classifyResponse({ statusCode: 301 }), 'failed');
   });

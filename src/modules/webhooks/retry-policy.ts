@@ -10,7 +10,11 @@ export const DEFAULT_MAX_ATTEMPTS = 8;
 /** One first attempt plus one retry per delay of the schedule. */
 export const MAX_ATTEMPTS_LIMIT = RETRY_DELAYS_SECONDS.length + 1;
 
-export type AttemptResult = { statusCode: number } | { error: 'timeout' | 'network'; message?: string };
+/**
+ * `config`: the endpoint's stored configuration cannot be sent (a header or `whsec_` secret stored
+ * before they were validated); nothing went out, and retrying cannot help until the endpoint is fixed.
+ */
+export type AttemptResult = { statusCode: number } | { error: 'timeout' | 'network' | 'config'; message?: string };
 export type Classification = 'delivered' | 'retry' | 'failed';
 
 /**
@@ -19,7 +23,7 @@ export type Classification = 'delivered' | 'retry' | 'failed';
  * (a redirect could point at a private address), so they count as permanent failures too.
  */
 export function classifyResponse(result: AttemptResult): Classification {
-  if ('error' in result) return 'retry';
+  if ('error' in result) return result.error === 'config' ? 'failed' : 'retry';
   const s = result.statusCode;
   if (s >= 200 && s <= 299) return 'delivered';
   if (s === 429 || (s >= 500 && s <= 599)) return 'retry';

@@ -7,9 +7,39 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const PREFIX = 'whsec_';
+/** Standard Webhooks: a `whsec_` key is 24 to 64 random bytes. */
+export const MIN_KEY_BYTES = 24;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
 
+/**
+ * The `whsec_` key, or undefined when the part after the prefix is not standard base64 of at least
+ * MIN_KEY_BYTES bytes. Buffer.from(…, 'base64') skips what it cannot read, so `whsec_!!!!` would
+ * otherwise sign with an empty key that anyone can forge.
+ */
+function whsecKey(secret: string): Buffer | undefined {
+  const encoded = secret.slice(PREFIX.length);
+  if (!BASE64.test(encoded)) return undefined;
+  const key = Buffer.from(encoded, 'base64');
+  return key.length >= MIN_KEY_BYTES ? key : undefined;
+}
+
+/** Whether a secret may be stored: any string, but a `whsec_` one must decode to a real key. */
+export function isUsableSecret(secret: string): boolean {
+  return !secret.startsWith(PREFIX) || whsecKey(secret) !== undefined;
+}
+
+export class UnusableSecretError extends Error {
+  constructor() {
+    super(`El secreto whsec_ no es base64 de al menos ${MIN_KEY_BYTES} bytes; la entrega no se firma con una clave vacía.`);
+  }
+}
+
+/** The HMAC key; throws UnusableSecretError for a `whsec_` secret that does not decode (never an empty key). */
 export function secretKey(secret: string): Buffer {
-  return secret.startsWith(PREFIX) ? Buffer.from(secret.slice(PREFIX.length), 'base64') : Buffer.from(secret, 'utf8');
+  if (!secret.startsWith(PREFIX)) return Buffer.from(secret, 'utf8');
+  const key = whsecKey(secret);
+  if (!key) throw new UnusableSecretError();
+  return key;
 }
 
 export function generateSecret(): string {
@@ -24,6 +54,7 @@ export function sign(secret: string | Buffer, msgId: string, timestamp: number, 
 /** Receiver-side check (documented snippet and tests): constant-time compare and a timestamp tolerance. */
 export function verify(secret: string, headers: { id: string; timestamp: string; signature: string }, body: string, nowSeconds = Math.floor(Date.now() / 1000), toleranceSeconds = 300): boolean {
   const ts = Number(headers.timestamp);
+  if (!isUsableSecret(secret)) return false;
   if (!Number.isInteger(ts) || Math.abs(nowSeconds - ts) > toleranceSeconds) return false;
   const expected = Buffer.from(sign(secret, headers.id, ts, body).slice(3), 'base64');
   return headers.signature.split(' ').some((candidate) => {

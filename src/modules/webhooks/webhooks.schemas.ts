@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errors } from '../../lib/errors.js';
 import type { ValidationErrorMapper } from '../../platform/http/error-handler.js';
+import { positiveInt4 } from '../../platform/http/numbers.js';
 import { pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 import { deliveryStatuses } from './webhooks.tables.js';
 import { MAX_ATTEMPTS_LIMIT } from './retry-policy.js';
@@ -10,7 +11,7 @@ const REQUIRED = 'requerido';
 const requiredWhenMissing = (iss: { input?: unknown }) => (iss.input === undefined ? REQUIRED : undefined);
 
 const headersField = z.record(z.string().min(1).max(100), z.string().max(1000))
-  .describe('Extra headers sent with every delivery. Content-Type, Idempotency-Key, Host, Content-Length and webhook-* are reserved.')
+  .describe('Extra headers sent with every delivery. Names are RFC 7230 tokens (no spaces); values visible ASCII, space or tab (no CR, LF, NUL). Content-Type, Content-Length, Host, Idempotency-Key, webhook-* and the hop-by-hop headers (Connection, Transfer-Encoding, Keep-Alive, Upgrade, Expect, TE, Trailer) are reserved. Values are shown only to administradores; other roles see `********`.')
   .meta({ example: { 'X-Api-Key': 'abc123' } });
 const eventNames = z.array(z.string().max(100)).max(50);
 
@@ -19,7 +20,7 @@ export const createWebhookBody = z.object({
   url: z.string({ error: requiredWhenMissing }).min(1, { error: REQUIRED }).max(2000).describe('Receiver address (http or https).').meta({ example: 'https://erp.example.com/hooks/cfe' }),
   events: z.array(z.string().max(100), { error: requiredWhenMissing }).min(1, { error: REQUIRED }).max(50).describe('Subscribed event names from the catalogue.').meta({ example: ['Cfe.Emitido', 'OrdenDeVenta.Finalizada'] }),
   enabled: z.boolean().optional().describe('Whether the endpoint receives deliveries. Default true.'),
-  secret: z.string().min(8).max(200).optional().describe('Enables HMAC-SHA256 signing (Standard Webhooks). `whsec_<base64>` secrets are base64-decoded; others are used as UTF-8 bytes.'),
+  secret: z.string().min(8).max(200).optional().describe('Enables HMAC-SHA256 signing (Standard Webhooks). A `whsec_<base64>` secret is base64-decoded and must give at least 24 bytes (else 400 `WEBHOOK_SECRETO_INVALIDO`); any other secret is used as UTF-8 bytes.'),
   headers: headersField.optional(),
   maxAttempts: z.number().int().min(1).max(MAX_ATTEMPTS_LIMIT).optional().describe(`Maximum attempts per delivery, 1..${MAX_ATTEMPTS_LIMIT}. Default 8 (spec 8.1).`),
 });
@@ -44,11 +45,12 @@ export const mapRegistrationError: ValidationErrorMapper = (fields, context) => 
 };
 
 export const companyQuery = z.object({
-  idEmpresa: z.coerce.number().int().positive().optional().describe('Company of the endpoint; needed when the caller has access to more than one company.'),
+  idEmpresa: positiveInt4.optional().describe('Company of the endpoint; needed when the caller has access to more than one company.'),
 });
-export const listQuery = pagingQuery.extend({ idEmpresa: z.coerce.number().int().positive().describe('Company whose endpoints to list.') });
-export const idParams = z.object({ id: z.coerce.number().int().positive() });
-export const deliveryParams = idParams.extend({ idEntrega: z.coerce.number().int().positive() });
+export const listQuery = pagingQuery.extend({ idEmpresa: positiveInt4.describe('Company whose endpoints to list.') });
+export const idParams = z.object({ id: positiveInt4 });
+/** Delivery ids are bigint: any positive safe integer. */
+export const deliveryParams = idParams.extend({ idEntrega: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
 export const webhookView = z.object({
   id: z.number().int(),
@@ -58,7 +60,7 @@ export const webhookView = z.object({
   events: z.array(z.string()),
   enabled: z.boolean(),
   hasSecret: z.boolean().describe('Whether deliveries are signed. The secret itself is never returned (except by rotar-secreto).'),
-  headers: z.record(z.string(), z.string()),
+  headers: z.record(z.string(), z.string()).describe('Extra headers; values are `********` unless the caller is administrador of the company (or an operator).'),
   maxAttempts: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -100,4 +102,7 @@ export const redeliverBody = z.object({
   estados: z.array(z.enum(['fallido', 'agotado'])).min(1).default(['fallido', 'agotado']).describe('Which final states to re-deliver. Default both.'),
 });
 export const redeliverResult = z.object({ reenviadas: z.number().int().describe('Deliveries put back in the queue.') });
-export const catalogueView = z.array(z.object({ type: z.string(), description: z.string(), data: z.string() }));
+export const catalogueView = z.array(z.object({
+  type: z.string(), description: z.string(), data: z.string(),
+  emitted: z.boolean().describe('Whether a built feature raises the event yet; false ones cannot be subscribed (400 WEBHOOK_EVENTO_NO_DISPONIBLE).'),
+}));

@@ -4,12 +4,13 @@
  * row and checks the caller's role on its company (another company's endpoint answers 404).
  */
 import type { Db } from '../../platform/db/client.js';
-import { assertCompanyRole, type Actor, type CompanyRole } from '../../platform/http/actor.js';
+import { assertCompanyRole, roleAtLeast, type Actor, type CompanyRole } from '../../platform/http/actor.js';
 import type { Paging } from '../../platform/http/paging.js';
-import { eventCatalogue, eventIdPrefix, eventTypes, isEventType } from '../events/events.catalogue.js';
+import { eventCatalogue, eventIdPrefix, eventTypes, isEmitted, isEventType } from '../events/events.catalogue.js';
 import type { EventsService } from '../events/events.service.js';
+import { headerProblems, maskHeaders } from './endpoint-headers.js';
 import { DEFAULT_MAX_ATTEMPTS } from './retry-policy.js';
-import { generateSecret } from './signature.js';
+import { generateSecret, isUsableSecret } from './signature.js';
 import { checkEndpointUrl } from './url-guard.js';
 import { webhookErrors } from './webhooks.errors.js';
 import * as repo from './webhooks.repository.js';
@@ -25,12 +26,15 @@ export interface WebhookInput {
   maxAttempts?: number;
 }
 
-const RESERVED_HEADERS = /^(content-type|content-length|host|idempotency-key|webhook-.*|transfer-encoding|connection)$/i;
+/** Header values (often credentials) are shown only to who may manage the endpoint: administradores and operators. */
+function mayManage(actor: Actor, companyId: number): boolean {
+  return actor.isOperator || roleAtLeast(actor.companies.get(companyId), 'administrador');
+}
 
-function view(r: repo.EndpointRow) {
+function view(r: repo.EndpointRow, actor: Actor) {
   return {
     id: r.id, idEmpresa: r.companyId, name: r.name, url: r.url, events: r.events, enabled: r.enabled,
-    hasSecret: r.secret !== null, headers: r.headers, maxAttempts: r.maxAttempts,
+    hasSecret: r.secret !== null, headers: mayManage(actor, r.companyId) ? r.headers : maskHeaders(r.headers), maxAttempts: r.maxAttempts,
     createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),
   };
 }
@@ -56,14 +60,25 @@ export function createWebhooksService(deps: { db: Db; events: EventsService; all
     if (input.events) {
       const unknown = input.events.filter((e) => !isEventType(e));
       if (unknown.length) throw webhookErrors.WEBHOOK_EVENTO_DESCONOCIDO(`Eventos desconocidos: ${unknown.join(', ')}. Eventos válidos: ${eventTypes.join(', ')}.`, { eventos: unknown });
+      const notEmitted = input.events.filter((e) => isEventType(e) && !isEmitted(e));
+      if (notEmitted.length) throw webhookErrors.WEBHOOK_EVENTO_NO_DISPONIBLE(`Eventos todavía no disponibles (ninguna función los emite aún): ${[...new Set(notEmitted)].join(', ')}.`, { eventos: [...new Set(notEmitted)] });
     }
+    if (input.secret && !isUsableSecret(input.secret)) throw webhookErrors.WEBHOOK_SECRETO_INVALIDO();
     if (input.url !== undefined) {
       const problem = await checkEndpointUrl(input.url, deps.allowPrivateUrls);
       if (problem === 'privada') throw webhookErrors.WEBHOOK_URL_PRIVADA();
       if (problem) throw webhookErrors.WEBHOOK_URL_INVALIDA();
     }
-    const reserved = Object.keys(input.headers ?? {}).filter((h) => RESERVED_HEADERS.test(h));
-    if (reserved.length) throw webhookErrors.WEBHOOK_PAYLOAD_INVALIDO(`El payload no es válido: los encabezados ${reserved.join(', ')} están reservados.`);
+    const problems = headerProblems(input.headers ?? {});
+    if (problems?.invalidNames.length || problems?.invalidValues.length) {
+      const { invalidNames, invalidValues } = problems;
+      const parts = [
+        invalidNames.length ? `nombres no válidos: ${invalidNames.map((n) => JSON.stringify(n)).join(', ')}` : '',
+        invalidValues.length ? `valores no válidos en: ${invalidValues.map((n) => JSON.stringify(n)).join(', ')}` : '',
+      ].filter(Boolean);
+      throw webhookErrors.WEBHOOK_ENCABEZADO_INVALIDO(`Encabezados con ${parts.join('; ')}. Los nombres son tokens RFC 7230 (sin espacios) y los valores ASCII visible, espacio o tabulador (sin CR, LF ni NUL).`, { nombresInvalidos: invalidNames, valoresInvalidos: invalidValues });
+    }
+    if (problems?.reserved.length) throw webhookErrors.WEBHOOK_PAYLOAD_INVALIDO(`El payload no es válido: los encabezados ${problems.reserved.join(', ')} están reservados.`);
   }
 
   async function visible(actor: Actor, id: number, role: CompanyRole) {
@@ -87,16 +102,16 @@ export function createWebhooksService(deps: { db: Db; events: EventsService; all
         companyId, name: input.name ?? null, url: input.url, events: [...new Set(input.events)], enabled: input.enabled ?? true,
         secret: input.secret ?? null, headers: input.headers ?? {}, maxAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
       });
-      return view(row);
+      return view(row, actor);
     },
 
     async list(actor: Actor, idEmpresa: number, paging: Paging) {
       assertCompanyRole(actor, idEmpresa, 'lectura');
       const { rows, total } = await repo.listEndpoints(db, idEmpresa, paging);
-      return { data: rows.map(view), total };
+      return { data: rows.map((r) => view(r, actor)), total };
     },
 
-    get: async (actor: Actor, id: number) => view(await visible(actor, id, 'lectura')),
+    get: async (actor: Actor, id: number) => view(await visible(actor, id, 'lectura'), actor),
 
     async update(actor: Actor, id: number, input: WebhookInput) {
       await visible(actor, id, 'administrador');
@@ -109,7 +124,7 @@ export function createWebhooksService(deps: { db: Db; events: EventsService; all
       if (input.secret !== undefined) changes.secret = input.secret;
       if (input.headers !== undefined) changes.headers = input.headers;
       if (input.maxAttempts !== undefined) changes.maxAttempts = input.maxAttempts;
-      return view(await repo.updateEndpoint(db, id, changes));
+      return view(await repo.updateEndpoint(db, id, changes), actor);
     },
 
     /** Deletes the endpoint with its delivery log; pending deliveries are dropped. */
@@ -126,9 +141,10 @@ export function createWebhooksService(deps: { db: Db; events: EventsService; all
       return { id, secret };
     },
 
-    /** Sends a `Webhook.Prueba` event to this endpoint only, through the normal delivery engine. */
+    /** Sends a `Webhook.Prueba` event to this endpoint only, through the normal delivery engine. 409 when disabled. */
     async sendTest(actor: Actor, id: number) {
       const endpoint = await visible(actor, id, 'emisor');
+      if (!endpoint.enabled) throw webhookErrors.WEBHOOK_DESACTIVADO();
       const deliveryId = await db.transaction(async (tx) => {
         const event = await deps.events.recordTestEvent(tx, endpoint.companyId, { idWebhook: endpoint.id, mensaje: 'Evento de prueba' });
         return (await repo.insertDelivery(tx, { eventId: event.id, endpointId: endpoint.id, companyId: endpoint.companyId, nextAttemptAt: new Date() })).id;
@@ -151,21 +167,23 @@ export function createWebhooksService(deps: { db: Db; events: EventsService; all
 
     /** Re-delivers one final delivery (entregado, fallido or agotado) with a fresh attempt budget. */
     async redeliver(actor: Actor, id: number, deliveryId: number) {
-      await visible(actor, id, 'emisor');
+      const endpoint = await visible(actor, id, 'emisor');
       const current = await this.delivery(actor, id, deliveryId);
       if (current.status === 'pendiente') throw webhookErrors.ENTREGA_PENDIENTE();
+      if (!endpoint.enabled) throw webhookErrors.WEBHOOK_DESACTIVADO();
       await repo.requeue(db, { endpointId: id, deliveryId, statuses: ['entregado', 'fallido', 'agotado'] }, new Date());
       return this.delivery(actor, id, deliveryId);
     },
 
     /** Re-delivers every fallido/agotado delivery of the endpoint created in [desde, hasta). */
     async redeliverWindow(actor: Actor, id: number, input: { desde: string; hasta: string; estados: Array<'fallido' | 'agotado'> }) {
-      await visible(actor, id, 'emisor');
+      const endpoint = await visible(actor, id, 'emisor');
+      if (!endpoint.enabled) throw webhookErrors.WEBHOOK_DESACTIVADO();
       const reenviadas = await repo.requeue(db, { endpointId: id, from: new Date(input.desde), to: new Date(input.hasta), statuses: input.estados }, new Date());
       return { reenviadas };
     },
 
-    catalogue: () => eventCatalogue.map((e) => ({ ...e })),
+    catalogue: () => eventCatalogue.map((e) => ({ type: e.type, description: e.description, data: e.data, emitted: isEmitted(e.type) })),
   };
 }
 

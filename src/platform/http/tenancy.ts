@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../../lib/errors.js';
+import { PG_INT_MAX } from '../../lib/pg-int.js';
 import { assertCompanyRole, type Actor, type CompanyRole } from './actor.js';
 
 declare module 'fastify' {
@@ -55,7 +56,8 @@ export function registerTenancy(app: FastifyInstance, deps: TenancyDeps): void {
     const config = request.routeOptions.config ?? {};
     const min = config.minRole ?? (request.method === 'GET' ? 'lectura' : 'emisor');
     for (const id of ids) {
-      if (!Number.isSafeInteger(id) || id <= 0) throw errors.EMPRESA_NO_ENCONTRADA();
+      // Company ids are `integer`: a larger one cannot exist, so it is not looked up (it would be a data exception).
+      if (!Number.isSafeInteger(id) || id <= 0 || id > PG_INT_MAX) throw errors.EMPRESA_NO_ENCONTRADA();
       assertCompanyRole(actor, id, min);
       if (actor.isOperator && !(await deps.companyExists(id))) throw errors.EMPRESA_NO_ENCONTRADA();
     }
