@@ -240,10 +240,13 @@ describe('errors', () => {
       ['/api/v1/cae/anular-completo', { idCae: 3_000_000_000 }],
       ['/api/v1/cae/ajustar-proximo-numero', { idCae: 1, proximoNumero: 3_000_000_000 }],
       ['/api/v1/cae/modificarSucursal', { idCae: 1, idSucursal: 3_000_000_000 }],
-      ['/api/v1/cae/importar', { idEmpresa: 3_000_000_000, xml: '<CAE/>' }],
     ] as const) {
       assert.equal((await t.call(admin, 'POST', url, body)).status, 400, url);
     }
+    // A company id beyond integer cannot exist: tenancy answers like any unknown company, without a query.
+    const company = await t.call(admin, 'POST', '/api/v1/cae/importar', { idEmpresa: 3_000_000_000, xml: '<CAE/>' });
+    assert.equal(company.status, 404);
+    assert.equal(company.body.code, 'EMPRESA_NO_ENCONTRADA');
   });
 });
 
