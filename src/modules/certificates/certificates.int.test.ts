@@ -98,12 +98,15 @@ describe('errors', () => {
     cases.push([importBody(toPkcs12(a.keyPem, b.certPem, 'secreto').toString('base64')), 'CERTIFICADO_CLAVE_NO_CORRESPONDE']);
     // A key that is there but is not RSA (DGI signs with RSA, BRIEF 3) is not "no key".
     cases.push([importBody(ecPkcs12(a.certPem, 'secreto').toString('base64')), 'CERTIFICADO_CLAVE_NO_RSA']);
-    cases.push([importBody(toPkcs12(a.keyPem, a.certPem, 'secreto').toString('base64'), 'secreto', 3_000_000_000), 'VALIDACION']);
     for (const [body, code] of cases) {
       const res = await t.call(admin, 'POST', '/api/v1/empresa/importarCertificado', body);
       assert.equal(res.status, 400, `${code}: ${JSON.stringify(res.body)}`);
       assert.equal(res.body.code, code);
     }
+    // A company id beyond integer cannot exist: tenancy answers like any unknown company, without a query.
+    const beyond = await t.call(admin, 'POST', '/api/v1/empresa/importarCertificado', importBody(toPkcs12(a.keyPem, a.certPem, 'secreto').toString('base64'), 'secreto', 3_000_000_000));
+    assert.equal(beyond.status, 404, JSON.stringify(beyond.body));
+    assert.equal(beyond.body.code, 'EMPRESA_NO_ENCONTRADA');
     const none = await t.call(admin, 'POST', '/api/v1/empresa/importarCertificado', { idEmpresa: company.id });
     assert.equal(none.status, 400);
     const noCtx = await insertCompany(t);
