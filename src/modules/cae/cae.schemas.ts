@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { PG_INT_MAX } from '../../lib/pg-int.js';
+import { positiveInt4 } from '../../platform/http/numbers.js';
 import { flag01, pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 import { calendarDate } from '../../platform/http/dates.js';
 import { MAX_CFE_NUMBER } from './cae.rules.js';
@@ -6,9 +8,8 @@ import { MAX_CFE_NUMBER } from './cae.rules.js';
 /** A real calendar day (2026-02-30 is a 400 on the field, not a PostgreSQL error). */
 const ymd = calendarDate;
 /** Ids are PostgreSQL `integer` columns, tipoCfe a `smallint`: larger values are a 400 on the field, not a database error. */
-const PG_INT_MAX = 2_147_483_647;
 const id = () => z.number().int().positive().max(PG_INT_MAX);
-const idEmpresa = z.coerce.number().int().positive().max(PG_INT_MAX).describe('Company id');
+const idEmpresa = positiveInt4.describe('Company id');
 /** CAEType.xsd DNro/HNro (NroCFEType): 1..9,999,999. */
 const nro = z.number().int().min(1).max(MAX_CFE_NUMBER);
 /** Bounds only; which types may have a CAE is a rule of the service (CAE_TIPO_INVALIDO). */

@@ -1,11 +1,12 @@
 /** Contingency ranges (CFC, spec CAE table: altaCfc, editarCfc, numeroDisponibleContingencia). */
 import { z } from 'zod';
+import { PG_INT_MAX } from '../../lib/pg-int.js';
+import { positiveInt4 } from '../../platform/http/numbers.js';
 import { calendarDate } from '../../platform/http/dates.js';
 import { pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 
 const ymd = calendarDate;
 /** PostgreSQL `integer` ids and the `smallint` type column: larger values are a 400 on the field. */
-const PG_INT_MAX = 2_147_483_647;
 const queryTipo = z.coerce.number().int().min(0).max(32_767);
 // DGI NroCFE is at most 7 digits (CFEType.xsd NroCFE).
 const nro = z.number().int().min(1).max(9_999_999);
@@ -43,7 +44,7 @@ export const cfcView = z.object({
   utilizados: z.number().int().describe('Numbers of the range already transcribed'),
 });
 export const disponibleQuery = z.object({
-  idEmpresa: z.coerce.number().int().positive().max(PG_INT_MAX),
+  idEmpresa: positiveInt4,
   tipoCFC: queryTipo,
   serie: z.string().regex(/^[A-Z]{1,2}$/, 'una o dos letras mayúsculas'),
   numero: z.coerce.number().int().min(1).max(9_999_999),
@@ -54,7 +55,7 @@ export const disponibleResult = z.object({
   rango: cfcView.optional().describe('The registered range holding the number, when there is one'),
 });
 export const cfcListQuery = pagingQuery.extend({
-  idEmpresa: z.coerce.number().int().positive().max(PG_INT_MAX),
+  idEmpresa: positiveInt4,
   tipoCFC: queryTipo.optional(),
   serie: z.string().max(2).optional(),
 });

@@ -11,19 +11,21 @@ export const PNG_GARBAGE = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex')
 /** "\xff\xd8\xffgarbage": a JPEG signature and nothing after it. */
 export const JPEG_GARBAGE = Buffer.concat([Buffer.from('ffd8ff', 'hex'), Buffer.from('garbage')]);
 
+/** One PNG chunk: length, type, data, CRC. */
+export function chunk(type: string, data: Buffer): Buffer {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([len, body, crc]);
+}
+
 /**
  * A well-formed RGBA PNG (valid chunks and CRCs) whose IDAT is not a zlib stream. pdfkit opens it
  * and only fails while embedding, inside an async zlib callback: the case that must never reach it.
  */
 export function pngWithCorruptPixels(width = 10, height = 4): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([len, body, crc]);
-  };
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
-import { crc32, deflateSync } from 'node:zlib';
-import { JPEG, JPEG_GARBAGE, JPEG_PROGRESSIVE, PNG_GARBAGE, pngWithCorruptPixels } from './raster-image.fixtures.ts';
+import { deflateSync } from 'node:zlib';
+import { chunk, JPEG, JPEG_GARBAGE, JPEG_PROGRESSIVE, PNG_GARBAGE, pngWithCorruptPixels } from './raster-image.fixtures.ts';
 import { checkRasterImage, MAX_DECODED_BYTES } from './raster-image.ts';
 
 const require = createRequire(import.meta.url);
@@ -17,15 +17,7 @@ function png(width = 12, height = 5, colorType = 6): Buffer {
   return PNG.sync.write(img, { colorType });
 }
 
-/** A PNG built chunk by chunk (length, type, data, CRC), to aim at one rule at a time. */
-function chunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
+// PNGs built chunk by chunk (fixtures' chunk), to aim at one rule at a time.
 const SIGNATURE = Buffer.from('89504e470d0a1a0a', 'hex');
 function ihdr(width: number, height: number, depth = 8, colorType = 2): Buffer {
   const b = Buffer.alloc(13);

@@ -60,17 +60,25 @@ export async function executePrepared<R>(db: Db, statement: SQL): Promise<pg.Que
   return db.$client.query<R & pg.QueryResultRow>(name ? { name, text, values: params } : { text, values: params });
 }
 
-/** Postgres error codes we translate (unique and foreign-key violations); everything else bubbles. */
-export function pgErrorCode(err: unknown): string | undefined {
+/** The PostgreSQL error (SQLSTATE `code`) an error carries, itself or in its `cause` chain (drizzle wraps it). */
+function pgError(err: unknown): { code: string; message?: unknown } | undefined {
   let e: unknown = err;
   for (let i = 0; i < 5 && e; i++) {
-    if (typeof e === 'object' && e !== null && 'code' in e && typeof (e as { code: unknown }).code === 'string') {
-      const code = (e as { code: string }).code;
-      if (/^[0-9A-Z]{5}$/.test(code)) return code;
-    }
+    if (typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e as { code: string };
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** Postgres error codes we translate (unique and foreign-key violations); everything else bubbles. */
+export function pgErrorCode(err: unknown): string | undefined {
+  return pgError(err)?.code;
+}
+
+/** PostgreSQL's own message of that error ('' when there is none). */
+export function pgErrorMessage(err: unknown): string {
+  const message = pgError(err)?.message;
+  return typeof message === 'string' ? message : '';
 }
 
 export const PG_UNIQUE_VIOLATION = '23505';

@@ -5,7 +5,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, errors } from '../../lib/errors.js';
-import { pgErrorCode } from '../db/client.js';
+import { pgErrorCode, pgErrorMessage } from '../db/client.js';
 
 /** Route-level hook to reshape a validation failure (e.g. the exact webhook 400s of spec 7). */
 export type ValidationErrorMapper = (fields: Array<{ campo: string; mensaje: string }>, context: string) => AppError;
@@ -65,20 +65,11 @@ export function toAppError(err: FastifyError | Error, request: FastifyRequest): 
 function pgDataError(err: unknown): AppError | undefined {
   const code = pgErrorCode(err);
   if (!code?.startsWith('22')) return undefined;
-  const value = /"([^"]{1,40})"/.exec(errorMessage(err))?.[1];
+  const value = /"([^"]{1,40})"/.exec(pgErrorMessage(err))?.[1];
   const shown = value ? ` (${value})` : '';
   return code === '22003'
     ? errors.VALIDACION(`Un valor enviado${shown} está fuera del rango que admite el campo.`)
     : errors.VALIDACION(`Un valor enviado${shown} no es válido para el campo.`);
-}
-
-function errorMessage(err: unknown): string {
-  let e: unknown = err;
-  for (let i = 0; i < 5 && e && typeof e === 'object'; i++) {
-    if ('code' in e && 'message' in e && typeof e.message === 'string' && /^[0-9A-Z]{5}$/.test(String(e.code))) return e.message;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return '';
 }
 
 function mapOrDefault(request: FastifyRequest, fallback: AppError): AppError {
