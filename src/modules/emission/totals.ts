@@ -135,7 +135,7 @@ function retentions(items: Item[]): Retentions {
       out.hasRetenido = true;
     }
   }
-  if (out.list.length > 20) throw new TotalsError('More than 20 distinct retention/perception codes (A-C127)');
+  if (out.list.length > 20) throw new TotalsError('hay más de 20 códigos de retención/percepción distintos y DGI admite 20 (A-C127)');
   return out;
 }
 
@@ -157,21 +157,21 @@ export interface TotalsInput {
 function checkItems(branch: CfeBranch, input: TotalsInput): void {
   const info = getCfeType(input.TipoCFE);
   if (input.Detalle.length < 1 || input.Detalle.length > info.maxLines) {
-    throw new TotalsError(`${info.name} needs 1..${info.maxLines} detail lines, got ${input.Detalle.length}`);
+    throw new TotalsError(`un ${info.name} lleva de 1 a ${info.maxLines} líneas de detalle y tiene ${input.Detalle.length}`);
   }
   const allowed = ALLOWED_IND_FACT[branch];
   for (const item of input.Detalle) {
     if (item.IndFact === undefined) {
-      if (!IND_FACT_OPTIONAL.has(branch)) throw new TotalsError(`Line ${item.NroLinDet}: IndFact is required`);
+      if (!IND_FACT_OPTIONAL.has(branch)) throw new TotalsError(`línea ${item.NroLinDet}: falta el indicador de facturación`);
       continue;
     }
-    if (!allowed.includes(item.IndFact)) throw new TotalsError(`Line ${item.NroLinDet}: IndFact ${item.IndFact} not allowed in ${branch}`);
+    if (!allowed.includes(item.IndFact)) throw new TotalsError(`línea ${item.NroLinDet}: el indicador de facturación ${item.IndFact} no se admite en un ${info.name}`);
     // BRIEF 2.6 constraints
     if (input.MntBruto === 3 && [1, 2, 3, 4, 11, 12].includes(item.IndFact)) {
-      throw new TotalsError(`Line ${item.NroLinDet}: IndFact ${item.IndFact} is forbidden with MntBruto=3`);
+      throw new TotalsError(`línea ${item.NroLinDet}: el indicador de facturación ${item.IndFact} no se admite con montoBruto 3 (emisor IVA mínimo o Monotributo)`);
     }
     if (input.IndCobPropia === 1 && ![6, 7].includes(item.IndFact)) {
-      throw new TotalsError(`Line ${item.NroLinDet}: only IndFact 6/7 allowed with IndCobPropia=1`);
+      throw new TotalsError(`línea ${item.NroLinDet}: con cobranza propia solo se admiten los indicadores de facturación 6 y 7`);
     }
   }
 }
@@ -192,13 +192,13 @@ export function computeTotales(input: TotalsInput, options: TotalsOptions = {}):
 
   const currency = { TpoMoneda: input.TpoMoneda ?? 'UYU', ...(input.TpoCambio !== undefined ? { TpoCambio: input.TpoCambio } : {}) };
   if (currency.TpoMoneda !== 'UYU' && currency.TpoCambio === undefined) {
-    throw new TotalsError('TpoCambio is required when TpoMoneda is not UYU (A-C111)');
+    throw new TotalsError('falta el tipo de cambio, obligatorio cuando la moneda no es UYU (A-C111)');
   }
   const b = bucket(input.Detalle, input.DscRcgGlobal);
   const ret = retentions(input.Detalle);
 
   if (branch === 'eResg') {
-    if (ret.list.length === 0) throw new TotalsError('An e-Resguardo needs at least one RetencPercep');
+    if (ret.list.length === 0) throw new TotalsError('un e-Resguardo necesita al menos una retención o percepción');
     return {
       ...currency,
       MntTotRetenido: fmt(ret.retenido),
@@ -266,7 +266,7 @@ export function computeTotales(input: TotalsInput, options: TotalsOptions = {}):
   let netOtra = ZERO;
   let ivaOtra = ZERO;
   if (has(b, [4])) {
-    if (options.tasaOtra === undefined) throw new TotalsError('IndFact 4 (otra tasa) needs options.tasaOtra');
+    if (options.tasaOtra === undefined) throw new TotalsError('el indicador de facturación 4 (otra tasa) necesita la tasa, que se informa con los totales');
     netOtra = netOf(sumOf(b, [4]), options.tasaOtra, input.MntBruto);
     ivaOtra = round2(netOtra.times(options.tasaOtra).div(100));
   }
