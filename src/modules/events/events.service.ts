@@ -18,6 +18,8 @@ export interface RecordEventInput {
 
 /** How long the feed waits for older transactions that hold back events committed before the request. */
 const FEED_SETTLE_MS = 250;
+/** How often it looks whether they finished: a dozen cheap queries at most per feed request. */
+const FEED_SETTLE_POLL_MS = 20;
 
 export function createEventsService(deps: { db: Db }) {
   return {
@@ -62,7 +64,7 @@ export function createEventsService(deps: { db: Db }) {
         const held = BigInt(page.heldXid);
         const end = Date.now() + FEED_SETTLE_MS;
         while (Date.now() < end) {
-          await new Promise((r) => setTimeout(r, 5));
+          await new Promise((r) => setTimeout(r, FEED_SETTLE_POLL_MS));
           if (BigInt(await repo.feedHorizon(deps.db)) > held) {
             page = await repo.listCompanyEvents(deps.db, companyId, position, paging, TEST_EVENT_TYPE);
             break;
