@@ -10,7 +10,9 @@
  * round trip: one more e-Ticket that the simulator is told to reject (E05), the submission worker
  * (job runner + wake-up, as in the embedded default) sends everything in envelopes, polls the
  * results, and the demo prints each receipt's state and history: signed → accepted, and the forced
- * rejection with its voided number. Re-runnable.
+ * rejection with its voided number. Re-runnable. The simulated DGI keeps its state under DATA_DIR
+ * (dgi-simulator/state.jsonl), so `npm start` on the same DATA_DIR later meets the same DGI: the
+ * receipts left unsent here are accepted under the CAE it issued.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -60,7 +62,7 @@ try {
   if (point.status !== 201 && point.status !== 409) must(point, 'create emission point');
   console.log(`demo: company ${idEmpresa} ${company.razonSocial} (RUT ${DEMO_RUT}), branch DEMO, terminal CAJA1 ${found.data[0] ? '(reused)' : '(created)'}`);
 
-  // The simulator of this process: a fresh CA each run, so the certificate is imported every time.
+  // A new certificate each run from the simulator's CA (kept in DATA_DIR, so earlier ones stay valid too).
   const sim = await modules.services.lookups.simulator();
   if (!sim) throw new Error('The demo needs DGI_MODE=simulator without DGI_SIMULATOR_URL (the in-process simulator).');
   const cert = sim.control.issueCompanyCertificate(DEMO_RUT, DEMO_NAME);
@@ -105,9 +107,15 @@ try {
   });
   const rejected = await emit('e-Ticket que DGI rechazará (simulador: E05)', { idDoc: { tipoCfe: 101, fechaEmision: today }, detalles: [yerba] });
 
-  // DGI round trip. This run's simulator only knows the CAE ranges registered in it: register the
-  // demo's series again (earlier runs used another simulator), and script the rejection.
-  for (const tipoCfe of [101, 111, 112, 121]) for (const serie of ['A', 'B', 'C']) sim.control.issueCae({ rucEmisor: DEMO_RUT, tipoCfe, serie, desde: 1, hasta: 10_000, fechaVencimiento: cafVence });
+  // DGI round trip. A data directory from before the simulator kept its state holds CAE ranges this
+  // DGI never issued: register the demo's series it does not know, and script the rejection.
+  const known = sim.control.caes();
+  for (const tipoCfe of [101, 111, 112, 121]) {
+    for (const serie of ['A', 'B', 'C']) {
+      if (known.some((c) => c.rucEmisor === DEMO_RUT && c.tipoCfe === String(tipoCfe) && c.serie === serie)) continue;
+      sim.control.issueCae({ rucEmisor: DEMO_RUT, tipoCfe, serie, desde: 1, hasta: 10_000, fechaVencimiento: cafVence });
+    }
+  }
   sim.control.rejectNext({ tipoCFE: 101, serie: rejected.serie, nro: rejected.numero }, ['E05']);
   console.log('\ndemo: starting the DGI submission worker (envelopes → ACKSobre → EFACCONSULTARESTADOENVIO → ACKCFE)');
   const runner = await startJobRunner({ pool: runtime.database.pool, jobs: modules.jobs, cron: [], concurrency: 2, logger });

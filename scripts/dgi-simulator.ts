@@ -1,6 +1,7 @@
 /**
  * Starts the DGI + BCU simulator standalone on loopback and prints its URLs.
- * Usage: npm run dgi:simulator -- [--port 8089] [--ack-delay-ms 0] [--no-cae-check]
+ * Usage: npm run dgi:simulator -- [--port 8089] [--ack-delay-ms 0] [--no-cae-check] [--state file.jsonl]
+ * Without --state the simulated DGI forgets everything (keys, CAE, envelopes) when it stops.
  */
 import { parseArgs } from 'node:util';
 import { startDgiSimulator } from '../src/modules/dgi/dgi.simulator.ts';
@@ -10,6 +11,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '8089' },
     'ack-delay-ms': { type: 'string', default: '0' },
     'no-cae-check': { type: 'boolean', default: false },
+    state: { type: 'string' },
   },
 });
 
@@ -17,12 +19,14 @@ const simulator = await startDgiSimulator({
   port: Number(values.port),
   ackDelayMs: Number(values['ack-delay-ms']),
   checkCaeRanges: !values['no-cae-check'],
+  statePath: values.state,
 });
 
 console.log(`DGI simulator listening on ${simulator.url}`);
 console.log(`  WS_eFactura (ePrueba):        ${simulator.urls.efactura}`);
 console.log(`  WS_PersonaGetActEmpresarial:  ${simulator.urls.rut}`);
 console.log(`  BCU awsbcucotizaciones:       ${simulator.urls.bcu}`);
+console.log(values.state ? `State kept in ${values.state}` : 'State in memory only (--state <file> keeps it across restarts)');
 console.log('Simulator CA (trust it for CAE/ACK signatures in demo mode):');
 console.log(simulator.control.caCertificatePem);
 

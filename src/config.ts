@@ -127,7 +127,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       concurrency: e.WORKER_CONCURRENCY,
     },
     secrets: { masterKey: e.MASTER_KEY },
-    dgi: { mode: e.DGI_MODE, simulatorUrl: e.DGI_SIMULATOR_URL, rutUrl: e.DGI_RUT_URL, bcuUrl: e.BCU_RATES_URL, cacheTtlSeconds: e.LOOKUP_CACHE_TTL_SECONDS, efacturaUrl: e.DGI_EFACTURA_URL },
+    dgi: {
+      mode: e.DGI_MODE, simulatorUrl: e.DGI_SIMULATOR_URL, rutUrl: e.DGI_RUT_URL, bcuUrl: e.BCU_RATES_URL, cacheTtlSeconds: e.LOOKUP_CACHE_TTL_SECONDS, efacturaUrl: e.DGI_EFACTURA_URL,
+      /** The in-process simulator's memory (keys, CAE, envelopes): a restart must meet the same DGI. */
+      simulatorStatePath: path.join(dataDir, 'dgi-simulator', 'state.jsonl'),
+    },
     dgiSubmission: {
       environment: e.DGI_ENVIRONMENT,
       timeoutMs: e.DGI_TIMEOUT_MS,

@@ -1,7 +1,8 @@
 /**
  * Local DGI + BCU simulator: one HTTP server on 127.0.0.1 serving the SOAP contracts at paths that
  * mirror DGI's and BCU's, so the real clients talk to it unchanged. Used by tests, the demo and the
- * embedded default environment. Not a security boundary: the test CA key lives in memory.
+ * embedded default environment. Not a security boundary: the test CA key lives in memory and, with
+ * `statePath`, in a file beside the rest of the data (simulator/state.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -12,7 +13,8 @@ import { BcuService } from './simulator/bcu-service.ts';
 import type { CaeRange, CfeMatcher, CfeSummary } from './simulator/cfe-checks.ts';
 import { EfacturaService, uyDate, uyDateTime, type SoapReply } from './simulator/efactura-service.ts';
 import { RutService } from './simulator/rut-service.ts';
-import { createTestCa, issueTestCertificate, toPkcs12, type TestCa } from '../../platform/crypto/test-ca.js';
+import { issueTestCertificate, toPkcs12 } from '../../platform/crypto/test-ca.js';
+import { newIdentity, openSimulatorState, SimulatorStateError, type SimulatorIdentity, type SimulatorRecord } from './simulator/state.ts';
 import { signEnveloped } from './simulator/xmldsig.ts';
 import { bodyOperation, childText, verifyWsSecurity } from './simulator/wss-verify.ts';
 
@@ -31,6 +33,12 @@ export interface DgiSimulatorOptions {
   ackDelayMs?: number;
   /** Reject CFEs whose number is outside a CAE issued by `control.issueCae` (E03/E09). Default true. */
   checkCaeRanges?: boolean;
+  /**
+   * File that keeps what this DGI knows across processes (keys, CAE, envelopes, reports, RUT and
+   * rate overrides): loaded when it exists, created otherwise. Unset = in memory only (tests).
+   * Scripted rejections, latency, outages and the submissions log stay per process.
+   */
+  statePath?: string;
 }
 
 export interface Submission {
@@ -65,6 +73,8 @@ export interface DgiSimulatorControl {
   addRut(info: RutInfo): void;
   setRate(bcuCode: number, date: string, rate: string | null): void;
   issueCae(input: IssueCaeInput): { xml: string; NA: string };
+  /** The CAE ranges this DGI has authorised. */
+  caes(): CaeRange[];
   issueCompanyCertificate(rut: string, name: string): { p12: Buffer; password: string; privateKeyPem: string; certificatePem: string };
   /** PEM of the simulator's CA and of the "DGI" certificate that signs ACKs and CAEs. */
   readonly caCertificatePem: string;
@@ -78,7 +88,7 @@ export interface DgiSimulator {
   close(): Promise<void>;
 }
 
-export type { CfeSummary };
+export type { CaeRange, CfeSummary };
 
 /** CAE number "90" + yy + 6-digit correlative + check digit (BRIEF §10). The check digit
  *  algorithm is not published; the simulator uses Luhn. */
@@ -94,20 +104,36 @@ function caeNumber(correlative: number): string {
 }
 
 export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Promise<DgiSimulator> {
-  const ca: TestCa = createTestCa({ name: 'Simulador DGI - CA de prueba' });
   const rucDgi = options.rucDgi ?? '219999830019';
-  const dgiCert = issueTestCertificate(ca, { rut: rucDgi, name: 'DGI-RUC PRUEBA CEDE' });
-  const dgiKeys = { privateKeyPem: dgiCert.keyPem, certificatePem: dgiCert.certPem };
+  const state = options.statePath
+    ? openSimulatorState(options.statePath, () => newIdentity(rucDgi))
+    : { identity: newIdentity(rucDgi), records: [], append: undefined };
+  if (state.identity.rucDgi !== rucDgi) {
+    throw new SimulatorStateError(`DGI simulator state file ${options.statePath} belongs to a DGI with RUC ${state.identity.rucDgi}, not ${rucDgi}`);
+  }
+  const { ca, dgi }: SimulatorIdentity = state.identity;
+  const dgiKeys = { privateKeyPem: dgi.keyPem, certificatePem: dgi.certPem };
   const efactura = new EfacturaService(dgiKeys, rucDgi);
   efactura.ackDelayMs = options.ackDelayMs ?? 0;
   efactura.checkCaeRanges = options.checkCaeRanges ?? true;
   const rut = new RutService();
   const bcu = new BcuService();
+  const apply = (record: SimulatorRecord) => {
+    if (record.t === 'rut') rut.add(record.record);
+    else if (record.t === 'rate') bcu.setRate(record.code, record.date, record.rate);
+    else efactura.apply(record);
+  };
+  for (const record of state.records) apply(record);
+  const append = state.append;
+  if (append) efactura.journal = append;
+  const commit = (record: SimulatorRecord) => {
+    append?.(record);
+    apply(record);
+  };
   const log: Submission[] = [];
   const listeners = new Set<(s: Submission) => void>();
   let latencyMs = 0;
   let down: false | 'reset' | '503' = false;
-  let caeCorrelative = 1;
   const sockets = new Set<Socket>();
 
   const record = (s: Submission) => {
@@ -205,12 +231,12 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
     setDown: (value) => void (down = value === true ? 'reset' : value),
     setAckDelay: (ms) => void (efactura.ackDelayMs = ms),
     submissions: () => [...log],
-    addRut: (info) => rut.add(info),
-    setRate: (code, date, rate) => bcu.setRate(code, date, rate),
+    addRut: (info) => commit({ t: 'rut', record: info }),
+    setRate: (code, date, rate) => commit({ t: 'rate', code, date, rate }),
     issueCae: (input) => {
-      const NA = caeNumber(caeCorrelative++);
+      const NA = caeNumber(efactura.caes.length + 1);
       const range: CaeRange = { ...input, tipoCfe: String(input.tipoCfe), NA };
-      efactura.caes.push(range);
+      efactura.commit({ t: 'cae', range });
       // CAE.xsd / CAEType.xsd order; prefix ns0 as in DGI's real CAE files (samples/cae).
       const da =
         `<ns0:RucE>${range.rucEmisor}</ns0:RucE><ns0:TCFE>${range.tipoCfe}</ns0:TCFE><ns0:Serie>${range.serie}</ns0:Serie>` +
@@ -221,6 +247,7 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
       const xml = `<?xml version="1.0" encoding="UTF-8"?>${signEnveloped(unsigned, dgiKeys.privateKeyPem, dgiKeys.certificatePem)}`;
       return { xml, NA };
     },
+    caes: () => efactura.caes.map((range) => ({ ...range })),
     issueCompanyCertificate: (rutValue, name) => {
       const issued = issueTestCertificate(ca, { rut: rutValue, name });
       const password = randomBytes(9).toString('base64url');

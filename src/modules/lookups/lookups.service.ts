@@ -14,6 +14,8 @@ import type { SigningContext } from '../emission/index.js';
 export interface LookupsSettings {
   mode: 'simulator' | 'real';
   simulatorUrl?: string;
+  /** Where the in-process simulator keeps its state; unset = in memory only. */
+  simulatorStatePath?: string;
   rutUrl: string;
   bcuUrl: string;
   cacheTtlSeconds: number;
@@ -38,11 +40,11 @@ function cached<T>(ttlMs: number, load: (key: string) => Promise<T>) {
 
 export function createLookups(settings: LookupsSettings) {
   let simulator: Promise<DgiSimulator> | undefined;
+  const inProcessSimulator = () => (simulator ??= startDgiSimulator({ statePath: settings.simulatorStatePath }));
   const baseUrl = async (): Promise<string | undefined> => {
     if (settings.mode === 'real') return undefined;
     if (settings.simulatorUrl) return settings.simulatorUrl.replace(/\/$/, '');
-    simulator ??= startDgiSimulator();
-    return (await simulator).url.replace(/\/$/, '');
+    return (await inProcessSimulator()).url.replace(/\/$/, '');
   };
   const urls = async () => {
     const base = await baseUrl();
@@ -83,7 +85,7 @@ export function createLookups(settings: LookupsSettings) {
     },
 
     /** The in-process simulator, if one was started (tests use its control API). */
-    simulator: async () => (settings.mode === 'simulator' && !settings.simulatorUrl ? (simulator ??= startDgiSimulator()) : undefined),
+    simulator: async () => (settings.mode === 'simulator' && !settings.simulatorUrl ? inProcessSimulator() : undefined),
 
     async close() {
       if (simulator) await (await simulator).close();

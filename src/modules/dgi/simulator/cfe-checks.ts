@@ -64,7 +64,7 @@ export interface CfeCheckContext {
   certificatePem: string;
   caes: CaeRange[];
   /** Keys `ruc:tipo:serie:nro` already received (AE/CE); updated by `checkCfe`. */
-  seen: Set<string>;
+  seen: { has(key: string): boolean; add(key: string): unknown };
   rejectRules: RejectRule[];
   checkCaeRanges: boolean;
   today: string;

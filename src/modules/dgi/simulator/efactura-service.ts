@@ -20,12 +20,23 @@ export interface SoapReply {
   body: string;
 }
 
-interface StoredEnvelope {
+export interface StoredEnvelope {
   caratula: CaratulaValues & { CantenSobre: number };
   token: string;
   readyAt: number;
   results: CfeResult[];
 }
+
+/** A change to what DGI knows, journaled (simulator/state.ts) before it takes effect. */
+export type EfacturaRecord =
+  | { t: 'ids'; upTo: number }
+  | { t: 'cae'; range: CaeRange }
+  | { t: 'envelope'; id: string; key: string; envelope: StoredEnvelope; seen: string[] }
+  | { t: 'report'; key: string; seq: number };
+
+// Ids (IDReceptor, IDRespuesta) are reserved in blocks, like a PostgreSQL sequence's cache: one
+// journal line per block, and a restarted simulator continues after the block, never repeating one.
+const ID_BLOCK = 1000;
 
 /** Uruguay has had a fixed -03:00 offset since 2015. */
 export function uyDateTime(ms = Date.now()): string {
@@ -43,7 +54,10 @@ export class EfacturaService {
   readonly envelopeRejects: string[][] = [];
   ackDelayMs = 0;
   checkCaeRanges = true;
+  /** Persists a change before it is applied; throwing aborts it (the caller gets a SOAP fault). */
+  journal: (record: EfacturaRecord) => void = () => {};
   private nextId = 306_900_000;
+  private idsReservedTo = 306_900_000;
   private readonly envelopes = new Map<string, StoredEnvelope>();
   private readonly envelopeKeys = new Set<string>();
   private readonly seenCfes = new Set<string>();
@@ -53,6 +67,36 @@ export class EfacturaService {
     private readonly keys: { privateKeyPem: string; certificatePem: string },
     readonly rucDgi: string,
   ) {}
+
+  /** Journals then applies a change: replaying the journal goes through `apply` alone. */
+  commit(record: EfacturaRecord): void {
+    this.journal(record);
+    this.apply(record);
+  }
+
+  apply(record: EfacturaRecord): void {
+    if (record.t === 'ids') {
+      this.idsReservedTo = Math.max(this.idsReservedTo, record.upTo);
+      this.nextId = this.idsReservedTo;
+    } else if (record.t === 'cae') {
+      this.caes.push(record.range);
+    } else if (record.t === 'envelope') {
+      this.envelopeKeys.add(record.key);
+      for (const key of record.seen) this.seenCfes.add(key);
+      this.envelopes.set(record.id, record.envelope);
+    } else {
+      this.reportSeq.set(record.key, record.seq);
+    }
+  }
+
+  private newId(): string {
+    if (this.nextId >= this.idsReservedTo) {
+      const upTo = this.nextId + ID_BLOCK;
+      this.journal({ t: 'ids', upTo });
+      this.idsReservedTo = upTo;
+    }
+    return String(this.nextId++);
+  }
 
   private reply(xmlData: string, operation: string): SoapReply {
     const signed = signEnveloped(xmlData, this.keys.privateKeyPem, this.keys.certificatePem, 'sha1');
@@ -68,7 +112,7 @@ export class EfacturaService {
   /** EFACRECEPCIONSOBRE. `callerCert` is the WS-Security certificate, already verified. */
   receiveEnvelope(xmlData: string, callerCert: X509Certificate): SoapReply & { ackEstado: string; idReceptor: string } {
     const now = Date.now();
-    const id = String(this.nextId++);
+    const id = this.newId();
     const peek = (tag: string) => new RegExp(`<(?:\\w+:)?${tag}>\\s*([^<]*?)\\s*<`).exec(xmlData)?.[1] ?? '';
     const caratula: CaratulaValues & { CantidadCFE: number } = {
       RUCReceptor: this.rucDgi,
@@ -120,14 +164,15 @@ export class EfacturaService {
     if (scripted) return { ...this.reply(ackSobreXml(caratula, 'BS', scripted.map((c) => motivo(c, 'Rechazo programado en el simulador')), null), 'EFACRECEPCIONSOBRE'), ackEstado: 'BS', idReceptor: id };
     const envelopeKey = `${caratula.RUCEmisor}:${caratula.IDEmisor}`;
     if (this.envelopeKeys.has(envelopeKey)) return reject(motivo('S08', `Idemisor ${caratula.IDEmisor} ya recibido`));
-    this.envelopeKeys.add(envelopeKey);
 
     const today = uyDate(now);
+    // CFEs accepted by this envelope are collected apart and become known only once it is journaled.
+    const seen = new Set<string>();
     const results = cfes.map((cfe, i) =>
       checkCfe(cfe, i + 1, {
         certificatePem: envelopeCertPem,
         caes: this.caes,
-        seen: this.seenCfes,
+        seen: { has: (key) => this.seenCfes.has(key) || seen.has(key), add: (key) => seen.add(key) },
         rejectRules: this.rejectRules,
         checkCaeRanges: this.checkCaeRanges,
         today,
@@ -135,7 +180,8 @@ export class EfacturaService {
     );
     const token = randomBytes(72).toString('base64');
     const readyAt = now + this.ackDelayMs;
-    this.envelopes.set(id, { caratula: { ...caratula, CantenSobre: cfes.length }, token, readyAt, results });
+    const envelope = { caratula: { ...caratula, CantenSobre: cfes.length }, token, readyAt, results };
+    this.commit({ t: 'envelope', id, key: envelopeKey, envelope, seen: [...seen] });
     return {
       ...this.reply(ackSobreXml(caratula, 'AS', [], { Token: token, Fechahora: uyDateTime(readyAt) }), 'EFACRECEPCIONSOBRE'),
       ackEstado: 'AS',
@@ -170,7 +216,7 @@ export class EfacturaService {
             : 'El sobre con el Id Receptor especificado aún no ha sido procesado. Vuelva a consultar luego';
       return { status: 500, body: soapFaultXml(notReadyCode, text) };
     }
-    const caratula = { ...stored.caratula, IDRespuesta: String(this.nextId++), Tmst: uyDateTime() };
+    const caratula = { ...stored.caratula, IDRespuesta: this.newId(), Tmst: uyDateTime() };
     return this.reply(ackCfeXml(caratula, stored.results), 'EFACCONSULTARESTADOENVIO');
   }
 
@@ -178,7 +224,7 @@ export class EfacturaService {
   receiveReport(xmlData: string, callerCert: X509Certificate): SoapReply & { ackEstado: string } {
     const now = Date.now();
     const peek = (tag: string) => new RegExp(`<(?:\\w+:)?${tag}>\\s*([^<]*?)\\s*<`).exec(xmlData)?.[1] ?? '';
-    const id = String(this.nextId++);
+    const id = this.newId();
     const ruc = /^\d{12}$/.test(peek('RUCEmisor')) ? peek('RUCEmisor') : '000000000000';
     const caratula: CaratulaValues = {
       RUCReceptor: this.rucDgi,
@@ -208,7 +254,7 @@ export class EfacturaService {
     if (Number(peek('SecEnvio')) !== expected) {
       return answer('BR', [motivo('R05', `SecEnvio esperado ${expected}`)]);
     }
-    this.reportSeq.set(seqKey, expected);
+    this.commit({ t: 'report', key: seqKey, seq: expected });
     return answer('AR', []);
   }
 }
