@@ -215,10 +215,10 @@ describe('computeTotales', () => {
   });
 
   it('rejects indicators not allowed in the branch, and too many lines', () => {
-    assert.throws(() => computeTotales({ TipoCFE: 121, TpoMoneda: 'USD', TpoCambio: '1', Detalle: [item(3, '1', '1')] }), /not allowed/);
-    assert.throws(() => computeTotales({ TipoCFE: 151, Detalle: [item(1, '1', '1')] }), /not allowed/);
+    assert.throws(() => computeTotales({ TipoCFE: 121, TpoMoneda: 'USD', TpoCambio: '1', Detalle: [item(3, '1', '1')] }), /no se admite en un/);
+    assert.throws(() => computeTotales({ TipoCFE: 151, Detalle: [item(1, '1', '1')] }), /no se admite en un/);
     const many = Array.from({ length: 201 }, () => item(3, '1', '1'));
-    assert.throws(() => computeTotales({ TipoCFE: 111, Detalle: many }), /1\.\.200/);
+    assert.throws(() => computeTotales({ TipoCFE: 111, Detalle: many }), /de 1 a 200 líneas/);
     assert.doesNotThrow(() => computeTotales({ TipoCFE: 101, Detalle: many }));
   });
 
