@@ -22,10 +22,15 @@ const columns = Object.entries(getTableColumns(issuedCfes)).filter(([key]) => !N
 const numericScale = new Map(columns.flatMap(([key, col]) => (col instanceof PgNumeric ? [[key, col.scale ?? 0] as const] : [])));
 
 // json_to_recordset reads the rows as the app builds them (camelCase keys), typed by the table itself;
-// column names as drizzle's `casing: 'snake_case'` writes them.
-const recordsetTypes = sql.raw(columns.map(([key, col]) => `"${key}" ${col.getSQLType()}`).join(', '));
+// column names as drizzle's `casing: 'snake_case'` writes them. The signed XML (~6 KB, most of the
+// statement) travels apart, as one binary bytea of all the batch's XMLs that each row slices by byte
+// offset, instead of being scanned by JSON.stringify and by PostgreSQL's JSON parser. Measured on a
+// 16-row statement with a real signed e-Ticket (3.8 KB): PostgreSQL CPU 34 -> 15 µs per row, Node
+// 24 -> 14 µs (about 3 % of a receipt's CPU; too small to see through this VM's noise in the bench).
+const recordsetTypes = sql.raw(columns.filter(([key]) => key !== 'xml').map(([key, col]) => `"${key}" ${col.getSQLType()}`).join(', '));
 const targetColumns = sql.raw(columns.map(([key]) => toSnakeCase(key)).join(', '));
-const sourceColumns = sql.raw(columns.map(([key]) => `i."${key}"`).join(', '));
+const sourceColumns = (xmlBlob: SQL) => sql.join(columns.map(([key]) =>
+  key === 'xml' ? sql`convert_from(substring(${xmlBlob} from i."xmlFrom" for i."xmlBytes"), 'UTF8')` : sql.raw(`i."${key}"`)), sql.raw(', '));
 
 export interface FastBatchRow {
   values: IssuedCfeInsert;
@@ -41,15 +46,24 @@ export interface FastBatchRow {
  * `insertEvents`: the events module's INSERT of the rows a query yields (company_id, type, data).
  */
 export async function insertWithReservation(db: Db, reservation: SQL, insertEvents: (select: SQL) => SQL, rows: FastBatchRow[]): Promise<Array<{ id: number; createdAt: Date }> | undefined> {
-  const input = JSON.stringify(rows.map((r) => ({ ...r.values, eventType: r.event.type, eventData: r.event.data })));
+  const xmls = rows.map((r) => Buffer.from(r.values.xml, 'utf8'));
+  let from = 1; // substring() counts bytes from 1
+  const input = JSON.stringify(rows.map((r, i) => {
+    const { xml: _xml, ...values } = r.values;
+    const at = from;
+    from += xmls[i].length;
+    return { ...values, xmlFrom: at, xmlBytes: xmls[i].length, eventType: r.event.type, eventData: r.event.data };
+  }));
+  // A Buffer parameter goes to PostgreSQL in binary format: the bytes arrive as they are.
+  const xmlBlob = sql`${Buffer.concat(xmls)}::bytea`;
   // Named: parsed and planned once per connection, the statement's text never changes.
   const result = await executePrepared<{ id: string | number; numero: number; created_at: Date | string }>(db, sql`
     with ${reservation},
     input as materialized (
-      select * from json_to_recordset(${input}::json) as i(${recordsetTypes}, "eventType" text, "eventData" jsonb)
+      select * from json_to_recordset(${input}::json) as i(${recordsetTypes}, "xmlFrom" int, "xmlBytes" int, "eventType" text, "eventData" jsonb)
     ), ins as (
       insert into issued_cfes (${targetColumns})
-      select ${sourceColumns} from input i where exists (select 1 from reserved)
+      select ${sourceColumns(xmlBlob)} from input i where exists (select 1 from reserved)
       returning id, numero, created_at
     ), events as (${insertEvents(sql`select i."companyId", i."eventType", i."eventData" || jsonb_build_object('idCfeEmitido', ins.id) from ins join input i on i."numero" = ins.numero`)})
     select id, numero, created_at from ins`);

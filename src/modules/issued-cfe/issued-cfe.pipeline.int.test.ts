@@ -74,6 +74,24 @@ describe('happy path', () => {
     const [usage] = (await t.db.execute(sql`select sum(cantidad)::int as n from cae_daily_usage u join cae_ranges r on r.id = u.cae_range_id where r.company_id = ${company.id}`)).rows as Array<{ n: number }>;
     assert.equal(usage.n, 16, 'the daily CAE usage counts every number');
   });
+
+  test('the signed XML is stored byte for byte when its text has multi-byte characters of varying length', async () => {
+    const company = await insertCompany(t);
+    const issuer = await setUpIssuer(t.db, t.call, admin, company);
+    const batcher = createEmissionBatcher({ db: t.db, sealer, maxBatch: 8, ...ports() });
+    // The batch sends its XMLs as one byte string sliced per row: each name shifts the next offsets differently.
+    const names = ['Ñandú', 'Açaí € 1 kg', 'Pan', '🧉 Mate porongo', 'Café crème brûlée', 'Ü', 'Yerba', 'Ñ'.repeat(40), 'Té', 'Dulce de leche 🥛'];
+    const all = (await Promise.all(names.map((nombreItem) => prepared(company.id, 1, { nombreItem })))).flat();
+    const emitted = await Promise.all(all.map((p) => batcher.submit(p)));
+    assert.ok(batcher.stats().forecastsHeld >= 1, JSON.stringify(batcher.stats()));
+    for (const e of emitted) {
+      assertSealedWithOwnNumber(e, issuer.certPem);
+      const [stored] = (await t.db.execute(sql`select xml from issued_cfes where id = ${e.row.id}`)).rows as Array<{ xml: string }>;
+      assert.equal(stored.xml, e.row.xml);
+      assert.ok(verifyXmlSignature(stored.xml, { certificate: issuer.certPem }).valid);
+    }
+    assert.deepEqual(emitted.map((e) => /<NomItem>([^<]*)<\/NomItem>/.exec(e.row.xml)?.[1]).sort(), [...names].sort());
+  });
 });
 
 describe('errors', () => {
