@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { createSigningContext, type Cfe } from '../emission/index.js';
 import { sampleCfe } from '../emission/sample-cfes.js';
 import { createTestCa, issueTestCertificate } from '../../platform/crypto/pki.js';
-import { describeXsdError, sealCfe, SealError } from './issued-cfe.sealing.js';
+import { describeXsdError, sealCfe, sealCfes, SealError } from './issued-cfe.sealing.js';
 
 const ca = createTestCa();
 const cert = issueTestCertificate(ca, { rut: '219999830019', name: 'Sealing SA' });
@@ -44,6 +44,21 @@ describe('XSD rejections in words a cashier can act on', () => {
     const raw = "line 1: Element '{http://cfe.dgi.gub.uy}Detalle': This element is not expected. Expected is ( {http://cfe.dgi.gub.uy}Totales ).";
     assert.equal(describeXsdError(raw), raw);
     assert.equal(describeXsdError('something else'), 'something else');
+  });
+});
+
+describe('sealing several CFEs stage by stage', () => {
+  it('gives each CFE its own outcome, the same as sealing it alone', () => {
+    const good = (nro: number) => sampleCfe(101, { lines: 2, Nro: nro });
+    const badXsd = { ...base, Detalle: [{ ...base.Detalle[0], NomItem: 'x'.repeat(90) }] };
+    const items = [good(1), badXsd, good(3)].map((draft, i) => ({ draft, key: ctx, qr: { ...qr, TipoCFE: draft.IdDoc.TipoCFE, Nro: i + 1 } }));
+    const [a, b, c] = sealCfes(items);
+    assert.ok(a.ok && c.ok);
+    assert.deepEqual(a.value, sealCfe(items[0].draft, ctx, items[0].qr));
+    assert.deepEqual(c.value, sealCfe(items[2].draft, ctx, items[2].qr));
+    assert.match(c.value.xml, /<Nro>3<\/Nro>/);
+    assert.ok(!b.ok && b.error instanceof SealError);
+    assert.match((b.error as SealError).message, /NomItem tiene 90 caracteres/);
   });
 });
 

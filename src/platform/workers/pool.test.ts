@@ -33,4 +33,22 @@ describe('worker pool', () => {
     await other.close();
     await assert.rejects(other.run({ op: 'echo', value: 1 }), /closed/);
   });
+
+  it('a batch worker serves the tasks queued behind one together, up to its maximum, each settled on its own', async () => {
+    const batched = createWorkerPool<{ value: number }, number>({ entry: new URL('./pool.test-batch-worker.ts', import.meta.url), size: 1, name: 'pool-test-batch' });
+    try {
+      // A lone task is answered at once, in a batch of one.
+      assert.equal(await batched.run({ value: 1 }), 1002);
+      const settled = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => batched.run({ value: i === 5 ? -1 : i })));
+      const sizes = settled.map((s, i) => (s.status === 'fulfilled' ? Math.floor((s.value - 2 * i) / 1000) : 0));
+      settled.forEach((s, i) => {
+        if (i === 5) assert.ok(s.status === 'rejected' && s.reason instanceof WorkerTaskError && s.reason.name === 'Negative');
+        else assert.ok(s.status === 'fulfilled' && (s.value - 2 * i) % 1000 === 0, `task ${i}`);
+      });
+      assert.ok(sizes.every((n) => n <= 4), `no batch above the maximum: ${sizes}`);
+      assert.ok(sizes.some((n) => n > 1), `tasks queued together were batched: ${sizes}`);
+    } finally {
+      await batched.close();
+    }
+  });
 });

@@ -8,9 +8,12 @@
  * silently or run twice) and is replaced on the next task. Workers start lazily on first use and
  * are unref'ed, so an idle pool never keeps the process alive.
  */
-import { parentPort, Worker } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, Worker } from 'node:worker_threads';
 
-/** Sent to the worker: `{ id, task }`. Expected back: `{ id, ok: true, value }` or `{ id, ok: false, error }`. */
+/**
+ * Sent to the worker: `{ id, task }`. Expected back: `{ id, ok: true, value }` or
+ * `{ id, ok: false, error }`, or an array of those (serveWorkerBatches answers a batch at once).
+ */
 export interface PoolMessage<T> {
   id: number;
   task: T;
@@ -57,13 +60,15 @@ export function createWorkerPool<T, R>(opts: { entry: URL; size: number; name: s
   function start(slot: Slot): Worker {
     const worker = new Worker(BOOT, { workerData: { entry: opts.entry.href }, name: opts.name });
     worker.unref();
-    worker.on('message', (reply: PoolReply<R>) => {
-      const p = slot.pending.get(reply.id);
-      if (!p) return;
-      slot.pending.delete(reply.id);
+    worker.on('message', (replies: PoolReply<R> | PoolReply<R>[]) => {
+      for (const reply of Array.isArray(replies) ? replies : [replies]) {
+        const p = slot.pending.get(reply.id);
+        if (!p) continue;
+        slot.pending.delete(reply.id);
+        if (reply.ok) p.resolve(reply.value);
+        else p.reject(new WorkerTaskError(reply.error.name, reply.error.message, reply.error.data));
+      }
       if (slot.pending.size === 0) worker.unref();
-      if (reply.ok) p.resolve(reply.value);
-      else p.reject(new WorkerTaskError(reply.error.name, reply.error.message, reply.error.data));
     });
     worker.on('error', (err) => {
       if (slot.worker === worker) failAll(slot, err);
@@ -102,21 +107,53 @@ export function createWorkerPool<T, R>(opts: { entry: URL; size: number; name: s
   };
 }
 
+type Settled<R> = { ok: true; value: R } | { ok: false; error: unknown };
+
+function replyOf<R>(id: number, settled: Settled<R>): PoolReply<R> {
+  if (settled.ok) return { id, ok: true, value: settled.value };
+  const e = settled.error instanceof Error ? settled.error : new Error(String(settled.error));
+  return { id, ok: false, error: { name: e.name, message: e.message, data: (e as { data?: unknown }).data } };
+}
+
+function workerPort() {
+  if (!parentPort) throw new Error('serveWorkerTasks must run in a worker thread');
+  return parentPort;
+}
+
 /**
  * The worker side: answers each `{ id, task }` with the handler's value, or with the error's name,
  * message and `data` (so the caller can rebuild its own error types).
  */
 export function serveWorkerTasks<T, R>(handler: (task: T) => R | Promise<R>): void {
-  if (!parentPort) throw new Error('serveWorkerTasks must run in a worker thread');
-  const port = parentPort;
+  const port = workerPort();
   port.on('message', async (msg: PoolMessage<T>) => {
-    let reply: PoolReply<R>;
+    let settled: Settled<R>;
     try {
-      reply = { id: msg.id, ok: true, value: await handler(msg.task) };
+      settled = { ok: true, value: await handler(msg.task) };
     } catch (err) {
-      const e = err instanceof Error ? err : new Error(String(err));
-      reply = { id: msg.id, ok: false, error: { name: e.name, message: e.message, data: (e as { data?: unknown }).data } };
+      settled = { ok: false, error: err };
     }
-    port.postMessage(reply);
+    port.postMessage(replyOf(msg.id, settled));
+  });
+}
+
+/**
+ * The worker side for a handler that does a batch cheaper than its tasks one by one: on each
+ * message it also takes the tasks already queued behind it (up to `maxBatch`), so a busy worker
+ * works in batches and an idle one answers a lone task at once, with no added wait. One reply
+ * message carries the whole batch's answers, each task settled on its own.
+ */
+export function serveWorkerBatches<T, R>(handler: (tasks: T[]) => Settled<R>[], opts: { maxBatch: number }): void {
+  const port = workerPort();
+  port.on('message', (first: PoolMessage<T>) => {
+    const batch = [first];
+    for (let next; batch.length < opts.maxBatch && (next = receiveMessageOnPort(port)); ) batch.push(next.message as PoolMessage<T>);
+    let results: Settled<R>[];
+    try {
+      results = handler(batch.map((m) => m.task));
+    } catch (err) {
+      results = batch.map(() => ({ ok: false, error: err }));
+    }
+    port.postMessage(batch.map((m, i) => replyOf(m.id, results[i])));
   });
 }
