@@ -3,7 +3,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as setImmediatePromise, setTimeout as sleep } from 'node:timers/promises';
 import { X509Certificate } from 'node:crypto';
 import { validateXml } from '../../platform/xml/xsd.ts';
 import { BcuSoapClient } from './bcu.soap-client.ts';
@@ -17,6 +17,10 @@ import { postSoap } from './http-post.ts';
 import { RutSoapClient } from './rut.soap-client.ts';
 import { verifyEnveloped } from './simulator/xmldsig.ts';
 import { uyDate } from './simulator/efactura-service.ts';
+
+// Recorded from the file's start: util.deprecate warns once per process, at the first call.
+const deprecations: string[] = [];
+process.on('warning', (w) => w.name === 'DeprecationWarning' && deprecations.push(`${(w as { code?: string }).code ?? ''} ${w.message}`));
 
 const RUC = '211234560019';
 let sim: DgiSimulator;
@@ -265,5 +269,13 @@ describe('BCU rates', () => {
     assert.deepEqual(await bcu().getRate('USD', '2026-07-11'), { rate: '40.123', date: '2026-07-10', source: 'BCU', currencyCode: 2225 });
     const tight = new BcuSoapClient({ endpoint: sim.urls.bcu, maxWalkBackDays: 1 });
     assert.equal(await tight.getRate('USD', '2026-07-12'), null);
+  });
+});
+
+describe('console', () => {
+  test('signing with WS-Security prints no deprecation notice of the soap library\'s internals (XML_CRYPTO_GET_ORIGINAL_XML_WITH_IDS)', async () => {
+    await send([ticket(90)]);
+    await setImmediatePromise();
+    assert.deepEqual(deprecations.filter((d) => d.includes('XML_CRYPTO')), []);
   });
 });

@@ -10,6 +10,9 @@ import { createUser, insertCompany } from '../../../test/support/factories.js';
 
 let t: TestApp;
 let admin: string;
+// Recorded from the file's start: util.deprecate warns once per process, at the first call.
+const deprecations: string[] = [];
+process.on('warning', (w) => w.name === 'DeprecationWarning' && deprecations.push(w.message));
 
 before(async () => {
   t = await createTestApp({ DB_POOL_MAX: '20' });
@@ -139,6 +142,14 @@ describe('happy path', () => {
     assert.equal(written.length, 600);
     assert.equal(new Set(p.seen).size, p.seen.length, 'no event twice');
     assert.deepEqual([...p.seen].sort(), [...written].sort(), 'every event once');
+  });
+
+  it('reading the feed never queues a query on a busy connection (pg deprecates it; pg 9 will fail it)', async () => {
+    const { id: companyId } = await insertCompany(t);
+    await t.db.transaction((tx) => record(tx, companyId, { x: 1 }));
+    assert.equal((await t.call(admin, 'GET', `/api/v1/eventos?idEmpresa=${companyId}`)).status, 200);
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(deprecations.filter((m) => m.includes('client.query()')), []);
   });
 
   it('accepts an earlier plain-id cursor and resumes after that event', async () => {

@@ -48,12 +48,11 @@ export async function listCompanyEvents(db: Db, companyId: number, after: FeedPo
     sql`(${outboxEvents.xid}, ${outboxEvents.id}) > (${after.xid}::xid8, ${after.id}::bigint)`,
   );
   const shown = and(mine, sql`${outboxEvents.xid} < ${horizon}`);
+  // One connection runs one query at a time: awaited in turn (pg deprecates queueing on a busy client).
   return db.transaction(async (tx) => {
-    const [rows, [{ total }], [held]] = await Promise.all([
-      tx.select().from(outboxEvents).where(shown).orderBy(asc(outboxEvents.xid), asc(outboxEvents.id)).offset(paging.start).limit(paging.length),
-      tx.select({ total: count() }).from(outboxEvents).where(shown),
-      tx.select({ xid: outboxEvents.xid }).from(outboxEvents).where(and(mine, sql`${outboxEvents.xid} >= ${horizon}`)).orderBy(desc(outboxEvents.xid)).limit(1),
-    ]);
+    const rows = await tx.select().from(outboxEvents).where(shown).orderBy(asc(outboxEvents.xid), asc(outboxEvents.id)).offset(paging.start).limit(paging.length);
+    const [{ total }] = await tx.select({ total: count() }).from(outboxEvents).where(shown);
+    const [held] = await tx.select({ xid: outboxEvents.xid }).from(outboxEvents).where(and(mine, sql`${outboxEvents.xid} >= ${horizon}`)).orderBy(desc(outboxEvents.xid)).limit(1);
     return { rows, total, heldXid: held?.xid ?? null };
   }, { isolationLevel: 'repeatable read', accessMode: 'read only' });
 }
