@@ -21,7 +21,7 @@ import { buildApp } from '../src/app.js';
 import { loadPatchedXsdSet } from '../src/platform/xml/xsd.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/platform/logger.js';
-import { startRuntime } from '../src/platform/runtime.js';
+import { startProcess } from '../src/bootstrap.js';
 import { startJobRunner } from '../src/platform/jobs/runner.js';
 
 const DEMO_RUT = '219999820013';
@@ -29,7 +29,7 @@ const DEMO_NAME = 'Empresa Demo S.A.';
 const env = { DATA_DIR: './data-demo', EMBEDDED_PG_PORT: '54339', LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'demo-password-1', ...process.env } as Record<string, string>;
 const config = loadConfig(env);
 const logger = createLogger(config);
-const runtime = await startRuntime(config, logger);
+const runtime = await startProcess(config, logger);
 const { app, modules } = await buildApp({ config, logger, ...runtime });
 
 try {

@@ -3,12 +3,12 @@ import { buildApp } from './app.js';
 import { loadConfigOrExit } from './config.js';
 import { startJobRunner, type JobRunner } from './platform/jobs/runner.js';
 import { createLogger } from './platform/logger.js';
-import { startRuntime } from './platform/runtime.js';
+import { startProcess } from './bootstrap.js';
 
 async function main() {
   const config = loadConfigOrExit();
   const logger = createLogger(config);
-  const runtime = await startRuntime(config, logger);
+  const runtime = await startProcess(config, logger);
   const { app, modules } = await buildApp({ config, logger, ...runtime });
 
   const admin = await modules.services.users.ensureFirstAdmin(config.auth.adminUser, config.auth.adminPassword);

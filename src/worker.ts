@@ -3,12 +3,12 @@ import { loadConfigOrExit } from './config.js';
 import { createModules } from './modules/index.js';
 import { startJobRunner } from './platform/jobs/runner.js';
 import { createLogger } from './platform/logger.js';
-import { startRuntime } from './platform/runtime.js';
+import { startProcess } from './bootstrap.js';
 
 async function main() {
   const config = loadConfigOrExit();
   const logger = createLogger(config);
-  const runtime = await startRuntime(config, logger);
+  const runtime = await startProcess(config, logger);
   const modules = createModules({ config, logger, ...runtime });
   const runner = await startJobRunner({ pool: runtime.database.pool, jobs: modules.jobs, cron: modules.cron, concurrency: config.worker.concurrency, logger });
   await modules.services.webhookEngine.start();

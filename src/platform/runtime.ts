@@ -1,7 +1,7 @@
 /**
  * Process bootstrap shared by the API, the worker and the tests: the database (external or the
- * embedded PostgreSQL), migrations, the JWT secret and the mailer; first, a check that the
- * in-process DGI simulator's state file (if any) can be read.
+ * embedded PostgreSQL), migrations, the JWT secret and the mailer. Processes start through
+ * src/bootstrap.ts, which runs the modules' own checks first.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,7 +12,6 @@ import { ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from './db
 import { migrateDatabase } from './db/migrate.js';
 import type { Logger } from './logger.js';
 import { createMailer, type Mailer } from './mailer.js';
-import { readSimulatorState } from '../modules/dgi/simulator/state.js';
 
 export const EMBEDDED_DB_NAME = 'cfe';
 
@@ -25,9 +24,6 @@ export interface Runtime {
 }
 
 export async function startRuntime(config: AppConfig, logger: Logger): Promise<Runtime> {
-  // The in-process DGI simulator starts on first use, deep inside a request or job: a damaged state
-  // file is reported here, before anything starts, rather than as failing DGI jobs later.
-  if (config.dgi.mode === 'simulator' && !config.dgi.simulatorUrl) readSimulatorState(config.dgi.simulatorStatePath);
   let embedded: EmbeddedServer | undefined;
   let url = config.db.url;
   if (!url) {

@@ -53,4 +53,20 @@ describe('errors', () => {
     assert.equal(await p.exited, 1);
     assert.match(p.output(), /Invalid configuration:\n\s+PORT:/);
   });
+
+  it("stops before the database with the file's path when the DGI simulator's state file is damaged", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfe-proc-'));
+    const statePath = path.join(dataDir, 'dgi-simulator', 'state.jsonl');
+    fs.mkdirSync(path.dirname(statePath), { recursive: true });
+    fs.writeFileSync(statePath, 'not json\n');
+    try {
+      // An unreachable database: had the check not run first, the failure would be a connection error.
+      const p = start({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', PORT: '0', DATA_DIR: dataDir });
+      assert.notEqual(await p.exited, 0);
+      assert.ok(p.output().includes(statePath), p.output());
+      assert.doesNotMatch(p.output(), /ECONNREFUSED/);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
