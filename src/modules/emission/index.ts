@@ -21,3 +21,4 @@ export { SAMPLE_TYPES, sampleCfe } from './sample-cfes.ts';
 export * from './sobre.ts';
 export * from './reporte-diario.ts';
 export * from './cfe-states.ts';
+export * from './cfes-anulados.ts';
