@@ -104,7 +104,7 @@ export function createModules(deps: ModuleDeps) {
   });
   const receiverExchange = createReceiverExchangeModule({
     db, config, mailer, companies, certificates, customers, events,
-    cfes: { byIds: issuedCfeHandoff.exchangeCfesByIds, claimUnsent: issuedCfeHandoff.claimUnsentToReceivers, lockOne: issuedCfeHandoff.lockExchangeCfe },
+    cfes: { byIds: issuedCfeHandoff.exchangeCfesByIds, claimUnsent: issuedCfeHandoff.claimUnsentToReceivers, lockOne: issuedCfeHandoff.lockExchangeCfe, rejectedSent: issuedCfeHandoff.rejectedSentToReceivers, claimRejected: issuedCfeHandoff.claimRejected },
     setReceptorState: issuedCfeStates.applyReceptorStateChange,
   });
   const salesOrders = createSalesOrdersService({ db, events, issuedCfe: issuedCfe.service, customers });

@@ -13,7 +13,7 @@ import type { IssuedCfePorts } from './issued-cfe.ports.js';
 import { issuedCfeRoutes } from './issued-cfe.routes.js';
 import { createIssuedCfeService } from './issued-cfe.service.js';
 
-export type { BelowThresholdFilter, DayCfeRow, ExchangeCfe, PendingCfe } from './issued-cfe.handoff.js';
+export type { AnnulledCfe, BelowThresholdFilter, DayCfeRow, ExchangeCfe, PendingCfe } from './issued-cfe.handoff.js';
 
 export interface IssuedCfeModuleDeps {
   db: Db;

@@ -131,6 +131,49 @@ export async function lockExchangeCfe(tx: DbOrTx, companyId: number, tipoCfe: nu
   return rows[0] as ExchangeCfe | undefined;
 }
 
+/** A DGI-rejected CFE as its annulment notice to the receiver names it (BRIEF 8: CFEs_Anulados_x_RechazoDGI). */
+export interface AnnulledCfe {
+  id: number;
+  companyId: number;
+  tipoCfe: number;
+  serie: string;
+  numero: number;
+  /** FchEmis, YYYY-MM-DD: the notice's FechaCFE. */
+  fechaEmision: string;
+  receptorDocumento: string | null;
+}
+
+/**
+ * Ids of the companies' DGI-rejected CFEs that reached a receiver (estado_receptor set: e-mailed by
+ * the exchange, or answered by the receiver), rejected within `maxAgeDays`. Not locked: the caller
+ * narrows the list with its own records, then claims the rest with claimRejected. Uses
+ * issued_cfes_company_estado_idx; DGI rejections are few, so the list stays short.
+ */
+export async function rejectedSentToReceivers(db: DbOrTx, companyIds: number[], maxAgeDays: number): Promise<number[]> {
+  if (companyIds.length === 0) return [];
+  const rows = await db
+    .select({ id: issuedCfes.id })
+    .from(issuedCfes)
+    .where(and(
+      inArray(issuedCfes.companyId, companyIds),
+      eq(issuedCfes.estado, 'rechazado'),
+      sql`${issuedCfes.estadoReceptor} is not null`,
+      sql`coalesce(${issuedCfes.estadoActualizadoEn}, ${issuedCfes.firmadoEn}) > now() - make_interval(days => ${maxAgeDays})`,
+    ));
+  return rows.map((r) => Number(r.id));
+}
+
+/** Locks the still DGI-rejected CFEs among `ids`, skipping rows another transaction holds (concurrent dispatchers). */
+export async function claimRejected(tx: DbOrTx, ids: number[]): Promise<AnnulledCfe[]> {
+  if (ids.length === 0) return [];
+  return tx
+    .select({ id: issuedCfes.id, companyId: issuedCfes.companyId, tipoCfe: issuedCfes.tipoCfe, serie: issuedCfes.serie, numero: issuedCfes.numero, fechaEmision: issuedCfes.fechaEmision, receptorDocumento: issuedCfes.receptorDocumento })
+    .from(issuedCfes)
+    .where(and(inArray(issuedCfes.id, ids), eq(issuedCfes.estado, 'rechazado')))
+    .orderBy(issuedCfes.id)
+    .for('update', { skipLocked: true }) as Promise<AnnulledCfe[]>;
+}
+
 // ---- Daily report ----------------------------------------------------------------------------
 
 /** One issued CFE of the day, with what the report needs (amounts stay in the stored Totales). */

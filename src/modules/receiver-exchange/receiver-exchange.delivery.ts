@@ -24,3 +24,11 @@ export function undeliverable<T extends { estado: string }>(cfes: readonly T[]) 
   const sinDgi = cfes.filter((c) => c.estado !== 'rechazado' && !(RECEIVER_DELIVERABLE_STATES as readonly string[]).includes(c.estado));
   return { rechazados, sinDgi };
 }
+
+/**
+ * Envelopes that reached (or are on their way to) the receiver by our e-mail: their CFEs, once DGI
+ * rejects them, are annulled towards the receiver with CFEs_Anulados_x_RechazoDGI (BRIEF 8).
+ * Not 'generado' (only returned to the API caller: we do not know it was delivered) nor 'error'
+ * (e-mail attempts used up: never delivered).
+ */
+export const NOTICE_ENVELOPE_STATES = ['pendiente', 'enviado', 'recibido', 'rechazado'] as const;

@@ -22,6 +22,12 @@ Checks: XSD (ACKSobre.xsd / ACKCFE_Partes.xsd); enveloped XMLDSig verified with 
 
 Errors: 422 RESPUESTA_RECEPTOR_INVALIDA (not an ACK, XSD; \`errores\`), RESPUESTA_RECEPTOR_FIRMA, RESPUESTA_RECEPTOR_OTRA_EMPRESA, RESPUESTA_RECEPTOR_SIN_CFE, RESPUESTA_RECEPTOR_SIN_SOBRE; 409 RESPUESTA_RECEPTOR_TRANSICION (contradicts a final answer already stored, e.g. BE after AE); 403 SIN_PERMISO (role lectura).`;
 
+const NOTICE = `A stored annulment notice to an electronic receiver (BRIEF 8): \`CFEs_Anulados_x_RechazoDGI\` (Caratula RUCEmisor, RUCReceptor, IDComunicacion = this id, CantCFEAnulados, Tmst; one CFEAnulado per CFE with TipoCFE, Serie, NroCFE, FechaCFE = FchEmis, Motivo_Cod RD, Motivo_Glosa "Comprobante anulado por rechazo de DGI"; enveloped XMLDSig with the company certificate, also in KeyInfo), valid against DGI's XSD. Not sent to DGI.
+
+The service builds them by itself: every minute, each CFE that went to a receiver in an envelope it e-mailed and that DGI then rejected (annulled, BRIEF 10) is put in exactly one notice, grouped per receiver RUT (up to 250 CFEs), and e-mailed to the address the envelope went to (background job, retried), file name \`Rech_<RUCEmisor>_<IDComunicacion>.xml\`. Envelopes only returned by generarSobreReceptor (not e-mailed) give no notice.
+
+Answer 200: the XML (application/xml, attachment with that file name), headers \`x-estado\` (pendiente, enviado, error) and \`x-ids-cfe\` (comma-separated issued-CFE ids). Errors: 404 AVISO_ANULACION_NO_ENCONTRADO (unknown, or another company's).`;
+
 export function receiverExchangeRoutes(service: ReceiverExchangeService): FastifyPluginAsyncZod {
   return async (app) => {
     app.post('/api/v1/cfeemitido/generarSobreReceptor', {
@@ -38,5 +44,17 @@ export function receiverExchangeRoutes(service: ReceiverExchangeService): Fastif
     app.post('/api/v1/cfeemitido/respuestaReceptor', {
       schema: { tags, summary: 'Upload a receiver answer (ACKSobre / ACKCFE)', description: ACK, body: s.ackBody, response: { 200: s.ackResult, ...errorResponses, 409: errorBody, 422: errorBody } },
     }, async (req) => service.applyAck(requireActor(req), req.body));
+
+    app.get('/api/v1/cfeemitido/avisoAnulacionReceptor/:id', {
+      schema: { tags, summary: 'Annulment notice sent to a receiver (CFEs_Anulados_x_RechazoDGI)', description: NOTICE, params: s.noticeParams, response: { ...errorResponses } },
+    }, async (req, reply) => {
+      const notice = await service.getNotice(requireActor(req), req.params.id);
+      return reply
+        .type('application/xml; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${notice.fileName}"`)
+        .header('x-estado', notice.estado)
+        .header('x-ids-cfe', notice.cfeIds.join(','))
+        .send(notice.xml as never);
+    });
   };
 }

@@ -25,3 +25,5 @@ export const ackResult = z.object({
     motivos: z.array(motivo),
   })).describe('ACKCFE: one entry per ACKCFE_Det.'),
 });
+
+export const noticeParams = z.object({ id: z.coerce.number().int().positive().describe('Id of the notice = its IDComunicacion.') });

@@ -27,7 +27,8 @@ import { RECEIVER_DELIVERABLE_STATES, undeliverable } from './receiver-exchange.
 import { receiverErrors as E } from './receiver-exchange.errors.js';
 import { sendEnvelopeMailJob } from './receiver-exchange.jobs.js';
 import * as repo from './receiver-exchange.repository.js';
-import type { ExchangeCfe } from '../issued-cfe/index.js';
+import type { AnnulledCfe, ExchangeCfe } from '../issued-cfe/index.js';
+import { createReceiverNotices } from './receiver-exchange.notices.js';
 
 export interface ElectronicReceiver {
   id: number;
@@ -51,6 +52,9 @@ export interface ReceiverExchangeDeps {
     byIds(db: DbOrTx, ids: number[]): Promise<ExchangeCfe[]>;
     claimUnsent(tx: DbOrTx, customerIds: number[], dgiStates: readonly string[], maxAgeDays: number, limit: number): Promise<ExchangeCfe[]>;
     lockOne(tx: DbOrTx, companyId: number, tipoCfe: number, serie: string, numero: number): Promise<ExchangeCfe | undefined>;
+    /** DGI-rejected CFEs that reached a receiver, and claiming them: the annulment notices (receiver-exchange.notices.ts). */
+    rejectedSent(db: DbOrTx, companyIds: number[], maxAgeDays: number): Promise<number[]>;
+    claimRejected(tx: DbOrTx, ids: number[]): Promise<AnnulledCfe[]>;
   };
   /** issued-cfe's receiver-side state writer (issued-cfe.history.ts applyReceptorStateChange). */
   setReceptorState(tx: DbOrTx, cfe: { id: number; companyId: number; estadoReceptor: string | null }, estado: string, h: { codigo?: string | null; motivos?: unknown; mensaje?: string; referencia: string; userId?: number }): Promise<void>;
@@ -100,6 +104,9 @@ export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
   }
 
   return {
+    /** Annulment notices CFEs_Anulados_x_RechazoDGI (BRIEF 8): dispatchNotices, sendNoticeMail, getNotice. */
+    ...createReceiverNotices(deps),
+
     /** POST /api/v1/cfeemitido/generarSobreReceptor. */
     async generate(actor: Actor, input: { idEmpresa: number; idsCfe: number[]; enviarPorCorreo?: boolean }) {
       assertCompanyRole(actor, input.idEmpresa, input.enviarPorCorreo ? 'emisor' : 'lectura');

@@ -48,4 +48,41 @@ export const receiverAcks = pgTable(
   (t) => [index('receiver_acks_company_idx').on(t.companyId, t.id)],
 );
 
+/**
+ * Notices CFEs_Anulados_x_RechazoDGI (BRIEF 8): a CFE we e-mailed to a receiver that DGI then
+ * rejected is annulled (BRIEF 10), and the receiver is told so. The row id is IDComunicacion (also in
+ * the file name Rech_<RUC>_<id>.xml). estado: 'pendiente' (e-mail queued), 'enviado', 'error'
+ * (e-mail attempts used up).
+ */
+export const receiverNotices = pgTable(
+  'receiver_notices',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    companyId: integer().notNull().references(() => companies.id),
+    rutReceptor: varchar({ length: 12 }).notNull(),
+    email: text().notNull(),
+    cfeIds: jsonb().$type<number[]>().notNull(),
+    xml: text().notNull(),
+    fileName: text().notNull(),
+    estado: varchar({ length: 10 }).notNull(),
+    intentos: integer().notNull().default(0),
+    ultimoError: text(),
+    messageId: text(),
+    enviadoEn: timestamp({ withTimezone: true, mode: 'date' }),
+    createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('receiver_notices_company_idx').on(t.companyId, t.id)],
+);
+
+/** One row per CFE noticed; the primary key on the issued CFE makes "at most one notice per CFE" hold under concurrent dispatchers. */
+export const receiverNoticeCfes = pgTable(
+  'receiver_notice_cfes',
+  {
+    issuedCfeId: bigint({ mode: 'number' }).primaryKey(),
+    noticeId: bigint({ mode: 'number' }).notNull().references(() => receiverNotices.id),
+  },
+  (t) => [index('receiver_notice_cfes_notice_idx').on(t.noticeId)],
+);
+
 export type ReceiverEnvelopeRow = typeof receiverEnvelopes.$inferSelect;
+export type ReceiverNoticeRow = typeof receiverNotices.$inferSelect;
