@@ -20,6 +20,7 @@ import type { AnnulledCfe } from '../issued-cfe/index.js';
 import { NOTICE_ENVELOPE_STATES } from './receiver-exchange.delivery.js';
 import { receiverErrors as E } from './receiver-exchange.errors.js';
 import { sendNoticeMailJob } from './receiver-exchange.jobs.js';
+import { mailFileRecordingAttempt } from './receiver-exchange.mail.js';
 import * as repo from './receiver-exchange.repository.js';
 import type { ReceiverExchangeDeps } from './receiver-exchange.service.js';
 
@@ -73,7 +74,7 @@ export function createReceiverNotices(deps: ReceiverExchangeDeps) {
           }
           for (let i = 0; i < g.cfes.length; i += CFES_ANULADOS_MAX) {
             const cfes = g.cfes.slice(i, i + CFES_ANULADOS_MAX);
-            const id = await repo.nextNoticeId(tx);
+            const id = await repo.nextSerialId(tx, 'receiver_notices');
             const unsigned = buildCfesAnulados({
               rucEmisor, rucReceptor: g.rutReceptor, idComunicacion: id, tmst: formatTmstFirma(new Date()),
               cfes: cfes.map((c) => ({ tipoCfe: c.tipoCfe, serie: c.serie, nro: c.numero, fechaCfe: c.fechaEmision })),
@@ -100,18 +101,10 @@ export function createReceiverNotices(deps: ReceiverExchangeDeps) {
     async sendNoticeMail(id: number, attempt: number, maxAttempts: number): Promise<void> {
       const notice = await repo.findNotice(db, id);
       if (!notice || notice.estado !== 'pendiente') return;
-      try {
-        const sent = await deps.mailer.send({
-          to: notice.email,
-          subject: `CFE anulados por rechazo de DGI ${notice.fileName}`,
-          text: `Se adjunta el aviso ${notice.fileName} (CFEs_Anulados_x_RechazoDGI): ${notice.cfeIds.length} comprobante(s) que le enviamos fueron rechazados por DGI y quedan anulados (motivo RD).`,
-          attachments: [{ filename: notice.fileName, content: notice.xml, contentType: 'application/xml' }],
-        });
-        await repo.updateNotice(db, id, { estado: 'enviado', enviadoEn: new Date(), messageId: sent.messageId, intentos: attempt, ultimoError: null });
-      } catch (err) {
-        await repo.updateNotice(db, id, { intentos: attempt, ultimoError: (err as Error).message, ...(attempt >= maxAttempts ? { estado: 'error' } : {}) });
-        throw err;
-      }
+      await mailFileRecordingAttempt(deps.mailer, notice, {
+        subject: `CFE anulados por rechazo de DGI ${notice.fileName}`,
+        text: `Se adjunta el aviso ${notice.fileName} (CFEs_Anulados_x_RechazoDGI): ${notice.cfeIds.length} comprobante(s) que le enviamos fueron rechazados por DGI y quedan anulados (motivo RD).`,
+      }, { attempt, maxAttempts }, (changes) => repo.updateNotice(db, id, changes));
     },
 
     /** GET /api/v1/cfeemitido/avisoAnulacionReceptor/{id}: the stored notice (role lectura of its company). */

@@ -6,8 +6,9 @@ export async function insertEnvelope(tx: DbOrTx, values: typeof receiverEnvelope
   return (await tx.insert(receiverEnvelopes).values(values).returning())[0];
 }
 
-export async function nextEnvelopeId(tx: DbOrTx): Promise<number> {
-  const r = await tx.execute(sql`select nextval(pg_get_serial_sequence('receiver_envelopes', 'id'))::bigint as id`);
+/** The row's id taken ahead, as it goes into the file it names (Idemisor, IDComunicacion). */
+export async function nextSerialId(tx: DbOrTx, table: 'receiver_envelopes' | 'receiver_notices'): Promise<number> {
+  const r = await tx.execute(sql`select nextval(pg_get_serial_sequence(${table}, 'id'))::bigint as id`);
   return Number((r.rows[0] as { id: string }).id);
 }
 
@@ -64,11 +65,6 @@ export async function noticedAmong(tx: DbOrTx, cfeIds: number[]): Promise<Set<nu
   if (cfeIds.length === 0) return new Set();
   const rows = await tx.select({ id: receiverNoticeCfes.issuedCfeId }).from(receiverNoticeCfes).where(inArray(receiverNoticeCfes.issuedCfeId, cfeIds));
   return new Set(rows.map((r) => Number(r.id)));
-}
-
-export async function nextNoticeId(tx: DbOrTx): Promise<number> {
-  const r = await tx.execute(sql`select nextval(pg_get_serial_sequence('receiver_notices', 'id'))::bigint as id`);
-  return Number((r.rows[0] as { id: string }).id);
 }
 
 /** Stores the notice and its CFEs; returns how many CFE rows were new (ON CONFLICT: a CFE is noticed once). */

@@ -26,6 +26,7 @@ import { readReceiverAck } from './receiver-exchange.acks.js';
 import { RECEIVER_DELIVERABLE_STATES, undeliverable } from './receiver-exchange.delivery.js';
 import { receiverErrors as E } from './receiver-exchange.errors.js';
 import { sendEnvelopeMailJob } from './receiver-exchange.jobs.js';
+import { mailFileRecordingAttempt } from './receiver-exchange.mail.js';
 import * as repo from './receiver-exchange.repository.js';
 import type { AnnulledCfe, ExchangeCfe } from '../issued-cfe/index.js';
 import { createReceiverNotices } from './receiver-exchange.notices.js';
@@ -82,7 +83,7 @@ export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
     const rucEmisor = await deps.rutOf(companyId);
     const ctx = await deps.signingContext(companyId);
     if (!rucEmisor || !ctx) throw E.SIN_CERTIFICADO_SOBRE();
-    const id = await repo.nextEnvelopeId(tx);
+    const id = await repo.nextSerialId(tx, 'receiver_envelopes');
     const fecha = formatTmstFirma(new Date());
     const xml = buildEnvioCfeEntreEmpresas({
       rutReceptor, rucEmisor, idEmisor: id, fecha, certificateDerBase64: ctx.certificate.der.toString('base64'),
@@ -157,18 +158,10 @@ export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
     async sendMail(id: number, attempt: number, maxAttempts: number): Promise<void> {
       const env = await repo.findEnvelope(db, id);
       if (!env || env.estado !== 'pendiente' || !env.email) return;
-      try {
-        const sent = await deps.mailer.send({
-          to: env.email,
-          subject: `CFE ${env.fileName}`,
-          text: `Se adjunta el sobre ${env.fileName} con ${env.cfeIds.length} comprobante(s) fiscal(es) electrónico(s) (EnvioCFE_entreEmpresas). Responda con ACKSobre y ACKCFE firmados.`,
-          attachments: [{ filename: env.fileName, content: env.xml, contentType: 'application/xml' }],
-        });
-        await repo.updateEnvelope(db, id, { estado: 'enviado', enviadoEn: new Date(), messageId: sent.messageId, intentos: attempt, ultimoError: null });
-      } catch (err) {
-        await repo.updateEnvelope(db, id, { intentos: attempt, ultimoError: (err as Error).message, ...(attempt >= maxAttempts ? { estado: 'error' } : {}) });
-        throw err;
-      }
+      await mailFileRecordingAttempt(deps.mailer, { email: env.email, fileName: env.fileName, xml: env.xml }, {
+        subject: `CFE ${env.fileName}`,
+        text: `Se adjunta el sobre ${env.fileName} con ${env.cfeIds.length} comprobante(s) fiscal(es) electrónico(s) (EnvioCFE_entreEmpresas). Responda con ACKSobre y ACKCFE firmados.`,
+      }, { attempt, maxAttempts }, (changes) => repo.updateEnvelope(db, id, changes));
     },
 
     /** POST /api/v1/cfeemitido/respuestaReceptor. */

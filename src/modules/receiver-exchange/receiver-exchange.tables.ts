@@ -1,6 +1,19 @@
 import { bigint, bigserial, index, integer, jsonb, pgTable, text, timestamp, varchar } from 'drizzle-orm/pg-core';
 import { companies } from '../companies/companies.tables.js';
 
+/** The columns of a file e-mailed to a receiver with its attempts recorded (receiver-exchange.mail.ts): envelopes and notices. */
+const mailedFileColumns = () => ({
+  rutReceptor: varchar({ length: 12 }).notNull(),
+  cfeIds: jsonb().$type<number[]>().notNull(),
+  xml: text().notNull(),
+  fileName: text().notNull(),
+  estado: varchar({ length: 10 }).notNull(),
+  intentos: integer().notNull().default(0),
+  ultimoError: text(),
+  messageId: text(),
+  enviadoEn: timestamp({ withTimezone: true, mode: 'date' }),
+});
+
 /**
  * Envelopes to electronic receivers (EnvioCFE_entreEmpresas, BRIEF 5 and 8). The row id is the
  * envelope's Idemisor: unique and monotonic per issuer (a repeated one gets S20 from the receiver).
@@ -15,16 +28,8 @@ export const receiverEnvelopes = pgTable(
     id: bigserial({ mode: 'number' }).primaryKey(),
     companyId: integer().notNull().references(() => companies.id),
     customerId: integer(),
-    rutReceptor: varchar({ length: 12 }).notNull(),
     email: text(),
-    cfeIds: jsonb().$type<number[]>().notNull(),
-    xml: text().notNull(),
-    fileName: text().notNull(),
-    estado: varchar({ length: 10 }).notNull(),
-    intentos: integer().notNull().default(0),
-    ultimoError: text(),
-    messageId: text(),
-    enviadoEn: timestamp({ withTimezone: true, mode: 'date' }),
+    ...mailedFileColumns(),
     ackMotivos: jsonb(),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
@@ -59,16 +64,8 @@ export const receiverNotices = pgTable(
   {
     id: bigserial({ mode: 'number' }).primaryKey(),
     companyId: integer().notNull().references(() => companies.id),
-    rutReceptor: varchar({ length: 12 }).notNull(),
     email: text().notNull(),
-    cfeIds: jsonb().$type<number[]>().notNull(),
-    xml: text().notNull(),
-    fileName: text().notNull(),
-    estado: varchar({ length: 10 }).notNull(),
-    intentos: integer().notNull().default(0),
-    ultimoError: text(),
-    messageId: text(),
-    enviadoEn: timestamp({ withTimezone: true, mode: 'date' }),
+    ...mailedFileColumns(),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [index('receiver_notices_company_idx').on(t.companyId, t.id)],
