@@ -57,13 +57,20 @@ describe('happy path', () => {
       await tx.execute(`update companies set telefono = telefono where id = ${company.id}`);
       assert.equal(seen, 0, 'nothing before the commit');
     });
-    assert.ok(seen >= 1, 'delivered with the commit');
-    const before = seen;
+    assert.equal(seen, 1, 'the session\'s own NOTICE, delivered with the commit');
+    await eventually(async () => seen === 2); // and the listening connection's NOTIFY moments later
     await t.db.transaction(async (tx) => {
       await tx.execute(`update companies set telefono = telefono where id = ${company.id}`);
       tx.rollback();
     }).catch(() => undefined);
-    assert.equal(seen, before, 'a rolled-back change invalidates nothing');
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(seen, 2, 'a rolled-back change invalidates nothing');
+  });
+
+  test('the pooled connections do not LISTEN: one connection per process does (a NOTIFY wakes every listener)', async () => {
+    const { rows } = await t.db.$client.query<{ n: string }>(`select count(*) as n from pg_stat_activity where datname = current_database() and query ilike 'listen %'`);
+    assert.equal(Number(rows[0]!.n), 1);
+    assert.equal(t.database.invalidation.live, true);
   });
 
   test('an emission point disabled through the API stops issuing at once, and issues again once enabled', async () => {

@@ -46,7 +46,12 @@ export function createCertificatesService(deps: { db: Db; logger: Logger; master
   const { db } = deps;
   const cache = new Map<number, SigningMaterial>();
   // Topic `certificates`: another process (or a script) that imports or activates a certificate.
-  deps.invalidation?.subscribe('certificates', () => cache.clear());
+  // `generation` keeps a key read before a change from being cached after it.
+  let generation = 0;
+  deps.invalidation?.subscribe('certificates', () => {
+    generation++;
+    cache.clear();
+  });
   const contexts = new Map<number, { certificateId: number; ctx: SigningContext }>();
 
   /**
@@ -56,6 +61,7 @@ export function createCertificatesService(deps: { db: Db; logger: Logger; master
   async function getSigningContext(companyId: number): Promise<SigningMaterial> {
     const cached = cache.get(companyId);
     if (cached && cached.certificate.notAfter.getTime() > Date.now()) return cached;
+    const loadedIn = generation;
     const row = await repo.activeCertificate(db, companyId);
     if (!row) throw e.EMPRESA_SIN_CERTIFICADO();
     warnIfExpiring(row);
@@ -65,7 +71,7 @@ export function createCertificatesService(deps: { db: Db; logger: Logger; master
       certificatePem: row.certificatePem,
       certificate: readCertificate(row.certificatePem),
     };
-    cache.set(companyId, material);
+    if (loadedIn === generation && deps.invalidation?.live !== false) cache.set(companyId, material);
     return material;
   }
 

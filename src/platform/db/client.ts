@@ -23,7 +23,7 @@ export interface Database {
 }
 
 export function connectDatabase(url: string, opts: { max: number }): Database {
-  const invalidation = createCacheInvalidation();
+  const invalidation = createCacheInvalidation(url);
   const pool = new pg.Pool({ connectionString: url, max: opts.max, idleTimeoutMillis: 30_000, onConnect: invalidation.onConnect } as pg.PoolConfig);
   // An idle client error (server restart) must not crash the process; the pool replaces the client.
   pool.on('error', () => undefined);
@@ -38,7 +38,7 @@ export function connectDatabase(url: string, opts: { max: number }): Database {
     async close() {
       if (closed) return;
       closed = true;
-      await pool.end();
+      await Promise.all([pool.end(), invalidation.close()]);
     },
   };
 }

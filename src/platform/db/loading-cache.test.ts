@@ -5,7 +5,8 @@ import { createLoadingCache } from './loading-cache.js';
 
 function fakeBus() {
   const subs = new Map<string, Array<() => void>>();
-  const bus: CacheInvalidation = {
+  const bus: CacheInvalidation & { live: boolean } = {
+    live: true,
     subscribe: (topic, fn) => subs.set(topic, [...(subs.get(topic) ?? []), fn]),
   };
   return { bus, fire: (topic: string) => subs.get(topic)?.forEach((f) => f()) };
@@ -57,6 +58,20 @@ describe('loading cache', () => {
     release('read before the change');
     assert.equal(await slow, 'read before the change');
     assert.equal(await cache.get(2, async () => 'fresh'), 'fresh');
+  });
+
+  it('keeps nothing while the bus is not live (changes elsewhere would go unheard)', async () => {
+    const { bus } = fakeBus();
+    bus.live = false;
+    const cache = createLoadingCache<number, string>({ ttlMs: 1000, invalidation: { bus, topics: ['users'] } });
+    let loads = 0;
+    const load = async () => `v${++loads}`;
+    assert.equal(await cache.get(1, load), 'v1');
+    assert.equal(await cache.get(1, load), 'v2');
+    assert.equal(cache.size, 0);
+    bus.live = true;
+    assert.equal(await cache.get(1, load), 'v3');
+    assert.equal(await cache.get(1, load), 'v3');
   });
 
   it('drops the oldest entry beyond maxEntries', async () => {

@@ -2,7 +2,7 @@
  * A small read-through cache for hot lookups, invalidated by database topics (invalidation.ts).
  * Stores the promise, so concurrent misses for one key share one query; a failed load is not kept
  * (errors such as "not found" are answered fresh every time). Entries expire after `ttlMs`, and the
- * oldest go first beyond `maxEntries`.
+ * oldest go first beyond `maxEntries`. With a bus, nothing is kept while the bus is not `live`.
  */
 import type { CacheInvalidation } from './invalidation.js';
 
@@ -30,6 +30,8 @@ export function createLoadingCache<K, V>(opts: {
       if (hit && hit.expires > now()) return hit.value;
       if (hit) entries.delete(key);
       const value = load();
+      // Nothing from other processes is being heard: keep nothing (invalidation.ts).
+      if (opts.invalidation && !opts.invalidation.bus.live) return value;
       const entry = { value, expires: now() + opts.ttlMs };
       entries.set(key, entry);
       // Only this load's own entry goes: a clear() and a newer load may have replaced it meanwhile.
