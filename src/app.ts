@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -17,6 +16,7 @@ import type { Logger } from './platform/logger.js';
 import type { Mailer } from './platform/mailer.js';
 import { registerErrorHandling } from './platform/http/error-handler.js';
 import { registerTextSafety } from './platform/http/text-safety.js';
+import { registerSecurityHeaders } from './platform/http/security-headers.js';
 import { registerNotImplemented } from './platform/http/not-implemented.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import { registerTenancy } from './platform/http/tenancy.js';
@@ -59,7 +59,7 @@ export async function buildApp(deps: AppDeps) {
     reply.header('x-request-id', request.id);
   });
 
-  await app.register(helmet, { contentSecurityPolicy: false });
+  registerSecurityHeaders(app);
   await app.register(rateLimit, { global: false });
   await app.register(multipart, { limits: { fileSize: 2 * 1024 * 1024, files: 1, fields: 20 } });
   await registerOpenApi(app, { version: APP_VERSION });

@@ -17,6 +17,17 @@ describe('happy path', () => {
     assert.deepEqual((await t.call(undefined, 'GET', '/readyz')).body, { status: 'ready' });
   });
 
+  it('sends the security headers on answers and on errors alike', async () => {
+    for (const [method, url] of [['GET', '/healthz'], ['GET', '/api/v1/usuario/empresas'], ['GET', '/no-such-path']] as const) {
+      const res = await t.app.inject({ method, url });
+      assert.equal(res.headers['x-content-type-options'], 'nosniff', url);
+      assert.equal(res.headers['x-frame-options'], 'SAMEORIGIN', url);
+      assert.match(String(res.headers['strict-transport-security']), /max-age=\d+/, url);
+      assert.equal(res.headers['cross-origin-resource-policy'], 'same-origin', url);
+      assert.equal(res.headers['content-security-policy'], undefined, url);
+    }
+  });
+
   it('publishes an OpenAPI 3 document listing every path of the spec', async () => {
     const res = await t.call(undefined, 'GET', '/openapi.json');
     assert.equal(res.status, 200);
