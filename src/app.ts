@@ -55,8 +55,10 @@ export async function buildApp(deps: AppDeps) {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerTextSafety(app);
-  app.addHook('onSend', async (request, reply) => {
+  // Set on arrival (a sync hook, no promise per request): every answer carries it, errors and 404s included.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   registerSecurityHeaders(app);

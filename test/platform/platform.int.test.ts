@@ -25,6 +25,7 @@ describe('happy path', () => {
       assert.match(String(res.headers['strict-transport-security']), /max-age=\d+/, url);
       assert.equal(res.headers['cross-origin-resource-policy'], 'same-origin', url);
       assert.equal(res.headers['content-security-policy'], undefined, url);
+      assert.ok(res.headers['x-request-id'], url);
     }
   });
 
