@@ -57,8 +57,10 @@ describe('happy path', () => {
       await tx.execute(`update companies set telefono = telefono where id = ${company.id}`);
       assert.equal(seen, 0, 'nothing before the commit');
     });
-    assert.equal(seen, 1, 'the session\'s own NOTICE, delivered with the commit');
-    await eventually(async () => seen === 2); // and the listening connection's NOTIFY moments later
+    // The session's own NOTICE is delivered with the commit; the listening connection's NOTIFY
+    // moments later (or, on a busy machine, already before the commit's caller resumes).
+    assert.ok(seen >= 1, 'delivered with the commit');
+    await eventually(async () => seen === 2);
     await t.db.transaction(async (tx) => {
       await tx.execute(`update companies set telefono = telefono where id = ${company.id}`);
       tx.rollback();
