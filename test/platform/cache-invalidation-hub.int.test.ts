@@ -49,7 +49,8 @@ describe('happy path', () => {
         await client.query('update users set token_version = token_version');
         await client.query('select 1/0').catch(() => undefined);
         await client.query('commit'); // of an aborted block: answered ROLLBACK
-        await client.query('update users set token_version = 1/0').catch(() => undefined);
+        // One simple query, one implicit transaction: the UPDATE's NOTICE arrives, then the error undoes it.
+        await client.query('update users set token_version = token_version; select 1/0').catch(() => undefined);
         assert.deepEqual(seen, [], 'rolled back: nothing');
       } finally {
         client.release();
