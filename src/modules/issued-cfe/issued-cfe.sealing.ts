@@ -3,7 +3,7 @@
  * DGI's XSD, and derive the QR URL and image (BRIEF 4). Pure CPU work with no I/O, so it can run
  * inline or in a worker thread (issued-cfe.sealer.ts); both run this same function.
  */
-import { validateXml } from '../../platform/xml/xsd.js';
+import { validateOwnXml } from '../../platform/xml/xsd.js';
 import { buildQrUrl, CfeXmlError, qrPngBase64, signCfe, type Cfe, type QrInput, type SigningKeyMaterial } from '../emission/index.js';
 
 /** The QR fields that are not in the draft itself. */
@@ -52,8 +52,8 @@ export function sealCfes(items: ReadonlyArray<{ draft: Cfe; key: SigningKeyMater
   signed.forEach((s, i) => {
     if (!s) return;
     try {
-      // As UTF-8 bytes: Node encodes natively, a few µs less than libxml2-wasm's JS string encoder.
-      const xsd = validateXml('CFE', Buffer.from(s.xml, 'utf8'));
+      // Proved by the validator compiled from DGI's XSD, else decided by libxml2 (platform/xml/xsd.ts).
+      const xsd = validateOwnXml('CFE', s.xml);
       if (xsd.ok) return;
       out[i] = { ok: false, error: new SealError(`El comprobante no cumple el esquema XSD de DGI: ${describeXsdError(xsd.errors[0])}.`, { errores: xsd.errors }) };
     } catch (err) {

@@ -16,6 +16,8 @@ import {
   XsdValidator,
   xmlRegisterInputProvider,
 } from 'libxml2-wasm';
+import { compileSchemaModel, type SchemaModel } from './xsd-model.js';
+import { proveXsdValid } from './xsd-prover.js';
 
 export type XsdKind =
   | 'CFE'
@@ -142,4 +144,28 @@ export function validateXml(kind: XsdKind, xml: string | Uint8Array): XsdResult 
   } finally {
     doc.dispose();
   }
+}
+
+/** Document element per kind for the proving validator; kinds not listed always go to libxml2. */
+const PROVER_ROOT: Partial<Record<XsdKind, string>> = { CFE: '{http://cfe.dgi.gub.uy}CFE' };
+const proverModels = new Map<XsdKind, SchemaModel>();
+
+/**
+ * Validation of XML this service wrote itself (the sealing path, issue 5 point 4). The proving
+ * validator (xsd-prover.ts, compiled from the same patched XSD set) answers first; only what it
+ * cannot prove valid goes to libxml2, which decides and words the errors. Same verdicts as
+ * `validateXml`, ~5x cheaper on a signed e-Ticket.
+ */
+export function validateOwnXml(kind: XsdKind, xml: string): XsdResult {
+  const root = PROVER_ROOT[kind];
+  if (root) {
+    let model = proverModels.get(kind);
+    if (!model) {
+      model = compileSchemaModel(ROOT_SCHEMA[kind], loadPatchedXsdSet(), PARSE_OPTIONS);
+      proverModels.set(kind, model);
+    }
+    if (proveXsdValid(model, root, xml)) return { ok: true };
+  }
+  // As UTF-8 bytes: Node encodes natively, a few µs less than libxml2-wasm's JS string encoder.
+  return validateXml(kind, Buffer.from(xml, 'utf8'));
 }
