@@ -1,0 +1,280 @@
+/**
+ * A zlib stream (RFC 1950) with one fixed-Huffman deflate block (RFC 1951 §3.2.6) for images made
+ * of rows that repeat: each distinct scanline is written as literals, its repetitions as one
+ * back-reference to the row above. For the QR's 1-bit PNG (every module row is `scale` identical
+ * pixel rows) this is as small as zlib level 1 within a few hundred bytes and about five times
+ * cheaper, because zlib's per-call setup (a fresh deflate state, its hash tables) is most of
+ * zlib's cost on an 8 KB image.
+ */
+
+const ADLER_MOD = 65521;
+
+function reverse(code: number, bits: number): number {
+  let r = 0;
+  for (let i = 0; i < bits; i++) r = (r << 1) | ((code >> i) & 1);
+  return r;
+}
+const LENGTH_BASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
+const LENGTH_EXTRA = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
+const DIST_BASE = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577];
+const DIST_EXTRA = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
+
+function lastIndexAtMost(table: readonly number[], value: number): number {
+  let i = table.length - 1;
+  while (table[i] > value) i--;
+  return i;
+}
+
+class BitWriter {
+  private bits = 0;
+  private count = 0;
+  pos: number;
+  constructor(
+    readonly out: Uint8Array,
+    start: number,
+  ) {
+    this.pos = start;
+  }
+
+  write(value: number, n: number): void {
+    this.bits |= value << this.count;
+    this.count += n;
+    while (this.count >= 8) {
+      this.out[this.pos++] = this.bits & 0xff;
+      this.bits >>>= 8;
+      this.count -= 8;
+    }
+  }
+
+  flush(): void {
+    if (this.count > 0) this.out[this.pos++] = this.bits & 0xff;
+    this.bits = 0;
+    this.count = 0;
+  }
+}
+
+/** Rows of an image: `row(i)` fills `line` (filter byte included) for distinct row i, shown `repeat(i)` times. */
+export interface RepeatedRows {
+  count: number;
+  stride: number;
+  row(i: number, line: Uint8Array): void;
+  repeat(i: number): number;
+}
+
+/** Upper bound of the stream's size: header, literals and length codes of ≤ 15 bits, matches (≤ 43 bits) of ≥ 255 bytes, Adler-32. */
+export function rowDeflateBound(rows: RepeatedRows, totalRows: number): number {
+  return 400 + 2 * rows.count * rows.stride + 6 * (Math.ceil((totalRows * rows.stride) / 255) + rows.count) + 4 * rows.stride;
+}
+
+/** Huffman code lengths (at most `limit` bits) for `freq`; unused symbols get 0. Two-queue merge. */
+export function huffmanLengths(freq: ArrayLike<number>, limit: number): Uint8Array {
+  const n = freq.length;
+  const lengths = new Uint8Array(n);
+  let f = Array.from(freq);
+  for (;;) {
+    const leaves = [];
+    for (let i = 0; i < n; i++) if (f[i] > 0) leaves.push(i);
+    if (leaves.length === 1) {
+      lengths[leaves[0]] = 1;
+      return lengths;
+    }
+    leaves.sort((x, y) => f[x] - f[y] || x - y);
+    // Nodes 0..L-1 are the leaves (in order), L.. the merged ones, created in non-decreasing weight.
+    const weight = leaves.map((i) => f[i]);
+    const parent = new Int32Array(2 * leaves.length - 1).fill(-1);
+    let nextLeaf = 0;
+    let nextNode = leaves.length;
+    const pick = (): number => {
+      if (nextLeaf < leaves.length && (nextNode >= weight.length || weight[nextLeaf] <= weight[nextNode])) return nextLeaf++;
+      return nextNode++;
+    };
+    for (let k = leaves.length; k < 2 * leaves.length - 1; k++) {
+      const x = pick();
+      const y = pick();
+      weight.push(weight[x] + weight[y]);
+      parent[x] = k;
+      parent[y] = k;
+    }
+    const depth = new Uint8Array(2 * leaves.length - 1);
+    let max = 0;
+    for (let k = 2 * leaves.length - 3; k >= 0; k--) {
+      depth[k] = depth[parent[k]] + 1;
+      if (k < leaves.length) max = Math.max(max, depth[k]);
+    }
+    if (max <= limit) {
+      for (let k = 0; k < leaves.length; k++) lengths[leaves[k]] = depth[k];
+      return lengths;
+    }
+    // Too deep: flatten the distribution and build again (rare; zlib rebalances instead).
+    f = f.map((v) => (v > 0 ? (v >> 1) | 1 : 0));
+  }
+}
+
+/** Canonical codes (RFC 1951 §3.2.2) for `lengths`, bit-reversed for the LSB-first stream. */
+function canonicalCodes(lengths: Uint8Array): Uint16Array {
+  const count = new Uint16Array(16);
+  for (const l of lengths) if (l) count[l]++;
+  const next = new Uint16Array(16);
+  let code = 0;
+  for (let bits = 1; bits < 16; bits++) {
+    code = (code + count[bits - 1]) << 1;
+    next[bits] = code;
+  }
+  const codes = new Uint16Array(lengths.length);
+  for (let i = 0; i < lengths.length; i++) if (lengths[i]) codes[i] = reverse(next[lengths[i]]++, lengths[i]);
+  return codes;
+}
+
+// Order in which the code-length code lengths are sent (RFC 1951 §3.2.7).
+const CL_ORDER = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
+
+/** A dynamic-Huffman code table and its block header (the code lengths), as (value, bits) pairs. */
+export interface DeflateTable {
+  litCode: Uint16Array;
+  litLen: Uint8Array;
+  distCode: Uint16Array;
+  distLen: Uint8Array;
+  header: number[];
+}
+
+/** Calls `emit(literal)` for each byte and `match(length)` for each copy of the row above. */
+function walk(rows: RepeatedRows, line: Uint8Array, literal: (byte: number) => void, match: (len: number) => void, rowDone: (s1: number, weighted: number, times: number) => void): void {
+  const { stride } = rows;
+  for (let i = 0; i < rows.count; i++) {
+    line.fill(0);
+    rows.row(i, line);
+    // Adler-32 of the row: S1 = Σ bytes, W = Σ (stride - k)·byte_k; applied once per repetition.
+    let s1 = 0;
+    let weighted = 0;
+    for (let k = 0; k < stride; k++) {
+      const byte = line[k];
+      literal(byte);
+      s1 += byte;
+      weighted += (stride - k) * byte;
+    }
+    const times = rows.repeat(i);
+    rowDone(s1, weighted, times);
+    // The repetitions: copies of the row above, in matches of at most 258 bytes (any distance that
+    // is a multiple of the stride copies the same bytes; the row above is always the nearest).
+    let left = (times - 1) * stride;
+    for (let k = 0; left < 3 && k < left; k++) literal(line[k % stride]);
+    while (left >= 3) {
+      let len = Math.min(left, 258);
+      if (left - len > 0 && left - len < 3) len -= 3; // never leave a remainder too short to match
+      match(len);
+      left -= len;
+    }
+  }
+}
+
+/**
+ * A code table fitted to a sample image, with every literal, length and distance code defined so
+ * it can encode any image: the PNG of one QR differs from another's only in which bytes appear
+ * how often, so one table drawn once gives ~1.3 KB PNGs without building trees per image.
+ */
+export function rowDeflateTable(sample: RepeatedRows): DeflateTable {
+  const litFreq = new Uint32Array(286).fill(1);
+  const distFreq = new Uint32Array(30).fill(1);
+  const distCode = lastIndexAtMost(DIST_BASE, sample.stride);
+  walk(
+    sample,
+    new Uint8Array(sample.stride),
+    (byte) => (litFreq[byte] += 16),
+    (len) => {
+      litFreq[257 + lastIndexAtMost(LENGTH_BASE, len)] += 16;
+      distFreq[distCode] += 16;
+    },
+    () => undefined,
+  );
+  const litLen = huffmanLengths(litFreq, 15);
+  const distLen = huffmanLengths(distFreq, 15);
+  const header: number[] = [];
+  const put = (value: number, bits: number) => header.push(value, bits);
+  // The code lengths, run-length coded with 16 (repeat previous 3-6), 17 (3-10 zeros), 18 (11-138
+  // zeros); every code is defined here, so only 16 occurs.
+  const all = [...litLen, ...distLen];
+  const cl: Array<[number, number]> = [];
+  for (let i = 0; i < all.length; ) {
+    let run = 1;
+    while (i + run < all.length && all[i + run] === all[i]) run++;
+    cl.push([all[i], 0]);
+    i++;
+    for (let rest = run - 1; rest >= 3; ) {
+      const n = Math.min(rest, 6);
+      cl.push([16, n - 3]);
+      i += n;
+      rest -= n;
+    }
+  }
+  const clFreq = new Uint32Array(19);
+  for (const [sym] of cl) clFreq[sym]++;
+  const clLen = huffmanLengths(clFreq, 7);
+  const clCode = canonicalCodes(clLen);
+  let hclen = 19;
+  while (hclen > 4 && clLen[CL_ORDER[hclen - 1]] === 0) hclen--;
+  put(0b101, 3); // BFINAL, BTYPE 10 (dynamic Huffman)
+  put(286 - 257, 5);
+  put(30 - 1, 5);
+  put(hclen - 4, 4);
+  for (let i = 0; i < hclen; i++) put(clLen[CL_ORDER[i]], 3);
+  for (const [sym, extra] of cl) {
+    put(clCode[sym], clLen[sym]);
+    if (sym === 16) put(extra, 2);
+  }
+  return { litCode: canonicalCodes(litLen), litLen, distCode: canonicalCodes(distLen), distLen, header };
+}
+
+/** Writes the zlib stream (one block coded with `table`) into `out` at `start`; returns the end offset. */
+export function rowDeflate(rows: RepeatedRows, out: Uint8Array, start: number, table: DeflateTable): number {
+  const { stride } = rows;
+  if (stride > 32768) throw new Error('row-deflate: rows longer than the deflate window');
+  const { litCode, litLen, header } = table;
+  out[start] = 0x78; // CM 8, 32 KB window
+  out[start + 1] = 0x01; // fastest; (0x78 * 256 + 0x01) % 31 === 0
+  const w = new BitWriter(out, start + 2);
+  for (let i = 0; i < header.length; i += 2) w.write(header[i], header[i + 1]);
+  const dc = lastIndexAtMost(DIST_BASE, stride);
+  const distBits = table.distLen[dc];
+  const distCode = table.distCode[dc];
+  const line = new Uint8Array(stride);
+  let a = 1;
+  let b = 0;
+  // As walk(), inlined: this loop runs once per byte of every QR.
+  for (let i = 0; i < rows.count; i++) {
+    line.fill(0);
+    rows.row(i, line);
+    let s1 = 0;
+    let weighted = 0;
+    for (let k = 0; k < stride; k++) {
+      const byte = line[k];
+      w.write(litCode[byte], litLen[byte]);
+      s1 += byte;
+      weighted += (stride - k) * byte;
+    }
+    const times = rows.repeat(i);
+    for (let t = 0; t < times; t++) {
+      b = (b + stride * a + weighted) % ADLER_MOD;
+      a = (a + s1) % ADLER_MOD;
+    }
+    let left = (times - 1) * stride;
+    for (let k = 0; left < 3 && k < left; k++) w.write(litCode[line[k % stride]], litLen[line[k % stride]]);
+    while (left >= 3) {
+      let len = Math.min(left, 258);
+      if (left - len > 0 && left - len < 3) len -= 3;
+      const lc = lastIndexAtMost(LENGTH_BASE, len);
+      w.write(litCode[257 + lc], litLen[257 + lc]);
+      if (LENGTH_EXTRA[lc]) w.write(len - LENGTH_BASE[lc], LENGTH_EXTRA[lc]);
+      w.write(distCode, distBits);
+      if (DIST_EXTRA[dc]) w.write(stride - DIST_BASE[dc], DIST_EXTRA[dc]);
+      left -= len;
+    }
+  }
+  w.write(litCode[256], litLen[256]); // end of block
+  w.flush();
+  let p = w.pos;
+  out[p++] = (b >>> 8) & 0xff;
+  out[p++] = b & 0xff;
+  out[p++] = (a >>> 8) & 0xff;
+  out[p++] = a & 0xff;
+  return p;
+}
