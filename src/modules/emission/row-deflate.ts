@@ -137,34 +137,19 @@ export interface DeflateTable {
   header: number[];
 }
 
-/** Calls `emit(literal)` for each byte and `match(length)` for each copy of the row above. */
-function walk(rows: RepeatedRows, line: Uint8Array, literal: (byte: number) => void, match: (len: number) => void, rowDone: (s1: number, weighted: number, times: number) => void): void {
-  const { stride } = rows;
-  for (let i = 0; i < rows.count; i++) {
-    line.fill(0);
-    rows.row(i, line);
-    // Adler-32 of the row: S1 = Σ bytes, W = Σ (stride - k)·byte_k; applied once per repetition.
-    let s1 = 0;
-    let weighted = 0;
-    for (let k = 0; k < stride; k++) {
-      const byte = line[k];
-      literal(byte);
-      s1 += byte;
-      weighted += (stride - k) * byte;
-    }
-    const times = rows.repeat(i);
-    rowDone(s1, weighted, times);
-    // The repetitions: copies of the row above, in matches of at most 258 bytes (any distance that
-    // is a multiple of the stride copies the same bytes; the row above is always the nearest).
-    let left = (times - 1) * stride;
-    for (let k = 0; left < 3 && k < left; k++) literal(line[k % stride]);
-    while (left >= 3) {
-      let len = Math.min(left, 258);
-      if (left - len > 0 && left - len < 3) len -= 3; // never leave a remainder too short to match
-      match(len);
-      left -= len;
-    }
+/**
+ * The matches for `left` repeated bytes (copies of the row above): at most 258 each, never leaving a
+ * remainder of 1 or 2, which no match can take; fewer than 3 bytes in all are written as literals.
+ */
+function repeatMatches(left: number): number[] {
+  const lengths: number[] = [];
+  while (left >= 3) {
+    let len = Math.min(left, 258);
+    if (left - len > 0 && left - len < 3) len -= 3;
+    lengths.push(len);
+    left -= len;
   }
+  return lengths;
 }
 
 /**
@@ -176,16 +161,16 @@ export function rowDeflateTable(sample: RepeatedRows): DeflateTable {
   const litFreq = new Uint32Array(286).fill(1);
   const distFreq = new Uint32Array(30).fill(1);
   const distCode = lastIndexAtMost(DIST_BASE, sample.stride);
-  walk(
-    sample,
-    new Uint8Array(sample.stride),
-    (byte) => (litFreq[byte] += 16),
-    (len) => {
+  const line = new Uint8Array(sample.stride);
+  for (let i = 0; i < sample.count; i++) {
+    line.fill(0);
+    sample.row(i, line);
+    for (const byte of line) litFreq[byte] += 16;
+    for (const len of repeatMatches((sample.repeat(i) - 1) * sample.stride)) {
       litFreq[257 + lastIndexAtMost(LENGTH_BASE, len)] += 16;
       distFreq[distCode] += 16;
-    },
-    () => undefined,
-  );
+    }
+  }
   const litLen = huffmanLengths(litFreq, 15);
   const distLen = huffmanLengths(distFreq, 15);
   const header: number[] = [];
@@ -239,10 +224,10 @@ export function rowDeflate(rows: RepeatedRows, out: Uint8Array, start: number, t
   const line = new Uint8Array(stride);
   let a = 1;
   let b = 0;
-  // As walk(), inlined: this loop runs once per byte of every QR.
   for (let i = 0; i < rows.count; i++) {
     line.fill(0);
     rows.row(i, line);
+    // Adler-32 of the row: S1 = Σ bytes, W = Σ (stride - k)·byte_k; applied once per repetition.
     let s1 = 0;
     let weighted = 0;
     for (let k = 0; k < stride; k++) {
@@ -256,17 +241,16 @@ export function rowDeflate(rows: RepeatedRows, out: Uint8Array, start: number, t
       b = (b + stride * a + weighted) % ADLER_MOD;
       a = (a + s1) % ADLER_MOD;
     }
-    let left = (times - 1) * stride;
+    // The repetitions: copies of the row above (any distance that is a multiple of the stride
+    // copies the same bytes; the row above is always the nearest).
+    const left = (times - 1) * stride;
     for (let k = 0; left < 3 && k < left; k++) w.write(litCode[line[k % stride]], litLen[line[k % stride]]);
-    while (left >= 3) {
-      let len = Math.min(left, 258);
-      if (left - len > 0 && left - len < 3) len -= 3;
+    for (const len of repeatMatches(left)) {
       const lc = lastIndexAtMost(LENGTH_BASE, len);
       w.write(litCode[257 + lc], litLen[257 + lc]);
       if (LENGTH_EXTRA[lc]) w.write(len - LENGTH_BASE[lc], LENGTH_EXTRA[lc]);
       w.write(distCode, distBits);
       if (DIST_EXTRA[dc]) w.write(stride - DIST_BASE[dc], DIST_EXTRA[dc]);
-      left -= len;
     }
   }
   w.write(litCode[256], litLen[256]); // end of block
