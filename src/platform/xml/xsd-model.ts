@@ -227,6 +227,8 @@ export function compileSchemaModel(rootFile: string, files: ReadonlyMap<string, 
       }
     }
     if (type.mixed && type.content === 'empty') type.unsupported = 'mixed empty content';
+    // An abstract type only validates through xsi:type, which is never proved.
+    if (attr(el, 'abstract') === 'true') type.unsupported = 'abstract type';
     return type;
   };
 
@@ -278,6 +280,8 @@ export function compileSchemaModel(rootFile: string, files: ReadonlyMap<string, 
           ? complexType(inner, doc)
           : { kind: 'complex', attributes: new Map(), content: 'elements', mixed: true, unsupported: 'anyType' };
     if (attr(el, 'substitutionGroup') || attr(el, 'abstract') === 'true') type = { ...type, unsupported: 'substitution group' };
+    // Identity constraints (key, unique, keyref) are not modelled: such an element is never proved.
+    if (children(el).some((c) => c.name === 'key' || c.name === 'unique' || c.name === 'keyref')) type = { ...type, unsupported: 'identity constraint' };
     return { ns: qualified ? doc.targetNs : '', name, type, fixed: attr(el, 'fixed') };
   };
 
