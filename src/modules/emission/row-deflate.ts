@@ -1,10 +1,10 @@
 /**
- * A zlib stream (RFC 1950) with one fixed-Huffman deflate block (RFC 1951 §3.2.6) for images made
+ * A zlib stream (RFC 1950) with one dynamic-Huffman deflate block (RFC 1951 §3.2.7) for images made
  * of rows that repeat: each distinct scanline is written as literals, its repetitions as one
- * back-reference to the row above. For the QR's 1-bit PNG (every module row is `scale` identical
- * pixel rows) this is as small as zlib level 1 within a few hundred bytes and about five times
- * cheaper, because zlib's per-call setup (a fresh deflate state, its hash tables) is most of
- * zlib's cost on an 8 KB image.
+ * back-reference to the row above, coded with a table fitted once (rowDeflateTable). For the QR's
+ * 1-bit PNG (every module row is `scale` identical pixel rows) the result is within ~5 % of zlib
+ * level 1's size, and the whole PNG costs ~45 instead of ~67 µs: zlib's per-call setup (a fresh
+ * deflate state, its hash tables) was most of its cost on an 8 KB image.
  */
 
 const ADLER_MOD = 65521;

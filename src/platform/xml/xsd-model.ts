@@ -255,8 +255,9 @@ export function compileSchemaModel(rootFile: string, files: ReadonlyMap<string, 
       return { kind: 'any', min, max, namespaces };
     }
     if (el.name === 'sequence' || el.name === 'choice') return { kind: el.name, items: children(el).map((c) => particle(c, doc)), min, max };
-    // xs:group, xs:all: no instance can be proved against them.
-    return { kind: 'any', min: 0, max: 0, namespaces: { only: [] } };
+    // xs:group, xs:all: a particle that matches nothing, so only an instance that may and does
+    // leave it out (minOccurs 0) can be proved; a required one can never be.
+    return { kind: 'any', min, max: 0, namespaces: { only: [] } };
   };
 
   const elementDecl = (el: XmlElement, doc: SchemaDoc, global: boolean): ElementDecl => {

@@ -113,6 +113,9 @@ describe('schema constructs the model leaves to libxml2', () => {
       `${head}<xs:element name="r"><xs:complexType><xs:sequence><xs:element name="a" maxOccurs="2"><xs:simpleType><xs:list itemType="xs:string"/></xs:simpleType></xs:element></xs:sequence></xs:complexType></xs:element></xs:schema>`,
       `${head}<xs:element name="r"><xs:complexType><xs:sequence><xs:element name="a" type="xs:token" maxOccurs="2"/></xs:sequence></xs:complexType></xs:element></xs:schema>`,
     ];
+    // A required group inside a sequence: leaving its element out must not be proved.
+    const nested = `${head}<xs:group name="g"><xs:sequence><xs:element name="b" type="xs:string"/></xs:sequence></xs:group><xs:element name="r"><xs:complexType><xs:sequence><xs:element name="a" type="xs:string" maxOccurs="2"/><xs:group ref="t:g"/></xs:sequence></xs:complexType></xs:element></xs:schema>`;
+    assert.equal(proveXsdValid(compile(nested), '{urn:t}r', '<r xmlns="urn:t"><a>x</a><a>x</a></r>'), false);
     for (const xsd of schemas) assert.equal(proveXsdValid(compile(xsd), '{urn:t}r', '<r xmlns="urn:t"><a>x</a><a>x</a></r>'), false, xsd);
     // The same document against a plain schema is proved, so the refusals above come from the constructs.
     const plain = `${head}<xs:element name="r"><xs:complexType><xs:sequence><xs:element name="a" type="xs:string" maxOccurs="2"/></xs:sequence></xs:complexType></xs:element></xs:schema>`;

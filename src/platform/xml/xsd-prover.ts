@@ -43,6 +43,8 @@ function proveAttributes(node: Node, type: ComplexType): boolean {
   return required === 0;
 }
 
+const isDeclared = (kid: Node, decl: ElementDecl) => kid.name === decl.name && kid.ns === decl.ns;
+
 /**
  * The fast path: one left-to-right pass taking as many repetitions as fit and, in a choice, the
  * branch that can start with the next child. A path it finds is a real path through the model
@@ -54,7 +56,7 @@ function greedy(m: Match, p: Particle, pos: number): number {
     let count = 0;
     while (count < p.max) {
       const kid = m.kids[pos];
-      if (!kid || kid.name !== p.decl.name || kid.ns !== p.decl.ns) break;
+      if (!kid || !isDeclared(kid, p.decl)) break;
       m.claimed[pos++] = p.decl;
       count++;
     }
@@ -88,7 +90,7 @@ function greedyChoice(m: Match, items: Particle[], pos: number): number {
 function startsWith(p: Particle, kid: Node): boolean {
   switch (p.kind) {
     case 'element':
-      return p.max > 0 && kid.name === p.decl.name && kid.ns === p.decl.ns;
+      return p.max > 0 && isDeclared(kid, p.decl);
     case 'any':
       return false;
     case 'choice':
@@ -123,7 +125,7 @@ function matchOnce(m: Match, p: Particle, starts: number[]): number[] {
       const out: number[] = [];
       for (const s of starts) {
         const kid = m.kids[s];
-        if (!kid || kid.name !== p.decl.name || kid.ns !== p.decl.ns) continue;
+        if (!kid || !isDeclared(kid, p.decl)) continue;
         if (m.claimed[s] !== undefined && m.claimed[s] !== p.decl) m.ambiguous = true;
         m.claimed[s] = p.decl;
         out.push(s + 1);

@@ -4,9 +4,10 @@
  * false only sends the document to libxml2, so whatever is unusual (time zones on dates,
  * fractional seconds, leading '+', whitespace inside base64, IDs…) is simply not proved.
  */
+import { isCalendarDate } from '../../lib/dates.js';
 import type { FacetStep, SimpleType } from './xsd-model.js';
 
-const DATE = /^(\d{4})-(\d\d)-(\d\d)$/;
+const DATE = /^\d{4}-\d\d-\d\d$/;
 const DATE_TIME = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(Z|[+-]\d\d:\d\d)$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=|[A-Za-z0-9+/][AQgw]==)?$/;
 // RFC 3986 characters only (no spaces, no non-ASCII, % followed by two hex digits).
@@ -56,25 +57,17 @@ function compareDec(a: Dec, b: Dec): number {
   return fa === fb ? 0 : sign * (fa < fb ? -1 : 1);
 }
 
-const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-
-function validDay(y: number, mo: number, d: number): boolean {
-  if (y === 0 || mo < 1 || mo > 12 || d < 1) return false;
-  return d <= (mo === 2 && isLeap(y) ? 29 : DAYS[mo - 1]);
-}
+/** A real day of the calendar (the project's one rule); XSD 1.0 has no year 0000. */
+const validDay = (ymd: string) => !ymd.startsWith('0000') && isCalendarDate(ymd);
 
 /** Milliseconds since the epoch of a dateTime with an explicit zone, or undefined. */
 function instant(s: string): number | undefined {
   const m = DATE_TIME.exec(s);
   if (!m) return undefined;
-  const y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
   const h = Number(m[4]);
   const mi = Number(m[5]);
   const se = Number(m[6]);
-  if (!validDay(y, mo, d) || h > 23 || mi > 59 || se > 59) return undefined;
+  if (!validDay(s.slice(0, 10)) || h > 23 || mi > 59 || se > 59) return undefined;
   let offset = 0;
   if (m[7] !== 'Z') {
     const oh = Number(m[7].slice(1, 3));
@@ -82,7 +75,7 @@ function instant(s: string): number | undefined {
     if (oh > 14 || om > 59 || (oh === 14 && om > 0)) return undefined;
     offset = (m[7][0] === '-' ? -1 : 1) * (oh * 60 + om);
   }
-  return Date.UTC(y, mo - 1, d, h, mi, se) - offset * 60_000;
+  return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), h, mi, se) - offset * 60_000;
 }
 
 // Nothing for whiteSpace replace/collapse to change.
@@ -169,10 +162,8 @@ function lexicalOk(type: SimpleType, v: string): boolean {
       if (type.builtin === 'int') return compareDec(d, INT_MIN) >= 0 && compareDec(d, INT_MAX) <= 0;
       return true;
     }
-    case 'date': {
-      const m = DATE.exec(v);
-      return m !== null && validDay(Number(m[1]), Number(m[2]), Number(m[3]));
-    }
+    case 'date':
+      return DATE.test(v) && validDay(v);
     case 'dateTime':
       return instant(v) !== undefined;
     case 'base64Binary':
