@@ -32,11 +32,10 @@ interface Layout {
   dataCodewords: number;
   /** Base symbol: function patterns drawn, data area light; 1 = dark. Row-major. */
   base: Uint8Array;
-  /** Data module indexes in placement order, and whether the mask inverts each. */
+  /** Data module indexes in placement order (the base holds each one's mask bit). */
   order: Int32Array;
-  masked: Uint8Array;
-  /** log2 of the Reed-Solomon generator's coefficients (none is 0). */
-  generatorLog: Uint8Array;
+  /** factor × generator coefficient j at [factor * ec + j]: the Reed-Solomon step without log/exp lookups. */
+  generatorTimes: Uint8Array;
 }
 
 const layouts = new Map<number, Layout>();
@@ -83,6 +82,13 @@ function rsGenerator(degree: number): Uint8Array {
     root = mul(root, 2);
   }
   return g;
+}
+
+function timesTable(generator: Uint8Array): Uint8Array {
+  const ec = generator.length;
+  const table = new Uint8Array(256 * ec);
+  for (let f = 1; f < 256; f++) for (let j = 0; j < ec; j++) table[f * ec + j] = mul(generator[j], f);
+  return table;
 }
 
 function mul(a: number, b: number): number {
@@ -159,7 +165,7 @@ function layout(version: number): Layout {
   const masked = Uint8Array.from(order, (idx) => ((idx % size) % 3 === 0 ? 1 : 0));
   // Remainder modules carry no data but are masked like the rest.
   for (let k = 0; k < order.length; k++) base[order[k]] = masked[k];
-  const result: Layout = { version, size, dataCodewords: dataCodewords(version), base, order: Int32Array.from(order), masked, generatorLog: rsGenerator(EC_PER_BLOCK[version - 1]).map((c) => LOG[c]) };
+  const result: Layout = { version, size, dataCodewords: dataCodewords(version), base, order: Int32Array.from(order), generatorTimes: timesTable(rsGenerator(EC_PER_BLOCK[version - 1])) };
   layouts.set(version, result);
   return result;
 }
@@ -205,18 +211,12 @@ function codewords(data: Uint8Array, l: Layout): Uint8Array {
   for (let b = 0; b < blocks; b++) {
     const len = shortLen + (b < shortBlocks ? 0 : 1);
     ecc.fill(0);
-    const gen = l.generatorLog;
+    const times = l.generatorTimes;
     for (let i = 0; i < len; i++) {
-      // Shift the remainder one codeword and add factor × generator, in one pass.
-      const factor = data[offset + i] ^ ecc[0];
-      if (factor === 0) {
-        for (let j = 0; j < ec - 1; j++) ecc[j] = ecc[j + 1];
-        ecc[ec - 1] = 0;
-      } else {
-        const lf = LOG[factor];
-        for (let j = 0; j < ec - 1; j++) ecc[j] = ecc[j + 1] ^ EXP[gen[j] + lf];
-        ecc[ec - 1] = EXP[gen[ec - 1] + lf];
-      }
+      // Shift the remainder one codeword and add factor × generator, in one pass (row 0 of the table is zeros).
+      const row = (data[offset + i] ^ ecc[0]) * ec;
+      for (let j = 0; j < ec - 1; j++) ecc[j] = ecc[j + 1] ^ times[row + j];
+      ecc[ec - 1] = times[row + ec - 1];
     }
     // Interleave: data codeword i of each block in turn (short blocks have none at shortLen), then the EC codewords.
     for (let i = 0; i < len; i++) {
@@ -249,11 +249,12 @@ export function encodeQr(text: string): QrSymbol {
   if (version > 40) throw new RangeError(`QR: ${bytes.length} bytes do not fit in a level-M symbol`);
   const l = layout(version);
   const all = codewords(dataBytes(bytes, version, l.dataCodewords), l);
+  // The base already holds the mask at every data module: a dark data bit flips it.
   const modules = l.base.slice();
-  const bitCount = all.length * 8;
-  for (let k = 0; k < bitCount; k++) {
-    const dark = (all[k >>> 3] >>> (7 - (k & 7))) & 1;
-    modules[l.order[k]] = dark ^ l.masked[k];
+  const { order } = l;
+  for (let i = 0, k = 0; i < all.length; i++, k += 8) {
+    const byte = all[i];
+    for (let bit = 0; bit < 8; bit++) modules[order[k + bit]] ^= (byte >>> (7 - bit)) & 1;
   }
   return { size: l.size, modules };
 }

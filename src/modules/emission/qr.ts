@@ -60,26 +60,43 @@ export function buildQrUrl(input: QrInput): string {
 }
 
 /**
- * Per module column: [first byte, its bits, last byte, its bits] of the column's `scale` white
- * pixels in a pixel row; the bytes in between are all white. Cached per geometry.
+ * The tiles of a QR pixel row at `scale` pixels per module (row-deflate.ts): every run of `group`
+ * modules fills whole bytes (group = 8 / gcd(scale, 8)), so tile v < 2^group is the bytes of those
+ * modules with bit (group - 1 - j) of v telling whether module j is light; then the 2^rest tiles of
+ * the row's last `rest` modules with the padding bits (light), then the filter byte (None).
  */
-const whiteMaskCache = new Map<string, Uint16Array>();
-function whiteMasks(span: number, scale: number): Uint16Array {
+interface RowTiles {
+  tiles: Uint8Array[];
+  group: number;
+  rest: number;
+  restBase: number;
+  filter: number;
+}
+const rowTileCache = new Map<string, RowTiles>();
+function rowTiles(span: number, scale: number): RowTiles {
   const key = `${span}x${scale}`;
-  let masks = whiteMaskCache.get(key);
-  if (masks) return masks;
-  masks = new Uint16Array(span * 4);
-  for (let c = 0; c < span; c++) {
-    const x0 = c * scale;
-    const x1 = x0 + scale - 1;
-    const first = x0 >> 3;
-    const last = x1 >> 3;
-    const head = 0xff >> (x0 & 7);
-    const tail = (0xff << (7 - (x1 & 7))) & 0xff;
-    masks.set(first === last ? [first, head & tail, last, head & tail] : [first, head, last, tail], c * 4);
-  }
-  whiteMaskCache.set(key, masks);
-  return masks;
+  const hit = rowTileCache.get(key);
+  if (hit) return hit;
+  let g = 8;
+  while ((g * scale) % 8 === 0 && g > 1 && ((g / 2) * scale) % 8 === 0) g /= 2;
+  const rest = span % g;
+  const bytesOf = (v: number, modules: number) => {
+    const out = new Uint8Array(Math.ceil((modules * scale) / 8)).fill(0xff); // light padding
+    for (let j = 0; j < modules; j++) {
+      if ((v >> (modules - 1 - j)) & 1) continue;
+      for (let x = j * scale; x < (j + 1) * scale; x++) out[x >> 3] &= ~(0x80 >> (x & 7));
+    }
+    return out;
+  };
+  const tiles: Uint8Array[] = [];
+  for (let v = 0; v < 1 << g; v++) tiles.push(bytesOf(v, g));
+  const restBase = tiles.length;
+  if (rest > 0) for (let v = 0; v < 1 << rest; v++) tiles.push(bytesOf(v, rest));
+  const filter = tiles.length;
+  tiles.push(Uint8Array.of(0));
+  const result = { tiles, group: g, rest, restBase, filter };
+  rowTileCache.set(key, result);
+  return result;
 }
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -127,27 +144,34 @@ function qrRows(url: string, width: number): { rows: RepeatedRows; px: number } 
   const span = size + 2 * margin;
   const scale = Math.max(1, Math.floor(width / span));
   const px = span * scale;
-  const rowBytes = Math.ceil(px / 8);
-  const white = whiteMasks(span, scale);
+  const { tiles, group, rest, restBase, filter } = rowTiles(span, scale);
+  const groups = (span - rest) / group;
+  // The row's modules, light = 1, quiet zone included.
+  const light = new Uint8Array(span).fill(1);
   const rows: RepeatedRows = {
     count: span,
-    stride: rowBytes + 1,
+    stride: Math.ceil(px / 8) + 1,
+    tiles,
     repeat: () => scale,
-    // Filter None, then the module row's pixels: a white module sets its precomputed bits (0 = black).
-    row(m: number, line: Uint8Array) {
+    // Filter None, then the module row's light/dark pattern `group` modules per tile.
+    row(m: number, ids: Uint16Array) {
       const r = m - margin;
-      const inside = r >= 0 && r < size;
-      for (let c = 0; c < span; c++) {
-        const col = c - margin;
-        if (inside && col >= 0 && col < size && modules[r * size + col] === 1) continue;
-        const k = c * 4;
-        const first = white[k] + 1;
-        const last = white[k + 2] + 1;
-        line[first] |= white[k + 1];
-        for (let b = first + 1; b < last; b++) line[b] = 0xff;
-        line[last] |= white[k + 3];
+      if (r >= 0 && r < size) for (let col = 0, at = r * size; col < size; col++) light[margin + col] = 1 - modules[at + col];
+      else light.fill(1);
+      let n = 0;
+      ids[n++] = filter;
+      let p = 0;
+      for (let t = 0; t < groups; t++) {
+        let v = 0;
+        for (let j = 0; j < group; j++) v = (v << 1) | light[p++];
+        ids[n++] = v;
       }
-      if (px & 7) line[rowBytes] |= 0xff >> (px & 7); // padding bits: white
+      if (rest > 0) {
+        let v = 0;
+        for (let j = 0; j < rest; j++) v = (v << 1) | light[p++];
+        ids[n++] = restBase + v;
+      }
+      return n;
     },
   };
   return { rows, px };

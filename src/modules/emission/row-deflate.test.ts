@@ -7,7 +7,17 @@ import { huffmanLengths, rowDeflate, rowDeflateBound, rowDeflateTable, type Repe
 function image(count: number, stride: number, repeat: (i: number) => number): { rows: RepeatedRows; raw: Buffer; total: number } {
   const distinct = Array.from({ length: count }, (_, i) => (i % 3 === 0 ? Buffer.alloc(stride, i % 2 ? 0xff : 0) : randomBytes(stride)));
   const raw = Buffer.concat(distinct.flatMap((row, i) => Array.from({ length: repeat(i) }, () => row)));
-  const rows: RepeatedRows = { count, stride, repeat, row: (i, line) => line.set(distinct[i]) };
+  // Tiles: the 256 single bytes, and each row's first two bytes as one tile (tiles of unequal length).
+  const tiles = [...Array.from({ length: 256 }, (_, b) => Uint8Array.of(b)), ...distinct.map((row) => row.subarray(0, Math.min(2, stride)))];
+  const rows: RepeatedRows = {
+    count, stride, repeat, tiles,
+    row(i, ids) {
+      let n = 0;
+      ids[n++] = 256 + i;
+      for (let k = Math.min(2, stride); k < stride; k++) ids[n++] = distinct[i][k];
+      return n;
+    },
+  };
   return { rows, raw, total: raw.length / stride };
 }
 

@@ -25,40 +25,31 @@ function lastIndexAtMost(table: readonly number[], value: number): number {
   return i;
 }
 
-class BitWriter {
-  private bits = 0;
-  private count = 0;
-  pos: number;
-  constructor(
-    readonly out: Uint8Array,
-    start: number,
-  ) {
-    this.pos = start;
-  }
-
-  write(value: number, n: number): void {
-    this.bits |= value << this.count;
-    this.count += n;
-    while (this.count >= 8) {
-      this.out[this.pos++] = this.bits & 0xff;
-      this.bits >>>= 8;
-      this.count -= 8;
-    }
-  }
-
-  flush(): void {
-    if (this.count > 0) this.out[this.pos++] = this.bits & 0xff;
-    this.bits = 0;
-    this.count = 0;
-  }
-}
-
-/** Rows of an image: `row(i)` fills `line` (filter byte included) for distinct row i, shown `repeat(i)` times. */
+/**
+ * Rows of an image, each made of tiles: `tiles[id]` is a byte string, `row(i, ids)` writes the tile
+ * ids of distinct row i (filter byte included) into `ids` and returns how many; the row is shown
+ * `repeat(i)` times and is `stride` bytes long.
+ */
 export interface RepeatedRows {
   count: number;
   stride: number;
-  row(i: number, line: Uint8Array): void;
+  tiles: readonly Uint8Array[];
+  row(i: number, ids: Uint16Array): number;
   repeat(i: number): number;
+}
+
+/** The bytes of distinct row `i` (tests and the table fitting). */
+export function rowBytes(rows: RepeatedRows, i: number): Uint8Array {
+  const ids = new Uint16Array(rows.stride);
+  const n = rows.row(i, ids);
+  const line = new Uint8Array(rows.stride);
+  let k = 0;
+  for (let t = 0; t < n; t++) {
+    line.set(rows.tiles[ids[t]], k);
+    k += rows.tiles[ids[t]].length;
+  }
+  if (k !== rows.stride) throw new Error(`row-deflate: row ${i} has ${k} bytes, not ${rows.stride}`);
+  return line;
 }
 
 /** Upper bound of the stream's size: header, literals and length codes of ≤ 15 bits, matches (≤ 43 bits) of ≥ 255 bytes, Adler-32. */
@@ -161,11 +152,8 @@ export function rowDeflateTable(sample: RepeatedRows): DeflateTable {
   const litFreq = new Uint32Array(286).fill(1);
   const distFreq = new Uint32Array(30).fill(1);
   const distCode = lastIndexAtMost(DIST_BASE, sample.stride);
-  const line = new Uint8Array(sample.stride);
   for (let i = 0; i < sample.count; i++) {
-    line.fill(0);
-    sample.row(i, line);
-    for (const byte of line) litFreq[byte] += 16;
+    for (const byte of rowBytes(sample, i)) litFreq[byte] += 16;
     for (const len of repeatMatches((sample.repeat(i) - 1) * sample.stride)) {
       litFreq[257 + lastIndexAtMost(LENGTH_BASE, len)] += 16;
       distFreq[distCode] += 16;
@@ -209,53 +197,137 @@ export function rowDeflateTable(sample: RepeatedRows): DeflateTable {
   return { litCode: canonicalCodes(litLen), litLen, distCode: canonicalCodes(distLen), distLen, header };
 }
 
+/**
+ * Each tile's literal codes, concatenated: `chunks[first[id] .. first[id + 1]]` hold its whole 16-bit
+ * pieces (LSB first), then `tail[id]` its last `tailBits[id]` bits; `sum`/`moment` are Σ byte and
+ * Σ j·byte_j over its bytes, for the Adler-32.
+ */
+interface TileCodes {
+  chunks: Uint16Array;
+  first: Uint32Array;
+  tail: Uint16Array;
+  tailBits: Uint8Array;
+  sum: Uint32Array;
+  moment: Uint32Array;
+  length: Uint16Array;
+}
+
+const tileCodeCache = new WeakMap<readonly Uint8Array[], { table: DeflateTable; codes: TileCodes }>();
+
+function tileCodes(tiles: readonly Uint8Array[], table: DeflateTable): TileCodes {
+  const hit = tileCodeCache.get(tiles);
+  if (hit && hit.table === table) return hit.codes;
+  const n = tiles.length;
+  const chunks: number[] = [];
+  const codes: TileCodes = { chunks: new Uint16Array(0), first: new Uint32Array(n + 1), tail: new Uint16Array(n), tailBits: new Uint8Array(n), sum: new Uint32Array(n), moment: new Uint32Array(n), length: new Uint16Array(n) };
+  for (let id = 0; id < n; id++) {
+    codes.first[id] = chunks.length;
+    let bits = 0;
+    let count = 0;
+    tiles[id].forEach((byte, j) => {
+      bits |= table.litCode[byte] << count;
+      count += table.litLen[byte];
+      if (count >= 16) {
+        chunks.push(bits & 0xffff);
+        bits >>>= 16;
+        count -= 16;
+      }
+      codes.sum[id] += byte;
+      codes.moment[id] += j * byte;
+    });
+    codes.tail[id] = bits;
+    codes.tailBits[id] = count;
+    codes.length[id] = tiles[id].length;
+  }
+  codes.first[n] = chunks.length;
+  codes.chunks = Uint16Array.from(chunks);
+  tileCodeCache.set(tiles, { table, codes });
+  return codes;
+}
+
 /** Writes the zlib stream (one block coded with `table`) into `out` at `start`; returns the end offset. */
 export function rowDeflate(rows: RepeatedRows, out: Uint8Array, start: number, table: DeflateTable): number {
   const { stride } = rows;
   if (stride > 32768) throw new Error('row-deflate: rows longer than the deflate window');
   const { litCode, litLen, header } = table;
+  const { chunks, first, tail, tailBits, sum, moment, length } = tileCodes(rows.tiles, table);
   out[start] = 0x78; // CM 8, 32 KB window
   out[start + 1] = 0x01; // fastest; (0x78 * 256 + 0x01) % 31 === 0
-  const w = new BitWriter(out, start + 2);
-  for (let i = 0; i < header.length; i += 2) w.write(header[i], header[i + 1]);
+  // LSB-first bit writer in locals: fewer than 8 bits pending between writes, so a 16-bit piece
+  // always fits a small integer.
+  let bits = 0;
+  let count = 0;
+  let pos = start + 2;
+  const put = (value: number, n: number) => {
+    bits |= value << count;
+    count += n;
+    while (count >= 8) {
+      out[pos++] = bits;
+      bits >>>= 8;
+      count -= 8;
+    }
+  };
+  for (let i = 0; i < header.length; i += 2) put(header[i], header[i + 1]);
   const dc = lastIndexAtMost(DIST_BASE, stride);
   const distBits = table.distLen[dc];
   const distCode = table.distCode[dc];
-  const line = new Uint8Array(stride);
+  const ids = new Uint16Array(stride);
+  // The codes of the matches for the last number of repeated bytes (a QR repeats every row alike).
+  let matchesFor = -1;
+  let matchBits: number[] = [];
   let a = 1;
   let b = 0;
   for (let i = 0; i < rows.count; i++) {
-    line.fill(0);
-    rows.row(i, line);
+    const n = rows.row(i, ids);
     // Adler-32 of the row: S1 = Σ bytes, W = Σ (stride - k)·byte_k; applied once per repetition.
     let s1 = 0;
     let weighted = 0;
-    for (let k = 0; k < stride; k++) {
-      const byte = line[k];
-      w.write(litCode[byte], litLen[byte]);
-      s1 += byte;
-      weighted += (stride - k) * byte;
+    let k = 0;
+    for (let t = 0; t < n; t++) {
+      const id = ids[t];
+      for (let c = first[id], end = first[id + 1]; c < end; c++) {
+        bits |= chunks[c] << count;
+        out[pos++] = bits;
+        out[pos++] = bits >>> 8;
+        bits >>>= 16;
+      }
+      put(tail[id], tailBits[id]);
+      s1 += sum[id];
+      weighted += (stride - k) * sum[id] - moment[id];
+      k += length[id];
     }
+    if (k !== stride) throw new Error(`row-deflate: row ${i} has ${k} bytes, not ${stride}`);
+    // `times` copies of the row at once: b gains t·stride·a + t·W + stride·S1·t(t-1)/2, a gains t·S1
+    // (every factor reduced first, so no product leaves the exact integers).
     const times = rows.repeat(i);
-    for (let t = 0; t < times; t++) {
-      b = (b + stride * a + weighted) % ADLER_MOD;
-      a = (a + s1) % ADLER_MOD;
-    }
+    const tm = times % ADLER_MOD;
+    const s1m = s1 % ADLER_MOD;
+    b = (b + ((tm * stride) % ADLER_MOD) * a + tm * (weighted % ADLER_MOD) + ((stride * s1m) % ADLER_MOD) * (((times * (times - 1)) / 2) % ADLER_MOD)) % ADLER_MOD;
+    a = (a + tm * s1m) % ADLER_MOD;
     // The repetitions: copies of the row above (any distance that is a multiple of the stride
-    // copies the same bytes; the row above is always the nearest).
+    // copies the same bytes; the row above is always the nearest). Fewer than 3 repeated bytes
+    // (a one- or two-byte row shown twice) are literals: the row's first bytes again.
     const left = (times - 1) * stride;
-    for (let k = 0; left < 3 && k < left; k++) w.write(litCode[line[k % stride]], litLen[line[k % stride]]);
-    for (const len of repeatMatches(left)) {
-      const lc = lastIndexAtMost(LENGTH_BASE, len);
-      w.write(litCode[257 + lc], litLen[257 + lc]);
-      if (LENGTH_EXTRA[lc]) w.write(len - LENGTH_BASE[lc], LENGTH_EXTRA[lc]);
-      w.write(distCode, distBits);
-      if (DIST_EXTRA[dc]) w.write(stride - DIST_BASE[dc], DIST_EXTRA[dc]);
+    if (left > 0 && left < 3) {
+      const line = rowBytes(rows, i);
+      for (let j = 0; j < left; j++) put(litCode[line[j % stride]], litLen[line[j % stride]]);
     }
+    if (left !== matchesFor) {
+      matchesFor = left;
+      matchBits = [];
+      for (const len of repeatMatches(left)) {
+        const lc = lastIndexAtMost(LENGTH_BASE, len);
+        matchBits.push(litCode[257 + lc], litLen[257 + lc]);
+        if (LENGTH_EXTRA[lc]) matchBits.push(len - LENGTH_BASE[lc], LENGTH_EXTRA[lc]);
+        matchBits.push(distCode, distBits);
+        if (DIST_EXTRA[dc]) matchBits.push(stride - DIST_BASE[dc], DIST_EXTRA[dc]);
+      }
+    }
+    for (let j = 0; j < matchBits.length; j += 2) put(matchBits[j], matchBits[j + 1]);
   }
-  w.write(litCode[256], litLen[256]); // end of block
-  w.flush();
-  let p = w.pos;
+  put(litCode[256], litLen[256]); // end of block
+  if (count > 0) out[pos++] = bits;
+  let p = pos;
   out[p++] = (b >>> 8) & 0xff;
   out[p++] = b & 0xff;
   out[p++] = (a >>> 8) & 0xff;
