@@ -131,26 +131,40 @@ export function buildCfeXml(cfe: Cfe): string {
   return out.join('');
 }
 
+// Anything escapeC14nText escapes or refuses.
+const NOT_PLAIN = /[&<>\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
+
 /** A leaf as an XML reader returns it: the element's text trimmed, then entity-decoded. */
 function readBackText(name: string, value: unknown): string {
+  // Most leaves have nothing to escape: escaping, trimming and decoding is then a trim.
+  if (typeof value === 'string' && !NOT_PLAIN.test(value)) return value.trim();
   const text = leafText(name, value).trim();
   return text.includes('&') ? text.replace(/&(amp|lt|gt|#xD);/g, (_, e: string) => (e === 'amp' ? '&' : e === 'lt' ? '<' : e === 'gt' ? '>' : '\r')) : text;
 }
 
+function readBackValue(name: string, field: Shape[number], value: unknown, arrays: ReadonlySet<string>): unknown {
+  return typeof field === 'string' ? readBackText(name, value) : readBackShape(value as Node, field[1], arrays);
+}
+
+// Emission builds this block for every response (issue 5 point 11): no array per single-valued field.
 function readBackShape(node: Node, shape: Shape, arrays: ReadonlySet<string>): Node | '' {
-  const out: Node = {};
-  let any = false;
+  let out: Node | undefined;
   for (const field of shape) {
     const name = typeof field === 'string' ? field : field[0];
     const value = node[name];
     if (value === undefined || value === null) continue;
-    const values = Array.isArray(value) ? value : [value];
-    if (values.length === 0) continue;
-    const read = values.map((v) => (typeof field === 'string' ? readBackText(name, v) : readBackShape(v as Node, field[1], arrays)));
-    out[name] = arrays.has(name) || read.length > 1 ? read : read[0];
-    any = true;
+    let read: unknown;
+    if (Array.isArray(value)) {
+      if (value.length === 0) continue;
+      const list = value.map((v) => readBackValue(name, field, v, arrays));
+      read = arrays.has(name) || list.length > 1 ? list : list[0];
+    } else {
+      const one = readBackValue(name, field, value, arrays);
+      read = arrays.has(name) ? [one] : one;
+    }
+    (out ??= {})[name] = read;
   }
-  return any ? out : '';
+  return out ?? '';
 }
 
 /**

@@ -50,10 +50,11 @@ export async function insertWithReservation(db: Db, reservation: SQL, insertEven
   const xmls = rows.map((r) => Buffer.from(r.values.xml, 'utf8'));
   let from = 1; // substring() counts bytes from 1
   const input = JSON.stringify(rows.map((r, i) => {
-    const { xml: _xml, ...values } = r.values;
     const at = from;
     from += xmls[i].length;
-    return { ...values, xmlFrom: at, xmlBytes: xmls[i].length, eventType: r.event.type, eventData: r.event.data };
+    // One copy of the row (a rest pattern to drop the XML was a second, slower one): JSON leaves out
+    // the undefined XML.
+    return { ...r.values, xml: undefined, xmlFrom: at, xmlBytes: xmls[i].length, eventType: r.event.type, eventData: r.event.data };
   }));
   // Named: parsed and planned once per connection, the statement's text never changes. The XMLs'
   // Buffer goes to PostgreSQL in binary format: the bytes arrive as they are.

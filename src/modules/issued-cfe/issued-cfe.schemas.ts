@@ -17,10 +17,19 @@ const decimal = z
  * ("1.50" has one decimal, "0.05" one digit).
  */
 export function decimalDigits(s: string): { fraction: number; total: number } {
-  const [whole, frac = ''] = s.replace(/^-/, '').split('.');
-  const w = whole.replace(/^0+/, '');
-  const f = frac.replace(/0+$/, '');
-  return { fraction: f.length, total: w ? w.length + f.length : f.replace(/^0+/, '').length };
+  // A scan instead of replace/split: every amount of every line is checked (issue 5 point 11).
+  const start = s.charCodeAt(0) === 45 ? 1 : 0; // '-'
+  const dot = s.indexOf('.', start);
+  const wholeEnd = dot < 0 ? s.length : dot;
+  let w = start;
+  while (w < wholeEnd && s.charCodeAt(w) === 48) w++; // leading zeros
+  let f = dot < 0 ? 0 : s.length;
+  while (f > dot + 1 && s.charCodeAt(f - 1) === 48) f--; // trailing zeros
+  const fraction = dot < 0 ? 0 : f - dot - 1;
+  if (w < wholeEnd) return { fraction, total: wholeEnd - w + fraction };
+  let lead = dot + 1;
+  while (lead < f && s.charCodeAt(lead) === 48) lead++; // 0.05: zeros after the point are not digits
+  return { fraction, total: dot < 0 ? 0 : f - lead };
 }
 
 /**
@@ -30,9 +39,15 @@ export function decimalDigits(s: string): { fraction: number; total: number } {
  * rounded to TipCambioType's 3 decimals instead: central-bank rates have more.)
  */
 function decimalAt(fraction: number, total: number) {
+  const tooManyDecimals = fraction === 0 ? 'no admite decimales' : `admite como máximo ${fraction} decimales`;
+  const tooManyDigits = `admite como máximo ${total} dígitos`;
+  // One check counting both (two refines counted the digits twice); each limit is its own issue.
   return decimal
-    .refine((v) => decimalDigits(v).fraction <= fraction, fraction === 0 ? 'no admite decimales' : `admite como máximo ${fraction} decimales`)
-    .refine((v) => decimalDigits(v).total <= total, `admite como máximo ${total} dígitos`)
+    .superRefine((v, ctx) => {
+      const d = decimalDigits(v);
+      if (d.fraction > fraction) ctx.addIssue({ code: 'custom', message: tooManyDecimals });
+      if (d.total > total) ctx.addIssue({ code: 'custom', message: tooManyDigits });
+    })
     .describe(`Decimal (number or string such as "1220.50"), at most ${fraction} decimals and ${total} digits (DGI type).`);
 }
 const amount = decimalAt(2, 17);
