@@ -4,7 +4,8 @@
  * fresh database on the server of DATABASE_URL). Prints receipts/s, p50/p99, non-2xx, the raw
  * RSA-2048 sign rate on one core measured in the same run, their ratio, and whether the numbers
  * issued on the serie are contiguous without duplicates.
- * Standalone: `npx tsx bench/emission.ts`. Env: BENCH_EMISSION_SECONDS (10), BENCH_EMISSION_WARMUP_SECONDS (8),
+ * Standalone: `npx tsx --v8-pool-size=1 bench/emission.ts` (the flag `npm start` and `npm run bench` run
+ * with; the figures print which pool size they were measured with). Env: BENCH_EMISSION_SECONDS (10), BENCH_EMISSION_WARMUP_SECONDS (8),
  * BENCH_EMISSION_CONNECTIONS (32),
  * BENCH_EMISSION_COMPANIES (1: every receipt in one numbering lane, the worst case; N spreads the
  * connections over N issuing companies, as a multi-tenant service sees them).
@@ -143,6 +144,8 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     console.log(`emission: p99 latency per second of the run (ms): ${r.p99PerSecond.join(' ')}`);
     for (const [status, sample] of Object.entries(r.sampleErrors)) console.log(`emission: HTTP ${status} e.g. ${sample}`);
     console.log(`emission: raw RSA-2048 sha256 sign (600 B) on one core ${rawSigns}/s (${rawSignsBefore} before the run, ${rawSignsAfter} after); ratio receipts/s ÷ raw signs/s = ${result.ratioReceiptsToRawSigns} (target ≥ 0.5, p99 < 50 ms)`);
+    const pool = process.execArgv.find((a) => a.startsWith('--v8-pool-size'));
+    console.log(`emission: V8 helper threads: ${pool ? pool.split('=')[1] : '4 (Node default; npm start runs with --v8-pool-size=1)'}`);
     console.log(`emission: this Node process (API + load-generator thread + any worker threads) used ${processCpuPct}% of one core during the run`);
     for (const c of cpuRows) console.log(`emission: cpu ${c.name}: ${c.pctOfCore}% of a core, ${c.msPerUnit} ms per receipt`);
     const st = modules.services.issuedCfe.emissionStats();
