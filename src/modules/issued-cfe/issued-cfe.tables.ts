@@ -63,11 +63,13 @@ export const issuedCfes = pgTable(
     uniqueIndex('issued_cfes_idempotency_uq').on(t.companyId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
     // Search filters (issue 7 point 1, issued-cfe.search.ts): each leads with company_id.
     index('issued_cfes_company_fecha_emision_idx').on(t.companyId, t.fechaEmision),
-    index('issued_cfes_company_receptor_doc_idx').on(t.companyId, t.receptorDocumento),
+    // Partial: most e-Tickets carry no receiver, and their NULLs are never searched (= and ilike imply
+    // not null), so they cost every emission an index entry for nothing (issue 5 point 11).
+    index('issued_cfes_company_receptor_doc_idx').on(t.companyId, t.receptorDocumento).where(sql`${t.receptorDocumento} is not null`),
     index('issued_cfes_company_estado_idx').on(t.companyId, t.estado, t.firmadoEn),
     index('issued_cfes_company_state_date_idx').on(t.companyId, sql`coalesce(${t.estadoActualizadoEn}, ${t.firmadoEn})`),
     // Receiver name "contains" search (pg_trgm, migration 0008); combined with company_id by a bitmap AND.
-    index('issued_cfes_receptor_nombre_trgm_idx').using('gin', t.receptorNombre.op('gin_trgm_ops')),
+    index('issued_cfes_receptor_nombre_trgm_idx').using('gin', t.receptorNombre.op('gin_trgm_ops')).where(sql`${t.receptorNombre} is not null`),
     // The DGI submission queue is the CFE's own state (dgi-submission module): as small as the backlog.
     index('issued_cfes_pending_dgi_idx').on(t.companyId, t.id).where(sql`${t.estado} = 'firmado'`),
   ],
