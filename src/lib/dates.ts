@@ -18,9 +18,25 @@ export function addDays(date: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** A real calendar day written YYYY-MM-DD (the format alone lets 2026-02-30 through). Never throws. */
+const YMD = /^\d{4}-\d{2}-\d{2}$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const digitsAt = (s: string, from: number, to: number) => {
+  let n = 0;
+  for (let i = from; i < to; i++) n = n * 10 + s.charCodeAt(i) - 48;
+  return n;
+};
+
+/**
+ * A real calendar day written YYYY-MM-DD (the format alone lets 2026-02-30 through), proleptic
+ * Gregorian as JavaScript's Date reads it (year 0000 included). Never throws. Arithmetic instead of
+ * a Date round trip: every emitir checks a few dates (issue 5 point 11).
+ */
 export function isCalendarDate(ymd: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(ymd)) return false;
-  const d = new Date(`${ymd}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === ymd;
+  if (!YMD.test(ymd)) return false;
+  const year = digitsAt(ymd, 0, 4);
+  const month = digitsAt(ymd, 5, 7);
+  const day = digitsAt(ymd, 8, 10);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]);
 }
