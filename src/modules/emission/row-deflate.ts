@@ -272,9 +272,6 @@ export function rowDeflate(rows: RepeatedRows, out: Uint8Array, start: number, t
   const distBits = table.distLen[dc];
   const distCode = table.distCode[dc];
   const ids = new Uint16Array(stride);
-  // The codes of the matches for the last number of repeated bytes (a QR repeats every row alike).
-  let matchesFor = -1;
-  let matchBits: number[] = [];
   let a = 1;
   let b = 0;
   for (let i = 0; i < rows.count; i++) {
@@ -297,13 +294,11 @@ export function rowDeflate(rows: RepeatedRows, out: Uint8Array, start: number, t
       k += length[id];
     }
     if (k !== stride) throw new Error(`row-deflate: row ${i} has ${k} bytes, not ${stride}`);
-    // `times` copies of the row at once: b gains t·stride·a + t·W + stride·S1·t(t-1)/2, a gains t·S1
-    // (every factor reduced first, so no product leaves the exact integers).
     const times = rows.repeat(i);
-    const tm = times % ADLER_MOD;
-    const s1m = s1 % ADLER_MOD;
-    b = (b + ((tm * stride) % ADLER_MOD) * a + tm * (weighted % ADLER_MOD) + ((stride * s1m) % ADLER_MOD) * (((times * (times - 1)) / 2) % ADLER_MOD)) % ADLER_MOD;
-    a = (a + tm * s1m) % ADLER_MOD;
+    for (let t = 0; t < times; t++) {
+      b = (b + stride * a + weighted) % ADLER_MOD;
+      a = (a + s1) % ADLER_MOD;
+    }
     // The repetitions: copies of the row above (any distance that is a multiple of the stride
     // copies the same bytes; the row above is always the nearest). Fewer than 3 repeated bytes
     // (a one- or two-byte row shown twice) are literals: the row's first bytes again.
@@ -312,18 +307,13 @@ export function rowDeflate(rows: RepeatedRows, out: Uint8Array, start: number, t
       const line = rowBytes(rows, i);
       for (let j = 0; j < left; j++) put(litCode[line[j % stride]], litLen[line[j % stride]]);
     }
-    if (left !== matchesFor) {
-      matchesFor = left;
-      matchBits = [];
-      for (const len of repeatMatches(left)) {
-        const lc = lastIndexAtMost(LENGTH_BASE, len);
-        matchBits.push(litCode[257 + lc], litLen[257 + lc]);
-        if (LENGTH_EXTRA[lc]) matchBits.push(len - LENGTH_BASE[lc], LENGTH_EXTRA[lc]);
-        matchBits.push(distCode, distBits);
-        if (DIST_EXTRA[dc]) matchBits.push(stride - DIST_BASE[dc], DIST_EXTRA[dc]);
-      }
+    for (const len of repeatMatches(left)) {
+      const lc = lastIndexAtMost(LENGTH_BASE, len);
+      put(litCode[257 + lc], litLen[257 + lc]);
+      if (LENGTH_EXTRA[lc]) put(len - LENGTH_BASE[lc], LENGTH_EXTRA[lc]);
+      put(distCode, distBits);
+      if (DIST_EXTRA[dc]) put(stride - DIST_BASE[dc], DIST_EXTRA[dc]);
     }
-    for (let j = 0; j < matchBits.length; j += 2) put(matchBits[j], matchBits[j + 1]);
   }
   put(litCode[256], litLen[256]); // end of block
   if (count > 0) out[pos++] = bits;
