@@ -146,33 +146,30 @@ function qrRows(url: string, width: number): { rows: RepeatedRows; px: number } 
   const px = span * scale;
   const { tiles, group, rest, restBase, filter } = rowTiles(span, scale);
   const groups = (span - rest) / group;
-  // The row's modules, light = 1, quiet zone included.
-  const light = new Uint8Array(span).fill(1);
-  const rows: RepeatedRows = {
-    count: span,
-    stride: Math.ceil(px / 8) + 1,
-    tiles,
-    repeat: () => scale,
-    // Filter None, then the module row's light/dark pattern `group` modules per tile.
-    row(m: number, ids: Uint16Array) {
-      const r = m - margin;
-      if (r >= 0 && r < size) for (let col = 0, at = r * size; col < size; col++) light[margin + col] = 1 - modules[at + col];
-      else light.fill(1);
-      let n = 0;
-      ids[n++] = filter;
-      let p = 0;
-      for (let t = 0; t < groups; t++) {
-        let v = 0;
-        for (let j = 0; j < group; j++) v = (v << 1) | light[p++];
-        ids[n++] = v;
-      }
-      if (rest > 0) {
-        let v = 0;
-        for (let j = 0; j < rest; j++) v = (v << 1) | light[p++];
-        ids[n++] = restBase + v;
-      }
-      return n;
-    },
-  };
-  return { rows, px };
+  const perRow = 1 + groups + (rest > 0 ? 1 : 0);
+  const ids = new Uint16Array(span * perRow);
+  const first = new Uint32Array(span + 1);
+  // Each module row: filter None, then its light(1)/dark(0) pattern `group` modules per tile, the
+  // quiet zone included (a module is light when outside the symbol or not dark in it).
+  let n = 0;
+  for (let m = 0; m < span; m++) {
+    first[m] = n;
+    ids[n++] = filter;
+    const r = m - margin;
+    const inside = r >= 0 && r < size;
+    const at = r * size - margin;
+    let col = 0;
+    for (let t = 0; t < groups; t++) {
+      let v = 0;
+      for (let j = 0; j < group; j++, col++) v = (v << 1) | (inside && col >= margin && col < margin + size ? 1 - modules[at + col] : 1);
+      ids[n++] = v;
+    }
+    if (rest > 0) {
+      let v = 0;
+      for (let j = 0; j < rest; j++, col++) v = (v << 1) | (inside && col >= margin && col < margin + size ? 1 - modules[at + col] : 1);
+      ids[n++] = restBase + v;
+    }
+  }
+  first[span] = n;
+  return { rows: { count: span, stride: Math.ceil(px / 8) + 1, tiles, ids, first, repeat: () => scale }, px };
 }

@@ -9,15 +9,15 @@ function image(count: number, stride: number, repeat: (i: number) => number): { 
   const raw = Buffer.concat(distinct.flatMap((row, i) => Array.from({ length: repeat(i) }, () => row)));
   // Tiles: the 256 single bytes, and each row's first two bytes as one tile (tiles of unequal length).
   const tiles = [...Array.from({ length: 256 }, (_, b) => Uint8Array.of(b)), ...distinct.map((row) => row.subarray(0, Math.min(2, stride)))];
-  const rows: RepeatedRows = {
-    count, stride, repeat, tiles,
-    row(i, ids) {
-      let n = 0;
-      ids[n++] = 256 + i;
-      for (let k = Math.min(2, stride); k < stride; k++) ids[n++] = distinct[i][k];
-      return n;
-    },
-  };
+  const ids: number[] = [];
+  const first = new Uint32Array(count + 1);
+  for (let i = 0; i < count; i++) {
+    first[i] = ids.length;
+    ids.push(256 + i);
+    for (let k = Math.min(2, stride); k < stride; k++) ids.push(distinct[i][k]);
+  }
+  first[count] = ids.length;
+  const rows: RepeatedRows = { count, stride, repeat, tiles, ids: Uint16Array.from(ids), first };
   return { rows, raw, total: raw.length / stride };
 }
 
