@@ -54,10 +54,20 @@ const isNameStart = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <
 const isNameChar = (c: number) => isNameStart(c) || (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x2d;
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x09;
 
-type Scope = Record<string, string>;
+/**
+ * Prefix ('' for the default namespace) → namespace URI in force. A Map copied when an element
+ * declares namespaces: an object chained by Object.create made every declaring element a new
+ * prototype, which V8 turns into a slow dictionary each time.
+ */
+type Scope = Map<string, string>;
 
 class Reader {
   pos = 0;
+  /** Set by readAttributes: the element's attributes and the scope it declares. */
+  attrs: XmlAttr[] = NO_ATTRS;
+  scope: Scope = new Map();
+  /** Set by resolve: the local name of the QName resolved. */
+  local = '';
   constructor(readonly s: string) {}
 
   /** An ASCII QName (at most one colon, both parts starting with a letter or '_') at pos. */
@@ -87,20 +97,26 @@ class Reader {
   }
 }
 
-function resolve(scope: Scope, qname: string, attribute: boolean): [string, string] {
+/** The namespace of `qname` in `scope` (its local name goes to r.local). */
+function resolve(r: Reader, scope: Scope, qname: string, attribute: boolean): string {
   const i = qname.indexOf(':');
-  if (i < 0) return [attribute ? '' : (scope[''] ?? ''), qname];
+  if (i < 0) {
+    r.local = qname;
+    return attribute ? '' : (scope.get('') ?? '');
+  }
   const prefix = qname.slice(0, i);
-  const ns = scope[prefix];
+  const ns = scope.get(prefix);
   if (ns === undefined || prefix === 'xml' || prefix === 'xmlns') giveUp();
-  return [ns, qname.slice(i + 1)];
+  r.local = qname.slice(i + 1);
+  return ns as string;
 }
 
-function readAttributes(r: Reader, parentScope: Scope): { attrs: XmlAttr[]; scope: Scope } {
+/** Reads the attributes of the start tag at r.pos into r.attrs and r.scope (allocating only when there are some). */
+function readAttributes(r: Reader, parentScope: Scope): void {
   const s = r.s;
   let scope = parentScope;
-  let pending: Array<[string, string]> | undefined;
-  const rawNames: string[] = [];
+  let pending: string[] | undefined; // raw name, value, raw name, value…
+  let rawNames: string[] | undefined;
   for (;;) {
     const spaced = r.spaces();
     const c = s.charCodeAt(r.pos);
@@ -118,26 +134,31 @@ function readAttributes(r: Reader, parentScope: Scope): { attrs: XmlAttr[]; scop
     const raw = s.slice(r.pos + 1, close);
     r.pos = close + 1;
     // '<' is not allowed in values; literal tabs / line feeds are normalised to spaces (§3.3.3): not modelled.
-    if (raw.includes('<') || raw.includes('\t') || raw.includes('\n') || rawNames.includes(name)) giveUp();
-    rawNames.push(name);
+    if (raw.includes('<') || raw.includes('\t') || raw.includes('\n') || rawNames?.includes(name)) giveUp();
+    (rawNames ??= []).push(name);
     const value = decode(raw);
     if (name === 'xmlns' || name.startsWith('xmlns:')) {
       const prefix = name === 'xmlns' ? '' : name.slice(6);
       if (prefix === 'xml' || prefix === 'xmlns' || (prefix !== '' && value === '')) giveUp();
-      if (scope === parentScope) scope = Object.create(parentScope) as Scope;
-      scope[prefix] = value;
+      if (scope === parentScope) scope = new Map(parentScope);
+      scope.set(prefix, value);
     } else {
-      (pending ??= []).push([name, value]);
+      (pending ??= []).push(name, value);
     }
   }
-  if (!pending) return { attrs: NO_ATTRS, scope };
-  const attrs: XmlAttr[] = [];
-  for (const [raw, value] of pending) {
-    const [ns, name] = resolve(scope, raw, true);
-    for (const other of attrs) if (other.ns === ns && other.name === name) giveUp();
-    attrs.push({ ns, name, value });
+  r.scope = scope;
+  if (!pending) {
+    r.attrs = NO_ATTRS;
+    return;
   }
-  return { attrs, scope };
+  const attrs: XmlAttr[] = [];
+  for (let k = 0; k < pending.length; k += 2) {
+    const ns = resolve(r, scope, pending[k], true);
+    const name = r.local;
+    for (const other of attrs) if (other.ns === ns && other.name === name) giveUp();
+    attrs.push({ ns, name, value: pending[k + 1] });
+  }
+  r.attrs = attrs;
 }
 
 /** The document element as a namespace-resolved tree, or undefined when not read (see above). */
@@ -155,7 +176,7 @@ function scan(xml: string): XmlNode {
   const r = new Reader(xml);
   const nodes: XmlNode[] = [];
   const raws: string[] = [];
-  const scopes: Scope[] = [{}];
+  const scopes: Scope[] = [new Map()];
   let root: XmlNode | undefined;
   for (;;) {
     const start = r.pos;
@@ -190,9 +211,10 @@ function scan(xml: string): XmlNode {
     }
     if (root && nodes.length === 0) giveUp(); // a second document element
     const rawName = r.qname();
-    const { attrs, scope } = readAttributes(r, scopes[scopes.length - 1]);
-    const [ns, name] = resolve(scope, rawName, false);
-    const node: XmlNode = { ns, name, attrs, children: [], text: '', refs: false };
+    readAttributes(r, scopes[scopes.length - 1]);
+    const scope = r.scope;
+    const ns = resolve(r, scope, rawName, false);
+    const node: XmlNode = { ns, name: r.local, attrs: r.attrs, children: [], text: '', refs: false };
     if (nodes.length) nodes[nodes.length - 1].children.push(node);
     else root = node;
     if (xml.charCodeAt(r.pos) === 0x2f) {
