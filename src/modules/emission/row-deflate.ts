@@ -121,13 +121,16 @@ function canonicalCodes(lengths: Uint8Array): Uint16Array {
 // Order in which the code-length code lengths are sent (RFC 1951 §3.2.7).
 const CL_ORDER = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
 
-/** A dynamic-Huffman code table and its block header (the code lengths), as (value, bits) pairs. */
+/**
+ * A dynamic-Huffman code table and its block header (the code lengths), packed LSB first: the
+ * whole bytes, then the last `count` (< 8) bits.
+ */
 export interface DeflateTable {
   litCode: Uint16Array;
   litLen: Uint8Array;
   distCode: Uint16Array;
   distLen: Uint8Array;
-  header: number[];
+  header: { bytes: Uint8Array; bits: number; count: number };
 }
 
 /**
@@ -163,8 +166,14 @@ export function rowDeflateTable(sample: RepeatedRows): DeflateTable {
   }
   const litLen = huffmanLengths(litFreq, 15);
   const distLen = huffmanLengths(distFreq, 15);
-  const header: number[] = [];
-  const put = (value: number, bits: number) => header.push(value, bits);
+  const bytes: number[] = [];
+  let bits = 0;
+  let count = 0;
+  const put = (value: number, n: number) => {
+    bits |= value << count;
+    count += n;
+    for (; count >= 8; count -= 8, bits >>>= 8) bytes.push(bits & 0xff);
+  };
   // The code lengths, run-length coded with 16 (repeat previous 3-6), 17 (3-10 zeros), 18 (11-138
   // zeros); every code is defined here, so only 16 occurs.
   const all = [...litLen, ...distLen];
@@ -196,7 +205,7 @@ export function rowDeflateTable(sample: RepeatedRows): DeflateTable {
     put(clCode[sym], clLen[sym]);
     if (sym === 16) put(extra, 2);
   }
-  return { litCode: canonicalCodes(litLen), litLen, distCode: canonicalCodes(distLen), distLen, header };
+  return { litCode: canonicalCodes(litLen), litLen, distCode: canonicalCodes(distLen), distLen, header: { bytes: Uint8Array.from(bytes), bits, count } };
 }
 
 /**
@@ -261,18 +270,10 @@ export function rowDeflate(rows: RepeatedRows, out: Uint8Array, start: number, t
   out[start] = 0x78; // CM 8, 32 KB window
   out[start + 1] = 0x01; // fastest; (0x78 * 256 + 0x01) % 31 === 0
   // LSB first; fewer than 8 bits pending between writes, so a 16-bit piece always fits a small integer.
-  let bits = 0;
-  let count = 0;
-  let pos = start + 2;
-  for (let i = 0; i < header.length; i += 2) {
-    bits |= header[i] << count;
-    count += header[i + 1];
-    while (count >= 8) {
-      out[pos++] = bits;
-      bits >>>= 8;
-      count -= 8;
-    }
-  }
+  out.set(header.bytes, start + 2);
+  let pos = start + 2 + header.bytes.length;
+  let bits = header.bits;
+  let count = header.count;
   const dc = lastIndexAtMost(DIST_BASE, stride);
   // The distance code and its extra bits as one piece (≤ 15 + 13 bits would not fit with pending
   // bits, so they are written in two steps below).
