@@ -150,7 +150,8 @@ function qrRows(url: string, width: number): { rows: RepeatedRows; px: number } 
   const ids = new Uint16Array(span * perRow);
   const first = new Uint32Array(span + 1);
   // Each module row: filter None, then its light(1)/dark(0) pattern `group` modules per tile, the
-  // quiet zone included (a module is light when outside the symbol or not dark in it).
+  // quiet zone included (a module is light when outside the symbol or not dark in it). The test is
+  // written out in both loops: a per-row closure for it made the whole PNG ~33 -> ~56 µs.
   let n = 0;
   for (let m = 0; m < span; m++) {
     first[m] = n;

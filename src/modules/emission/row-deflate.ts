@@ -275,8 +275,7 @@ export function rowDeflate(rows: RepeatedRows, out: Uint8Array, start: number, t
   let bits = header.bits;
   let count = header.count;
   const dc = lastIndexAtMost(DIST_BASE, stride);
-  // The distance code and its extra bits as one piece (≤ 15 + 13 bits would not fit with pending
-  // bits, so they are written in two steps below).
+  // Every match goes back one row: the same distance code and extra bits each time.
   const distBits = table.distLen[dc];
   const distCode = table.distCode[dc];
   const distExtraBits = DIST_EXTRA[dc];

@@ -97,8 +97,9 @@ class Reader {
   }
 }
 
-/** The namespace of `qname` in `scope` (its local name goes to r.local). */
-function resolve(r: Reader, scope: Scope, qname: string, attribute: boolean): string {
+/** The namespace of `qname` in the element's scope r.scope (its local name goes to r.local). */
+function resolve(r: Reader, qname: string, attribute: boolean): string {
+  const scope = r.scope;
   const i = qname.indexOf(':');
   if (i < 0) {
     r.local = qname;
@@ -153,7 +154,7 @@ function readAttributes(r: Reader, parentScope: Scope): void {
   }
   const attrs: XmlAttr[] = [];
   for (let k = 0; k < pending.length; k += 2) {
-    const ns = resolve(r, scope, pending[k], true);
+    const ns = resolve(r, pending[k], true);
     const name = r.local;
     for (const other of attrs) if (other.ns === ns && other.name === name) giveUp();
     attrs.push({ ns, name, value: pending[k + 1] });
@@ -213,7 +214,7 @@ function scan(xml: string): XmlNode {
     const rawName = r.qname();
     readAttributes(r, scopes[scopes.length - 1]);
     const scope = r.scope;
-    const ns = resolve(r, scope, rawName, false);
+    const ns = resolve(r, rawName, false);
     const node: XmlNode = { ns, name: r.local, attrs: r.attrs, children: [], text: '', refs: false };
     if (nodes.length) nodes[nodes.length - 1].children.push(node);
     else root = node;
