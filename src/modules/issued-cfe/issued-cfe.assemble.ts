@@ -2,7 +2,7 @@
  * Request → CFE model (emission library). Serie, Nro and CAEData are filled inside the numbering
  * transaction; everything else (items, totals, parties) is decided before it opens.
  */
-import { completeCfe, completeItem, type Cfe, type CfeTypeInfo, type Emisor, type Item, type Receptor, type Referencia, TotalsError } from '../emission/index.js';
+import { completeCfe, completeItem, type Cfe, type CfeDraft, type CfeTypeInfo, type Emisor, type Item, type Receptor, type Referencia, TotalsError } from '../emission/index.js';
 import { issuedCfeErrors as E } from './issued-cfe.errors.js';
 import type { CfeBody } from './issued-cfe.schemas.js';
 import { checkComplementoFiscal, hasSentAmounts, indCobPropiaOf, PRICED_BRANCHES as PRICED, sentTotales } from './issued-cfe.rules.js';
@@ -27,7 +27,10 @@ export function toItems(info: CfeTypeInfo, cfe: CfeBody): Item[] {
     item.PrecioUnitario = d.precioUnitario ?? (d.indicadorFacturacion === 5 ? '0' : undefined);
     if (item.PrecioUnitario === undefined) throw E.TOTALES_INVALIDOS(`Línea ${d.numeroLineaDetalle ?? NroLinDet}: falta precioUnitario.`);
     if (info.branch !== 'eRem_Exp') {
-      Object.assign(item, { DescuentoPct: d.descuentoPct, DescuentoMonto: d.descuentoMonto, RecargoPct: d.recargoPct, RecargoMnt: d.recargoMnt });
+      item.DescuentoPct = d.descuentoPct;
+      item.DescuentoMonto = d.descuentoMonto;
+      item.RecargoPct = d.recargoPct;
+      item.RecargoMnt = d.recargoMnt;
       if (info.branch !== 'eFact_Exp') item.RetencPercep = d.retencPercep?.map((r) => ({ CodRet: r.codRet, Tasa: r.tasa, MntSujetoaRet: r.mntSujetoaRet, InfoAdicionalRet: r.infoAdicionalRet, ValRetPerc: r.valRetPerc }));
     }
     item.MontoItem = d.montoItem;
@@ -102,7 +105,10 @@ export function draftCfe(input: DraftInput): Cfe {
     Compl_Fiscal: cfe.complementoFiscal
       ? { RUCEmisor: input.emisor.RUCEmisor, TipoDocMdte: cfe.complementoFiscal.tipoDocMandante, Pais: cfe.complementoFiscal.pais, DocMdte: cfe.complementoFiscal.documentoMandante, NombreMdte: cfe.complementoFiscal.nombreMandante }
       : undefined,
-  } satisfies Omit<Cfe, 'Totales'>;
+    // Present from the start (the currency, until the totals replace it): on Node 20's V8 adding a
+    // property to a spread copy misses its inline cache on every call (~1.7 µs here).
+    Totales: input.currency,
+  } satisfies CfeDraft;
   try {
     if (hasSentAmounts(cfe.totales)) {
       // Spec 2.3 rule 1: used as sent, not recalculated; only missing item amounts are filled.
@@ -110,7 +116,7 @@ export function draftCfe(input: DraftInput): Cfe {
       const Detalle = priced ? base.Detalle.map(completeItem) : base.Detalle;
       return { ...base, Detalle, Totales: sentTotales(cfe.totales!, input.currency, Detalle.length) };
     }
-    return completeCfe({ ...base, Totales: input.currency });
+    return completeCfe(base);
   } catch (err) {
     if (err instanceof TotalsError) throw E.TOTALES_INVALIDOS(`No se pudieron calcular los totales: ${err.message}.`);
     throw err;

@@ -99,7 +99,7 @@ export function createEmissionBatcher(deps: BatcherDeps) {
     );
     const rows = items.map((it) => {
       const values = it.sealed!.row;
-      const { type, resource } = emittedEvent({ ...values, id: 0 }, it.sealed!.printed.cae);
+      const { type, resource } = emittedEvent(values, it.sealed!.printed.cae);
       return { values, event: { type, data: resource } };
     });
     const got = await insertWithReservation(deps.db, reservation, deps.insertEventsFrom, rows);

@@ -17,7 +17,8 @@ import { issuedCfes, type IssuedCfeRow } from './issued-cfe.tables.js';
 export type IssuedCfeInsert = typeof issuedCfes.$inferInsert;
 
 /** Set by the database or later states, never by the emission batch. */
-const NOT_INSERTED = new Set(['id', 'cfcRangeId', 'estado', 'estadoReceptor', 'estadoActualizadoEn', 'createdAt']);
+const NOT_INSERTED_KEYS = ['id', 'cfcRangeId', 'estado', 'estadoReceptor', 'estadoActualizadoEn', 'createdAt'] as const;
+const NOT_INSERTED = new Set<string>(NOT_INSERTED_KEYS);
 const columns = Object.entries(getTableColumns(issuedCfes)).filter(([key]) => !NOT_INSERTED.has(key));
 const numericScale = new Map(columns.flatMap(([key, col]) => (col instanceof PgNumeric ? [[key, col.scale ?? 0] as const] : [])));
 
@@ -52,9 +53,7 @@ export async function insertWithReservation(db: Db, reservation: SQL, insertEven
   const input = JSON.stringify(rows.map((r, i) => {
     const at = from;
     from += xmls[i].length;
-    // One copy of the row (a rest pattern to drop the XML was a second, slower one): JSON leaves out
-    // the undefined XML.
-    return { ...r.values, xml: undefined, xmlFrom: at, xmlBytes: xmls[i].length, eventType: r.event.type, eventData: r.event.data };
+    return recordOf(r.values, at, xmls[i].length, r.event);
   }));
   // Named: parsed and planned once per connection, the statement's text never changes. The XMLs'
   // Buffer goes to PostgreSQL in binary format: the bytes arrive as they are.
@@ -75,6 +74,27 @@ export async function insertWithReservation(db: Db, reservation: SQL, insertEven
     const got = byNumber.get(r.values.numero)!;
     return { id: Number(got.id), createdAt: new Date(got.created_at) };
   });
+}
+
+type RecordKey = Exclude<keyof IssuedCfeInsert, (typeof NOT_INSERTED_KEYS)[number] | 'xml'>;
+
+/**
+ * One json_to_recordset row: every inserted column but the XML (the mapped type makes a column
+ * added to the table and missing here a compile error), then where its XML lies in the bytea and
+ * its event. Written out rather than `{ ...values, xml: undefined, xmlFrom, ... }`: on Node 20's V8
+ * adding properties to a spread copy misses the inline cache on every call (~9 µs for this row,
+ * against well under 1 µs for the literal).
+ */
+function recordOf(v: IssuedCfeInsert, xmlFrom: number, xmlBytes: number, event: FastBatchRow['event']): { [K in RecordKey]-?: unknown } & Record<string, unknown> {
+  return {
+    companyId: v.companyId, branchId: v.branchId, emissionPointId: v.emissionPointId, caeRangeId: v.caeRangeId, tipoCfe: v.tipoCfe, serie: v.serie,
+    numero: v.numero, fechaEmision: v.fechaEmision, tmstFirma: v.tmstFirma, firmadoEn: v.firmadoEn, receptorTipoDoc: v.receptorTipoDoc,
+    receptorDocumento: v.receptorDocumento, receptorNombre: v.receptorNombre, customerId: v.customerId, moneda: v.moneda, tipoCambio: v.tipoCambio,
+    mntTotal: v.mntTotal, mntPagar: v.mntPagar, mntNetoIvaTasaMin: v.mntNetoIvaTasaMin, mntNetoIvaTasaBasica: v.mntNetoIvaTasaBasica,
+    mntIvaTasaMin: v.mntIvaTasaMin, mntIvaTasaBasica: v.mntIvaTasaBasica, mntNoGrv: v.mntNoGrv, totales: v.totales, digestValue: v.digestValue,
+    codigoSeguridad: v.codigoSeguridad, urlQr: v.urlQr, adenda: v.adenda, idempotencyKey: v.idempotencyKey, requestHash: v.requestHash,
+    xmlFrom, xmlBytes, eventType: event.type, eventData: event.data,
+  };
 }
 
 const canonical = new Map<number, RegExp>();

@@ -79,12 +79,13 @@ export async function sealedRow(sealer: Sealer, p: PreparedCfe, n: Numbering): P
   return { row, qrPng: sealed.qrPng, printed };
 }
 
-type EmittedRow = Pick<IssuedCfeRow, 'id' | 'companyId' | 'tipoCfe' | 'serie' | 'numero' | 'fechaEmision' | 'tmstFirma' | 'moneda' | 'codigoSeguridad' | 'urlQr'>
-  & { tipoCambio?: string | null; totales: unknown };
+type EmittedRow = Pick<IssuedCfeRow, 'companyId' | 'tipoCfe' | 'serie' | 'numero' | 'fechaEmision' | 'tmstFirma' | 'moneda' | 'codigoSeguridad' | 'urlQr'>
+  & { tipoCambio?: string | null; totales: unknown; id?: number };
 
 /**
  * The `Cfe.Emitido` event of a stored row (docs/EVENTS.md): what an integration needs to print or
  * file the receipt without a second call (identity, CAE, security code, QR URL, DGI totals).
+ * A row not inserted yet has no id: the single-statement batch adds `idCfeEmitido` in SQL.
  */
 export function emittedEvent(row: EmittedRow, cae: Printed['cae']) {
   return {

@@ -65,7 +65,8 @@ export function sealCfes(items: ReadonlyArray<{ draft: Cfe; key: SigningKeyMater
     if (!s) return;
     const { draft, qr } = items[i];
     try {
-      const urlQr = buildQrUrl({ ...qr, Totales: draft.Totales, TmstFirma: draft.TmstFirma, digestValue: s.digestValue });
+      // A literal, not `{ ...qr, Totales, ... }`: on Node 20's V8 properties added to a spread copy miss their inline caches on every call.
+      const urlQr = buildQrUrl({ RUCEmisor: qr.RUCEmisor, TipoCFE: qr.TipoCFE, Serie: qr.Serie, Nro: qr.Nro, Totales: draft.Totales, TmstFirma: draft.TmstFirma, digestValue: s.digestValue });
       out[i] = { ok: true, value: { xml: s.xml, digestValue: s.digestValue, urlQr, qrPng: qrPngBase64(urlQr) } };
     } catch (err) {
       out[i] = { ok: false, error: err };

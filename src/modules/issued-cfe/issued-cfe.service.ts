@@ -21,7 +21,7 @@ import type { IssuedCfePorts } from './issued-cfe.ports.js';
 import { resolveReceptor } from './issued-cfe.receptor.js';
 import { createSealer } from './issued-cfe.sealer.js';
 import * as repo from './issued-cfe.repository.js';
-import { buildEmisor, cfeTypeOf, checkFechaEmision, checkLines, checkReceptor, checkReferences } from './issued-cfe.rules.js';
+import { buildEmisor, issuerOf, cfeTypeOf, checkFechaEmision, checkLines, checkReceptor, checkReferences } from './issued-cfe.rules.js';
 import { uyToday } from '../../lib/dates.js';
 import type { ContingencyBody, IssueCfeBody } from './issued-cfe.schemas.js';
 import type { IssuedCfeRow } from './issued-cfe.tables.js';
@@ -106,7 +106,7 @@ export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; se
     if (productLines.length) await ports.checkProductLines(companyId, productLines);
     const currency = await resolveCurrency(companyId, cfe.totales, fecha);
     const { receptor, customerId } = await resolveReceptor(ports, companyId, cfe.receptor);
-    const emisor = buildEmisor(cfe.emisor, { ...ep.company, branch: ep.branch, codigoDgiSucursal: ep.codigoDgiSucursal });
+    const emisor = buildEmisor(cfe.emisor, issuerOf(ep.company, ep.branch, ep.codigoDgiSucursal));
     const signedAt = new Date();
     const draft = draftCfe({ info, cfe, emisor, receptor, currency, TmstFirma: formatTmstFirma(signedAt) });
     checkReceptor(info, draft.Receptor, draft.Totales, await uiThreshold(fecha));
@@ -126,8 +126,8 @@ export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; se
       if (previous) return { view: previous, replayed: true };
     }
     try {
-      const { row, ...sealed } = await issue(hash);
-      return { view: await issuedCfeView(row, sealed), replayed: false };
+      const emitted = await issue(hash);
+      return { view: await issuedCfeView(emitted.row, emitted), replayed: false };
     } catch (err) {
       if (key && pgErrorCode(err) === PG_UNIQUE_VIOLATION && constraintName(err) === 'issued_cfes_idempotency_uq') {
         const previous = await replay(companyId, key, hash!);

@@ -19,6 +19,7 @@ const tag = (xml: string, name: string) => new RegExp(`<${name}>([^<]*)</${name}
  */
 export async function issuedCfeView(row: IssuedCfeRow, sealed?: { qrPng: string; printed?: Printed }) {
   const printed = sealed?.printed;
+  const block = printed?.block ?? printingBlock(row.xml);
   return {
     id: row.id,
     idEmpresa: row.companyId,
@@ -44,7 +45,16 @@ export async function issuedCfeView(row: IssuedCfeRow, sealed?: { qrPng: string;
     moneda: row.moneda,
     tipoCambio: row.tipoCambio,
     totales: totalesInXsdOrder(row.tipoCfe, row.totales as object),
-    ...(printed?.block ?? printingBlock(row.xml)),
+    // Field by field, not spread into this literal: on Node 20's V8 every property after a spread
+    // misses its inline cache on every call, and this is built for every emitted receipt.
+    idDoc: block.idDoc,
+    emisor: block.emisor,
+    receptor: block.receptor,
+    detalles: block.detalles,
+    descuentosRecargos: block.descuentosRecargos,
+    mediosPago: block.mediosPago,
+    referencias: block.referencias,
+    complementoFiscal: block.complementoFiscal,
     adenda: row.adenda,
     idempotencyKey: row.idempotencyKey,
   };
