@@ -12,7 +12,8 @@ import type { ReservedNumber } from './issued-cfe.ports.js';
 /** The `count` numbers after `last` in the same range, or undefined when the range cannot hold them. */
 export function forecastNumbers(last: ReservedNumber, count: number): ReservedNumber[] | undefined {
   if (count < 1 || last.numero + count > last.cae.HNro) return undefined;
-  return Array.from({ length: count }, (_, i) => ({ ...last, numero: last.numero + 1 + i }));
+  // A literal, not `{ ...last, numero }`: V8's spread copy missed its inline cache here on every receipt.
+  return Array.from({ length: count }, (_, i) => ({ caeRangeId: last.caeRangeId, serie: last.serie, numero: last.numero + 1 + i, cae: last.cae }));
 }
 
 /** Same range, serie, numbers and CAE data, position by position (everything sealing writes into the CFE). */
