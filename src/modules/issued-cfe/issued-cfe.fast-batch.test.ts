@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { getTableColumns } from 'drizzle-orm';
 import { storedRow, type IssuedCfeInsert } from './issued-cfe.fast-batch.js';
+import { issuedCfes } from './issued-cfe.tables.js';
 
 const values = (over: Partial<IssuedCfeInsert>) => ({ companyId: 1, branchId: 1, tipoCfe: 101, serie: 'A', numero: 1, fechaEmision: '2026-11-21', xml: '<CFE/>', ...over }) as IssuedCfeInsert;
 
@@ -15,5 +17,11 @@ describe('storedRow: numerics as PostgreSQL prints them at the column scale', ()
     assert.equal(row.mntIvaTasaMin, '-12.30');
     assert.equal(row.mntNetoIvaTasaMin, null, 'absent values are null');
     assert.equal(row.id, 7);
+  });
+  it('has every column of the table and nothing else, numerics included at every numeric column', () => {
+    const row = storedRow(values({}), { id: 1, createdAt: new Date(0) });
+    assert.deepEqual(Object.keys(row).sort(), Object.keys(getTableColumns(issuedCfes)).sort());
+    assert.equal(row.estado, 'firmado');
+    assert.equal(row.caeRangeId, null);
   });
 });
