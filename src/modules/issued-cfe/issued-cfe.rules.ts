@@ -3,7 +3,7 @@
  * (BRIEF 1, 2.5, 2.6, 2.8). No I/O: the service resolves data, these functions decide.
  */
 import { Decimal } from 'decimal.js';
-import { ALLOWED_IND_FACT, IND_FACT_OPTIONAL, type CfeTypeInfo, computeMontoItem, findCfeType, isContingencyCode } from '../emission/index.js';
+import { ALLOWED_IND_FACT, IND_FACT_OPTIONAL, type CfeTypeInfo, computeMontoItem, findCfeType, isContingencyCode, totalesFor } from '../emission/index.js';
 import type { Emisor, Receptor, Totales } from '../emission/index.js';
 import { addDays } from '../../lib/dates.js';
 import { receiverDocumentProblem } from '../../lib/receiver-document.js';
@@ -253,8 +253,7 @@ const upperFirst = (s: string) => (s.startsWith('iva') ? `IVA${s.slice(3)}` : s[
 
 /** The sent totals, as sent (spec 2.3 rule 1), in DGI's element names. */
 export function sentTotales(totales: NonNullable<CfeBody['totales']>, currency: { TpoMoneda: string; TpoCambio?: string }, cantLinDet: number): Totales {
-  const out: Record<string, unknown> = { TpoMoneda: currency.TpoMoneda }; // not a spread: see issuerOf
-  if (currency.TpoCambio !== undefined) out.TpoCambio = currency.TpoCambio;
+  const out = totalesFor(currency) as unknown as Record<string, unknown>;
   for (const f of TOTALS_AMOUNT_FIELDS) if (totales[f] !== undefined) out[upperFirst(f)] = totales[f];
   out.CantLinDet = cantLinDet; // BRIEF 1, A-C126: the number of items (a different sent value is refused by checkLines)
   if (totales.retencPercep?.length) out.RetencPercep = totales.retencPercep.map((r) => ({ CodRet: r.codRet, ValRetPerc: r.valRetPerc }));
