@@ -20,7 +20,7 @@ import type { DgiSimulator } from '../dgi/dgi.simulator.js';
 import { issuedCfes } from '../issued-cfe/issued-cfe.tables.js';
 import { enqueueSubmitPending } from './dgi-submission.jobs.js';
 import { dgiEnvelopeItems, dgiEnvelopes } from './dgi-submission.tables.js';
-import { emitTicket, setUpDgiIssuer, simulatorOf, startRunner, today, waitFor, waitForState } from './dgi-submission.test-helpers.js';
+import { emitTicket, setUpDgiIssuer, simulatorOf, startRunner, today, waitFor, waitForEvent, waitForState } from './dgi-submission.test-helpers.js';
 
 let t: TestApp;
 let admin: string;
@@ -78,9 +78,7 @@ describe('happy path', () => {
     const voided = await t.db.select().from(caeVoidedNumbers).where(and(eq(caeVoidedNumbers.companyId, issuer.company.id), eq(caeVoidedNumbers.desde, cfe.numero), eq(caeVoidedNumbers.tipoCfe, 101)));
     assert.equal(voided.length, 1);
     assert.equal(voided[0].motivo, 'rechazo');
-    const feed = await t.call(admin, 'GET', `/api/v1/eventos?idEmpresa=${issuer.company.id}&length=500`);
-    const ev = feed.body.data.find((e: any) => e.type === 'Cfe.RechazadoDgi' && e.data.idCfeEmitido === cfe.id);
-    assert.ok(ev, 'Cfe.RechazadoDgi recorded');
+    const ev = await waitForEvent(t, admin, issuer.company.id, 'Cfe.RechazadoDgi', (e) => e.type === 'Cfe.RechazadoDgi' && e.data.idCfeEmitido === cfe.id);
     assert.equal(ev.data.numeroAnulado, true);
     assert.equal(ev.data.motivos[0].codigo, 'E05');
   });
@@ -110,8 +108,8 @@ describe('happy path', () => {
     const final = await waitForState(t, admin, row.id, ['observado', 'aceptado']);
     assert.equal(final.estado, 'observado', JSON.stringify(final));
     assert.equal(final.historial.at(-1).codigo, 'C05');
-    const feed = await t.call(admin, 'GET', `/api/v1/eventos?idEmpresa=${issuer.company.id}&length=500`);
-    assert.ok(feed.body.data.some((e: any) => e.type === 'Cfe.ObservadoDgi' && e.data.idCfeEmitido === row.id && e.data.numeroAnulado === false));
+    const ev = await waitForEvent(t, admin, issuer.company.id, 'Cfe.ObservadoDgi', (e) => e.type === 'Cfe.ObservadoDgi' && e.data.idCfeEmitido === row.id);
+    assert.equal(ev.data.numeroAnulado, false);
   });
 
   test('killed after the envelope commit: on restart the same envelope (same Idemisor) is sent once', async () => {

@@ -60,6 +60,17 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
   }
 }
 
+/**
+ * The first event of the company's feed matching `match`. Waits: the feed shows an event only once
+ * every transaction older than it has ended (events module), and a job of the runner may hold one open.
+ */
+export async function waitForEvent(t: TestApp, token: string, idEmpresa: number, what: string, match: (e: any) => boolean) {
+  return waitFor(what, async () => {
+    const feed = await t.call(token, 'GET', `/api/v1/eventos?idEmpresa=${idEmpresa}&length=500`);
+    return (feed.body.data as any[]).find(match);
+  });
+}
+
 export async function waitForState(t: TestApp, token: string, id: number, states: string[]) {
   return waitFor(`CFE ${id} in ${states.join('/')}`, async () => {
     const r = await t.call(token, 'GET', `/api/v1/cfeemitido/${id}/estados`);
