@@ -20,13 +20,14 @@ function ticks(statPath: string): { comm: string; ms: number } | undefined {
   }
 }
 
-/** ms of CPU per thread name of this process, and of every postgres process on the machine. */
-export function cpuSnapshot(): Map<string, number> {
+/** ms of CPU per thread name of this process (but the `skip` thread ids), and of every postgres process on the machine. */
+export function cpuSnapshot(skip: number[] = []): Map<string, number> {
   const out = new Map<string, number>();
   const add = (k: string, ms: number) => out.set(k, (out.get(k) ?? 0) + ms);
   let tasks: string[] = [];
   try { tasks = fs.readdirSync('/proc/self/task'); } catch { return out; }
   for (const t of tasks) {
+    if (skip.includes(Number(t))) continue;
     const r = ticks(`/proc/self/task/${t}/stat`);
     if (r) add(t === String(process.pid) ? 'node main thread' : `${THREAD}${t}`, r.ms);
   }

@@ -23,7 +23,7 @@ import { companies } from '../src/modules/companies/companies.tables.js';
 import { setUpIssuer } from '../src/modules/issued-cfe/issued-cfe.test-setup.js';
 import { connectDatabase } from '../src/platform/db/client.js';
 import { cpuReport, cpuSnapshot } from './cpu.js';
-import { runLoad } from './load.js';
+import { openLoad } from './load.js';
 import { openBenchDatabase } from './support.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createMailer } from '../src/platform/mailer.js';
@@ -100,7 +100,8 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     // still ~20 % slower with a p99 of 70-110 ms (this machine, session 7: 1,238 vs 1,537 receipts/s).
     // A service runs for hours; the figure is its steady state.
     const warmUpSeconds = Number(process.env.BENCH_EMISSION_WARMUP_SECONDS ?? 8);
-    await runLoad(request, { connections, seconds: warmUpSeconds });
+    const load = await openLoad(request, { connections });
+    await load.run(warmUpSeconds);
     // The raw RSA rate is measured right before and right after the run and averaged: on this shared
     // VM one core's speed drifts by 10-20 % within a minute, and the ratio compares like with like.
     const rawSignsBefore = rawSignsPerSecond(2);
@@ -108,12 +109,13 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     // The load generator runs on its own thread, as a separate client process would: on the
     // server's event loop it would take CPU from the requests it measures (bench/load.ts).
     const cpuBefore = process.cpuUsage();
-    const threadsBefore = cpuSnapshot();
+    const threadsBefore = cpuSnapshot([load.tid]);
     const wallBefore = process.hrtime.bigint();
-    const r = await runLoad(request, { connections, seconds });
+    const r = await load.run(seconds);
     const cpu = process.cpuUsage(cpuBefore);
     const wallMs = Number(process.hrtime.bigint() - wallBefore) / 1e6;
-    const cpuRows = cpuReport(threadsBefore, cpuSnapshot(), wallMs, r.ok2xx);
+    const cpuRows = cpuReport(threadsBefore, cpuSnapshot([load.tid]), wallMs, r.ok2xx);
+    await load.close();
     cpuRows.push({ name: 'load generator thread', pctOfCore: Math.round((r.cpuMs / wallMs) * 100), msPerUnit: Math.round((r.cpuMs / Math.max(r.ok2xx, 1)) * 1000) / 1000 });
     const processCpuPct = Math.round(((cpu.user + cpu.system) / 1000 / wallMs) * 100);
     const receiptsPerSecond = Math.round((r.ok2xx / r.seconds) * 10) / 10;
