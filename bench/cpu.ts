@@ -56,3 +56,29 @@ export function cpuReport(before: Map<string, number>, after: Map<string, number
   if (others.length > 1) row('other node threads (GC, compiler, libuv, other workers)', others.slice(1).reduce((a, b) => a + b, 0));
   return rows.sort((a, b) => b.pctOfCore - a.pctOfCore);
 }
+
+/** Machine-wide CPU time from /proc/stat's `cpu` line (ms, all cores): busy, idle (with iowait) and steal. */
+export function machineSnapshot(): { busy: number; idle: number; steal: number } {
+  try {
+    const line = fs.readFileSync('/proc/stat', 'latin1').split('\n')[0];
+    // cpu user nice system idle iowait irq softirq steal guest guest_nice (guest time is inside user)
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1, 9).map((x) => Number(x) * TICK_MS);
+    return { busy: user + nice + system + irq + softirq, idle: idle + iowait, steal };
+  } catch {
+    return { busy: 0, idle: 0, steal: 0 };
+  }
+}
+
+/**
+ * Where the machine's cores went between two snapshots, as % of all cores: busy, idle, and stolen
+ * by the hypervisor (time the VM wanted a core and did not get it: on a shared VM it lowers every
+ * figure of a run without any change in the code).
+ */
+export function machineReport(before: ReturnType<typeof machineSnapshot>, after: ReturnType<typeof machineSnapshot>): { busy: number; idle: number; steal: number } {
+  const busy = after.busy - before.busy;
+  const idle = after.idle - before.idle;
+  const steal = after.steal - before.steal;
+  const total = Math.max(busy + idle + steal, 1);
+  const pct = (x: number) => Math.round((x / total) * 1000) / 10;
+  return { busy: pct(busy), idle: pct(idle), steal: pct(steal) };
+}

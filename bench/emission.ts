@@ -22,7 +22,7 @@ import { loadConfig } from '../src/config.js';
 import { companies } from '../src/modules/companies/companies.tables.js';
 import { setUpIssuer } from '../src/modules/issued-cfe/issued-cfe.test-setup.js';
 import { connectDatabase } from '../src/platform/db/client.js';
-import { cpuReport, cpuSnapshot } from './cpu.js';
+import { cpuReport, cpuSnapshot, machineReport, machineSnapshot } from './cpu.js';
 import { openLoad } from './load.js';
 import { openBenchDatabase } from './support.js';
 import { createLogger } from '../src/platform/logger.js';
@@ -110,11 +110,13 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     // server's event loop it would take CPU from the requests it measures (bench/load.ts).
     const cpuBefore = process.cpuUsage();
     const threadsBefore = cpuSnapshot([load.tid]);
+    const machineBefore = machineSnapshot();
     const wallBefore = process.hrtime.bigint();
     const r = await load.run(seconds);
     const cpu = process.cpuUsage(cpuBefore);
     const wallMs = Number(process.hrtime.bigint() - wallBefore) / 1e6;
     const cpuRows = cpuReport(threadsBefore, cpuSnapshot([load.tid]), wallMs, r.ok2xx);
+    const machine = machineReport(machineBefore, machineSnapshot());
     await load.close();
     cpuRows.push({ name: 'load generator thread', pctOfCore: Math.round((r.cpuMs / wallMs) * 100), msPerUnit: Math.round((r.cpuMs / Math.max(r.ok2xx, 1)) * 1000) / 1000 });
     const processCpuPct = Math.round(((cpu.user + cpu.system) / 1000 / wallMs) * 100);
@@ -138,6 +140,7 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
       rawRsaSignsPerSecondOneCore: rawSigns,
       ratioReceiptsToRawSigns: Math.round((receiptsPerSecond / rawSigns) * 1000) / 1000,
       nodeProcessCpuPercent: processCpuPct,
+      machineStealPercent: machine.steal,
       issuedOnSerie: row.n,
       serieContiguousNoDuplicates: contiguous ? 1 : 0,
     };
@@ -150,6 +153,7 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     console.log(`emission: V8 helper threads: ${pool ? pool.split('=')[1] : '4 (Node default; npm start runs with --v8-pool-size=1)'}`);
     console.log(`emission: this Node process (API + load-generator thread + any worker threads) used ${processCpuPct}% of one core during the run`);
     for (const c of cpuRows) console.log(`emission: cpu ${c.name}: ${c.pctOfCore}% of a core, ${c.msPerUnit} ms per receipt`);
+    console.log(`emission: machine's ${os.cpus().length} cores during the run: ${machine.busy}% busy, ${machine.idle}% idle, ${machine.steal}% stolen by the hypervisor (a shared VM's steal slows every figure above)`);
     const st = modules.services.issuedCfe.emissionStats();
     console.log(`emission: pipeline ${st.batches} batches, ${(st.receipts / Math.max(st.batches, 1)).toFixed(1)} receipts per batch; forecasts held ${st.forecastsHeld}, missed ${st.forecastsMissed}; one-by-one fallbacks ${st.fallbacks}; seal workers ${config.emission.sealWorkers}`);
     console.log(`emission: serie A of ${companyCount} ${companyCount > 1 ? 'companies' : 'company'}: ${row.n} rows, numbers ${row.lo}..${row.hi}: ${contiguous ? 'contiguous, no duplicates' : 'GAPS OR DUPLICATES'}`);
