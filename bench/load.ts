@@ -132,8 +132,8 @@ export interface LoadGenerator {
 
 /**
  * Starts the load generator thread. Warm-up and measured run go through the same thread: a new
- * thread per phase started cold, and its own JIT compiling (V8 --trace-opt: ~130 functions, ~0.75 s
- * of the compiler thread in a 10-s run) landed in the measured run, on the cores it shares with the service.
+ * thread per phase started cold, and its own JIT compiling (socket, parsing and bookkeeping code)
+ * landed in the measured run, on the cores it shares with the service.
  */
 export function openLoad(request: LoadRequest, opts: { connections: number }): Promise<LoadGenerator> {
   return new Promise((resolve, reject) => {
