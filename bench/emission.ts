@@ -23,7 +23,7 @@ import { companies } from '../src/modules/companies/companies.tables.js';
 import { setUpIssuer } from '../src/modules/issued-cfe/issued-cfe.test-setup.js';
 import { connectDatabase } from '../src/platform/db/client.js';
 import { cpuReport, cpuSnapshot, machineReport, machineSnapshot } from './cpu.js';
-import { openLoad } from './load.js';
+import { openLoad, type LoadGenerator } from './load.js';
 import { openBenchDatabase } from './support.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createMailer } from '../src/platform/mailer.js';
@@ -57,6 +57,7 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
   const database = connectDatabase(dbh.url, { max: config.db.poolMax });
   const mailer = createMailer(config.mail, logger);
   const { app, modules } = await buildApp({ config, logger, database, mailer, jwtSecret: JWT_SECRET });
+  let load: LoadGenerator | undefined; // closed in `finally`, also when the run fails
   try {
     await modules.services.users.ensureFirstAdmin(ADMIN.usuario, ADMIN.clave);
     const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: ADMIN });
@@ -108,7 +109,7 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     // "wrong map" in emittedEvent and issuedCfeView) and recompiled it during the run. 3 alternating
     // pairs: 1,169-1,227 -> 1,325-1,380 receipts/s, CPU 1.41-1.47 -> 1.26-1.33 ms per receipt.
     const rawSignsBefore = rawSignsPerSecond(2);
-    const load = await openLoad(request, { connections });
+    load = await openLoad(request, { connections });
     await load.run(warmUpSeconds);
 
     // The load generator runs on its own thread, as a separate client process would: on the
@@ -122,7 +123,6 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     const wallMs = Number(process.hrtime.bigint() - wallBefore) / 1e6;
     const cpuRows = cpuReport(threadsBefore, cpuSnapshot([load.tid]), wallMs, r.ok2xx);
     const machine = machineReport(machineBefore, machineSnapshot());
-    await load.close();
     cpuRows.push({ name: 'load generator thread', pctOfCore: Math.round((r.cpuMs / wallMs) * 100), msPerUnit: Math.round((r.cpuMs / Math.max(r.ok2xx, 1)) * 1000) / 1000 });
     const processCpuPct = Math.round(((cpu.user + cpu.system) / 1000 / wallMs) * 100);
     const receiptsPerSecond = Math.round((r.ok2xx / r.seconds) * 10) / 10;
@@ -164,6 +164,7 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     console.log(`emission: serie A of ${companyCount} ${companyCount > 1 ? 'companies' : 'company'}: ${row.n} rows, numbers ${row.lo}..${row.hi}: ${contiguous ? 'contiguous, no duplicates' : 'GAPS OR DUPLICATES'}`);
     return result;
   } finally {
+    await load?.close();
     await app.close();
     mailer.close();
     await database.close();
