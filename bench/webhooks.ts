@@ -8,6 +8,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
 import { connectDatabase } from '../src/platform/db/client.js';
 import { openBenchDatabase } from './support.js';
 import { companies } from '../src/modules/companies/companies.tables.js';
@@ -15,6 +16,9 @@ import { insertEvents } from '../src/modules/events/events.repository.js';
 import { insertEndpoint } from '../src/modules/webhooks/webhooks.repository.js';
 import { createDeliveryEngine } from '../src/modules/webhooks/delivery-engine.js';
 import { silentLogger } from '../src/modules/webhooks/webhooks.test-helpers.js';
+
+/** How long a phase may wait for its deliveries before the bench reports what the attempts say. */
+const WAIT_LIMIT_MS = 120_000;
 
 function percentile(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
@@ -47,14 +51,18 @@ export async function runWebhookBench(opts: { events?: number; endpoints?: numbe
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hook`;
-  const waitFor = (n: number) => new Promise<void>((resolve) => {
-    onReceived = () => { if (received >= n) resolve(); };
+  // Bounded: a delivery that fails for good (a refused secret, say) is never retried to this
+  // receiver, and an unbounded wait hung `npm run bench` here instead of reporting it.
+  const waitFor = (n: number, what: string) => new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${what}: ${received} of ${n} deliveries received after ${WAIT_LIMIT_MS / 1000} s`)), WAIT_LIMIT_MS);
+    onReceived = () => { if (received >= n) { clearTimeout(timer); resolve(); } };
     onReceived();
   });
 
   const db = database.db;
   const [company] = await db.insert(companies).values({ rut: '219999830019', razonSocial: 'Bench S.A.' }).returning();
-  for (let i = 0; i < endpoints; i++) await insertEndpoint(db, { companyId: company.id, url, events: ['Cfe.Emitido'], secret: 'whsec_' + Buffer.from(`bench-secret-${i}`).toString('base64') });
+  // Standard Webhooks secrets must decode to at least 24 bytes (the engine refuses shorter ones).
+  for (let i = 0; i < endpoints; i++) await insertEndpoint(db, { companyId: company.id, url, events: ['Cfe.Emitido'], secret: 'whsec_' + Buffer.from(`bench-secret-${i}`.padEnd(32, '.')).toString('base64') });
   const data = { idCfeEmitido: 1, tipoCfe: 111, serie: 'A', numero: 1, total: '1220.00' };
 
   // 1. Throughput: a backlog of events, then the engine drains it.
@@ -62,9 +70,20 @@ export async function runWebhookBench(opts: { events?: number; endpoints?: numbe
     await insertEvents(db, Array.from({ length: Math.min(1000, events - i) }, () => ({ companyId: company.id, type: 'Cfe.Emitido', data })));
   }
   const engine = createDeliveryEngine({ database, logger: silentLogger, timeoutMs: 10_000, allowPrivateUrls: true, maxInFlight: Number(process.env.BENCH_WEBHOOK_IN_FLIGHT ?? 512), pollIntervalMs: 200 });
+  const closeAll = async () => {
+    await engine.stop();
+    await new Promise<void>((r) => server.close(() => r()));
+    server.closeAllConnections();
+    await stop();
+  };
+  const failWith = async (err: Error): Promise<never> => {
+    const attempts = (await db.execute(sql`select outcome, error, count(*)::int as n from webhook_attempts group by 1, 2 order by 3 desc limit 3`)).rows;
+    await closeAll();
+    throw new Error(`${err.message}; attempts by outcome: ${JSON.stringify(attempts)}`);
+  };
   const t0 = Date.now();
   await engine.start();
-  await waitFor(events * endpoints);
+  await waitFor(events * endpoints, 'throughput').catch(failWith);
   const seconds = (Date.now() - t0) / 1000;
   const perSecond = Math.round((events * endpoints) / seconds);
 
@@ -77,13 +96,10 @@ export async function runWebhookBench(opts: { events?: number; endpoints?: numbe
     created.set(`evt_${row.id}`, Date.now());
     await new Promise((r) => setTimeout(r, 5));
   }
-  await waitFor(base + latencyEvents * endpoints);
+  await waitFor(base + latencyEvents * endpoints, 'latency').catch(failWith);
   const latencies = [...created].map(([id, at]) => (firstSeen.get(id) ?? NaN) - at).sort((a, b) => a - b);
 
-  await engine.stop();
-  await new Promise<void>((r) => server.close(() => r()));
-  server.closeAllConnections();
-  await stop();
+  await closeAll();
   const result = { deliveries: events * endpoints, seconds, deliveriesPerSecond: perSecond, latencyP50Ms: percentile(latencies, 50), latencyP99Ms: percentile(latencies, 99) };
   console.log(`webhooks: ${result.deliveries} deliveries in ${seconds.toFixed(2)} s = ${perSecond} deliveries/s`);
   console.log(`webhooks: event → first attempt over ${latencies.length} events: p50 ${result.latencyP50Ms} ms, p99 ${result.latencyP99Ms} ms`);
