@@ -133,6 +133,7 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
 
     const rawSignsAfter = rawSignsPerSecond(2);
     const rawSigns = Math.round((rawSignsBefore + rawSignsAfter) / 2);
+    const cpuMsPerReceipt = cpuRows.reduce((a, c) => a + c.msPerUnit, 0);
     const result = {
       receiptsPerSecond,
       latencyP50Ms: r.latencyMs.p50,
@@ -146,7 +147,7 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
       ratioReceiptsToRawSigns: Math.round((receiptsPerSecond / rawSigns) * 1000) / 1000,
       nodeProcessCpuPercent: processCpuPct,
       machineStealPercent: machine.steal,
-      cpuMsPerReceipt: Math.round(cpuRows.reduce((a, c) => a + c.msPerUnit, 0) * 1000) / 1000,
+      cpuMsPerReceipt: Math.round(cpuMsPerReceipt * 1000) / 1000,
       issuedOnSerie: row.n,
       serieContiguousNoDuplicates: contiguous ? 1 : 0,
     };
@@ -165,7 +166,6 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     // more between VMs (AVX-512 or not) than the rest of a receipt's work does, so the same code meets
     // the 0.5 ratio on one VM and cannot on another; this line shows which case a run is.
     const cores = os.cpus().length;
-    const cpuMsPerReceipt = cpuRows.reduce((a, c) => a + c.msPerUnit, 0);
     const ceiling = Math.round((cores * 1000) / cpuMsPerReceipt);
     const needed = Math.round(rawSigns / 2);
     console.log(`emission: CPU budget: ${cpuMsPerReceipt.toFixed(3)} ms of CPU per receipt in all (one RSA signature is ${(1000 / rawSigns).toFixed(3)} ms of it); ${cores} cores allow at most ${ceiling} receipts/s with every core 100% busy; this run reached ${Math.round((receiptsPerSecond / ceiling) * 100)}% of that, and ratio 0.5 needs ${needed}/s, ${Math.round((needed / ceiling) * 100)}% of it`);
