@@ -133,6 +133,7 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
 
     const rawSignsAfter = rawSignsPerSecond(2);
     const rawSigns = Math.round((rawSignsBefore + rawSignsAfter) / 2);
+    const cores = os.cpus().length;
     const cpuMsPerReceipt = cpuRows.reduce((a, c) => a + c.msPerUnit, 0);
     const result = {
       receiptsPerSecond,
@@ -160,12 +161,11 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     console.log(`emission: V8 helper threads: ${pool ? pool.split('=')[1] : '4 (Node default; npm start runs with --v8-pool-size=1)'}`);
     console.log(`emission: this Node process (API + load-generator thread + any worker threads) used ${processCpuPct}% of one core during the run`);
     for (const c of cpuRows) console.log(`emission: cpu ${c.name}: ${c.pctOfCore}% of a core, ${c.msPerUnit} ms per receipt`);
-    console.log(`emission: machine's ${os.cpus().length} cores during the run: ${machine.busy}% busy, ${machine.idle}% idle, ${machine.steal}% stolen by the hypervisor (a shared VM's steal slows every figure above)`);
+    console.log(`emission: machine's ${cores} cores during the run: ${machine.busy}% busy, ${machine.idle}% idle, ${machine.steal}% stolen by the hypervisor (a shared VM's steal slows every figure above)`);
     // What the ratio target asks of this machine: with every thread's and PostgreSQL's CPU per receipt
     // measured above, the cores bound receipts/s whatever the scheduling. The raw RSA rate varies far
     // more between VMs (AVX-512 or not) than the rest of a receipt's work does, so the same code meets
     // the 0.5 ratio on one VM and cannot on another; this line shows which case a run is.
-    const cores = os.cpus().length;
     const ceiling = Math.round((cores * 1000) / cpuMsPerReceipt);
     const needed = Math.round(rawSigns / 2);
     console.log(`emission: CPU budget: ${cpuMsPerReceipt.toFixed(3)} ms of CPU per receipt in all (one RSA signature is ${(1000 / rawSigns).toFixed(3)} ms of it); ${cores} cores allow at most ${ceiling} receipts/s with every core 100% busy; this run reached ${Math.round((receiptsPerSecond / ceiling) * 100)}% of that, and ratio 0.5 needs ${needed}/s, ${Math.round((needed / ceiling) * 100)}% of it`);
