@@ -46,7 +46,8 @@ function rawSignsPerSecond(seconds = 3): number {
   return Math.round(n / (Number(process.hrtime.bigint() - start) / 1e9));
 }
 
-export async function runEmissionBench(opts: { seconds?: number; connections?: number; companies?: number } = {}): Promise<Record<string, number>> {
+/** `warmUpSeconds` and `rawSignSeconds` exist for the smoke test (bench/bench-smoke.int.test.ts), which runs a second of it. */
+export async function runEmissionBench(opts: { seconds?: number; connections?: number; companies?: number; warmUpSeconds?: number; rawSignSeconds?: number } = {}): Promise<Record<string, number>> {
   const seconds = opts.seconds ?? Number(process.env.BENCH_EMISSION_SECONDS ?? 10);
   const connections = opts.connections ?? Number(process.env.BENCH_EMISSION_CONNECTIONS ?? 32);
   const companyCount = Math.max(1, opts.companies ?? Number(process.env.BENCH_EMISSION_COMPANIES ?? 1));
@@ -100,7 +101,7 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     // optimised code for several seconds, and measured after 2 s the first seconds of the run were
     // still ~20 % slower with a p99 of 70-110 ms (this machine, session 7: 1,238 vs 1,537 receipts/s).
     // A service runs for hours; the figure is its steady state.
-    const warmUpSeconds = Number(process.env.BENCH_EMISSION_WARMUP_SECONDS ?? 8);
+    const warmUpSeconds = opts.warmUpSeconds ?? Number(process.env.BENCH_EMISSION_WARMUP_SECONDS ?? 8);
     // The raw RSA rate is measured right before the warm-up and right after the run and averaged: on
     // this shared VM one core's speed drifts by 10-20 % within a minute, and the ratio compares like
     // with like. Not between warm-up and run: those 2 s without requests let the lane's numbering
@@ -108,7 +109,8 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     // row objects have other hidden classes; V8 dropped the optimised emission code (--trace-deopt:
     // "wrong map" in emittedEvent and issuedCfeView) and recompiled it during the run. 3 alternating
     // pairs: 1,169-1,227 -> 1,325-1,380 receipts/s, CPU 1.41-1.47 -> 1.26-1.33 ms per receipt.
-    const rawSignsBefore = rawSignsPerSecond(2);
+    const rawSignSeconds = opts.rawSignSeconds ?? 2;
+    const rawSignsBefore = rawSignsPerSecond(rawSignSeconds);
     load = await openLoad(request, { connections });
     await load.run(warmUpSeconds);
 
@@ -131,7 +133,7 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     const contiguous = series.length === companyCount && series.every((x) => x.n === x.d && x.n === x.hi - x.lo + 1);
     const row = { n: series.reduce((a, x) => a + x.n, 0), lo: Math.min(...series.map((x) => x.lo)), hi: Math.max(...series.map((x) => x.hi)) };
 
-    const rawSignsAfter = rawSignsPerSecond(2);
+    const rawSignsAfter = rawSignsPerSecond(rawSignSeconds);
     const rawSigns = Math.round((rawSignsBefore + rawSignsAfter) / 2);
     const cores = os.cpus().length;
     const cpuMsPerReceipt = cpuRows.reduce((a, c) => a + c.msPerUnit, 0);

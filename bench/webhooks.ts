@@ -24,7 +24,8 @@ function percentile(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
 }
 
-export async function runWebhookBench(opts: { events?: number; endpoints?: number; latencyEvents?: number } = {}) {
+export async function runWebhookBench(opts: { events?: number; endpoints?: number; latencyEvents?: number; waitLimitMs?: number } = {}) {
+  const waitLimitMs = opts.waitLimitMs ?? WAIT_LIMIT_MS;
   const events = opts.events ?? Number(process.env.BENCH_WEBHOOK_EVENTS ?? 20_000);
   const endpoints = opts.endpoints ?? Number(process.env.BENCH_WEBHOOK_ENDPOINTS ?? 2);
   const latencyEvents = opts.latencyEvents ?? Number(process.env.BENCH_LATENCY_EVENTS ?? 1000);

@@ -1,0 +1,32 @@
+/**
+ * The database-backed bench scenarios, run for a second each so that `npm test` notices when one of
+ * them drifts from the service it measures (in session 16 `bench/webhooks.ts` still made 14-byte
+ * secrets the engine had refused for weeks, and `npm run bench` hung). This checks that each one
+ * completes and that what it counts is right (every request answered 2xx, every delivery made, the
+ * serie contiguous); never how fast: speed is for `npm run bench` to print, not for a test to time.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { runEmissionBench } from './emission.js';
+import { runWebhookBench } from './webhooks.js';
+
+describe('bench scenarios (one short run each, no timing asserted)', () => {
+  test('emission: issues e-Tickets over HTTP, all 2xx, numbering contiguous, figures printed', async () => {
+    const r = await runEmissionBench({ seconds: 1, connections: 4, warmUpSeconds: 0.5, rawSignSeconds: 0.2 });
+    assert.equal(r.non2xx, 0);
+    assert.equal(r.errors, 0);
+    assert.ok(r.receiptsPerSecond > 0, 'some receipts were issued');
+    assert.ok(r.issuedOnSerie > 0);
+    assert.equal(r.serieContiguousNoDuplicates, 1);
+    assert.ok(r.rawRsaSignsPerSecondOneCore > 0);
+    assert.ok(Number.isFinite(r.ratioReceiptsToRawSigns) && r.ratioReceiptsToRawSigns > 0);
+    assert.ok(Number.isFinite(r.cpuMsPerReceipt) && r.cpuMsPerReceipt > 0);
+  });
+
+  test('webhooks: every event is delivered to every endpoint', async () => {
+    const r = await runWebhookBench({ events: 300, endpoints: 2, latencyEvents: 20, waitLimitMs: 30_000 });
+    assert.equal(r.deliveries, 600);
+    assert.ok(r.deliveriesPerSecond > 0);
+    assert.ok(Number.isFinite(r.latencyP50Ms) && Number.isFinite(r.latencyP99Ms), 'every latency event was delivered');
+  });
+});
