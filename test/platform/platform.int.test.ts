@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { specEndpoints } from '../../src/platform/http/spec-surface.js';
 import { createTestApp, type TestApp } from '../support/app.js';
@@ -41,6 +45,20 @@ describe('happy path', () => {
     assert.ok(paths['/api/auth/refresh'], 'the refresh operation is documented');
     const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
     assert.equal(docs.statusCode, 200);
+  });
+
+  it('npm run openapi:export writes the document the service serves, without a database', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'openapi-test-'));
+    try {
+      const file = path.join(dir, 'openapi.json');
+      execFileSync(process.execPath, ['--import', 'tsx', 'scripts/openapi-export.ts', file], { stdio: 'pipe' });
+      const exported = JSON.parse(fs.readFileSync(file, 'utf8'));
+      const served = (await t.call(undefined, 'GET', '/openapi.json')).body;
+      assert.deepEqual(Object.keys(exported.paths).sort(), Object.keys(served.paths).sort());
+      assert.deepEqual(exported.paths['/api/v1/comprobante/emitir'], served.paths['/api/v1/comprobante/emitir']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('echoes a valid x-request-id and puts the request id in error bodies', async () => {
