@@ -25,7 +25,6 @@ export const issuedCfeErrors = defineErrors({
   INDICADOR_FACTURACION_INVALIDO: { status: 422, message: 'El indicadorFacturacion de una línea no está permitido para este tipo de comprobante.' },
   TOTALES_INVALIDOS: { status: 422, message: 'Los totales no se pueden calcular con los datos enviados.' },
   XML_INVALIDO: { status: 422, message: 'El comprobante no cumple el esquema XSD de DGI.' },
-  SIN_NUMERACION_CAE: { status: 422, message: 'No hay un rango CAE vigente con números disponibles para este tipo y serie.' },
   SIN_CERTIFICADO: { status: 422, message: 'La empresa no tiene un certificado de firma activo.' },
   LIMITE_MENSUAL_EXCEDIDO: { status: 429, message: 'La empresa alcanzó su límite mensual de comprobantes.' },
   IDEMPOTENCIA_CONFLICTO: { status: 409, message: 'La Idempotency-Key ya se usó con otra solicitud distinta; use una clave nueva.' },
@@ -40,6 +39,10 @@ export const issuedCfeErrors = defineErrors({
   CODIGO_ITEM_INVALIDO: { status: 422, message: 'El código GTIN de una línea (codigoItem) no es válido: revise la cantidad de dígitos y el dígito verificador.' },
   /** BRIEF 2.8: a global reference (IndGlobal = 1) carries no TpoDocRef, Serie, NroCFERef nor FechaCFEref. */
   REFERENCIA_GLOBAL_CON_DATOS: { status: 422, message: 'Una referencia global (indicadorGlobal = 1) no debe indicar tipoCfe, serie, numero ni fecha: envíe solo la razon, o quite indicadorGlobal.' },
+  /** BRIEF 2.8: FechaCFEref, when present, must equal the referenced CFE's date (checked when the referenced CFE is one of ours). */
+  REFERENCIA_FECHA_DISTINTA: { status: 422, message: 'La fecha de una referencia no coincide con la fecha de emisión del comprobante referenciado: corríjala u omítala.' },
+  /** BRIEF 2.8 / E12: DGI rejects a reference to a CFE that is not in its records, as one it rejected is not. */
+  REFERENCIA_RECHAZADA_DGI: { status: 422, message: 'El comprobante referenciado fue rechazado por DGI y no puede referenciarse: referencie el comprobante que lo reemplazó.' },
   /** BRIEF 2.1, 2.7: with IndCobPropia = 1 the DscRcgGlobal zone is forbidden. */
   COBRANZA_PROPIA_DESCUENTOS: { status: 422, message: 'Un comprobante de cobranza propia (indCobPropia = 1) no admite descuentos ni recargos globales (descuentosRecargos).' },
   /** BRIEF 2.10: cuenta-ajena sales (131-133, 141-143) carry Compl_Fiscal unless SecProf = 2. */

@@ -1,4 +1,4 @@
-import { and, count, eq, gte, sql } from 'drizzle-orm';
+import { and, count, eq, gte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { issuedCfes, type IssuedCfeRow } from './issued-cfe.tables.js';
 
@@ -30,4 +30,14 @@ export async function findByIdempotencyKey(db: DbOrTx, companyId: number, key: s
 export async function countSignedSince(db: DbOrTx, companyId: number, from: Date): Promise<number> {
   const [row] = await db.select({ n: count() }).from(issuedCfes).where(and(eq(issuedCfes.companyId, companyId), gte(issuedCfes.firmadoEn, from)));
   return row.n;
+}
+
+export interface ReferencedKey { tipoCfe: number; serie: string; numero: number }
+
+/** The company's own CFEs among the referenced ones (≤ 40, BRIEF 2.8), on the number's unique index. */
+export async function findReferenced(db: DbOrTx, companyId: number, keys: ReferencedKey[]): Promise<Array<ReferencedKey & { fechaEmision: string; estado: string }>> {
+  if (keys.length === 0) return [];
+  return db.select({ tipoCfe: issuedCfes.tipoCfe, serie: issuedCfes.serie, numero: issuedCfes.numero, fechaEmision: issuedCfes.fechaEmision, estado: issuedCfes.estado })
+    .from(issuedCfes)
+    .where(and(eq(issuedCfes.companyId, companyId), or(...keys.map((k) => and(eq(issuedCfes.tipoCfe, k.tipoCfe), eq(issuedCfes.serie, k.serie), eq(issuedCfes.numero, k.numero))))));
 }

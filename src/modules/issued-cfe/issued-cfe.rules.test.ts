@@ -126,6 +126,24 @@ describe('errors', () => {
   });
 });
 
+describe('references checked against our own CFEs (BRIEF 2.8)', () => {
+  const own = [{ tipoCfe: 111, serie: 'A', numero: 3, fechaEmision: '2026-03-01', estado: 'aceptado' }, { tipoCfe: 111, serie: 'A', numero: 4, fechaEmision: '2026-03-02', estado: 'rechazado' }];
+  const note = (refs: Array<Record<string, unknown>>) => body({ idDoc: { tipoCfe: 112, fechaEmision: '2026-03-10' }, referencias: refs });
+  it('keys only complete, non-global references', () => {
+    assert.deepEqual(rules.referencedKeys(note([{ tipoCfe: 111, serie: 'A', numero: 3 }, { indicadorGlobal: 1, razon: 'Varios' }])), [{ tipoCfe: 111, serie: 'A', numero: 3 }]);
+  });
+  it('accepts the referenced date, no date, and receipts that are not ours', () => {
+    assert.equal(code(() => rules.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'A', numero: 3, fecha: '2026-03-01' }]), own)), 'OK');
+    assert.equal(code(() => rules.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'A', numero: 3 }]), own)), 'OK');
+    assert.equal(code(() => rules.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'A', numero: 9, fecha: '2020-01-01' }]), own)), 'OK');
+    assert.equal(code(() => rules.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'B', numero: 3, fecha: '2020-01-01' }]), own)), 'OK');
+  });
+  it('refuses another date and a CFE that DGI rejected', () => {
+    assert.equal(code(() => rules.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'A', numero: 3, fecha: '2026-03-02' }]), own)), 'REFERENCIA_FECHA_DISTINTA');
+    assert.equal(code(() => rules.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'A', numero: 4, fecha: '2026-03-02' }]), own)), 'REFERENCIA_RECHAZADA_DGI');
+  });
+});
+
 describe('fechaEmision (BRIEF 2.1: 2011-10-01 .. DGI date + 60 days)', () => {
   it('accepts the bounds and refuses one day beyond them', () => {
     assert.equal(code(() => rules.checkFechaEmision('2011-10-01', '2026-11-21')), 'OK');

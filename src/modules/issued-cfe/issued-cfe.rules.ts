@@ -47,6 +47,31 @@ export function checkReferences(info: CfeTypeInfo, cfe: CfeBody): void {
 
 const ddmmyyyy = (d: string) => `${d.slice(8, 10)}/${d.slice(5, 7)}/${d.slice(0, 4)}`;
 
+/** The non-global references of a CFE body, as keys of the issued CFEs they name. */
+export function referencedKeys(cfe: CfeBody): Array<{ tipoCfe: number; serie: string; numero: number }> {
+  return (cfe.referencias ?? []).flatMap((r) => (r.indicadorGlobal === 1 || r.tipoCfe === undefined || !r.serie || r.numero === undefined ? [] : [{ tipoCfe: r.tipoCfe, serie: r.serie, numero: r.numero }]));
+}
+
+/**
+ * BRIEF 2.8 against the company's own records: FechaCFEref must equal the referenced CFE's date, and
+ * a CFE that DGI rejected is not in its records (E12). Only what we issued can be checked: a reference
+ * to a receipt issued elsewhere (another system, paper) is left to DGI.
+ */
+export function checkReferencedCfes(cfe: CfeBody, ours: Array<{ tipoCfe: number; serie: string; numero: number; fechaEmision: string; estado: string }>): void {
+  const byKey = new Map(ours.map((o) => [`${o.tipoCfe}/${o.serie}/${o.numero}`, o]));
+  (cfe.referencias ?? []).forEach((r, i) => {
+    const own = r.indicadorGlobal === 1 ? undefined : byKey.get(`${r.tipoCfe}/${r.serie}/${r.numero}`);
+    if (!own) return;
+    const name = `${findCfeType(own.tipoCfe)?.name ?? `tipo ${own.tipoCfe}`} ${own.serie}-${own.numero}`;
+    if (r.fecha !== undefined && r.fecha !== own.fechaEmision) {
+      throw E.REFERENCIA_FECHA_DISTINTA(`Referencia ${i + 1}: la fecha ${ddmmyyyy(r.fecha)} no es la del ${name}, emitido el ${ddmmyyyy(own.fechaEmision)}; corríjala u omítala.`);
+    }
+    if (own.estado === 'rechazado') {
+      throw E.REFERENCIA_RECHAZADA_DGI(`Referencia ${i + 1}: el ${name} fue rechazado por DGI y no figura en sus registros; referencie el comprobante emitido en su lugar.`);
+    }
+  });
+}
+
 /**
  * BRIEF 2.1 (IdDoc): FchEmis from 2011-10-01 to 2050-12-31 (XSD) and at most 60 days after DGI's
  * date, which DGI checks only on receipt: a receipt dated further ahead would be numbered, signed

@@ -21,7 +21,7 @@ import type { IssuedCfePorts } from './issued-cfe.ports.js';
 import { resolveReceptor } from './issued-cfe.receptor.js';
 import { createSealer } from './issued-cfe.sealer.js';
 import * as repo from './issued-cfe.repository.js';
-import { buildEmisor, issuerOf, cfeTypeOf, checkFechaEmision, checkLines, checkReceptor, checkReferences } from './issued-cfe.rules.js';
+import { buildEmisor, issuerOf, cfeTypeOf, checkFechaEmision, checkLines, checkReceptor, checkReferencedCfes, checkReferences, referencedKeys } from './issued-cfe.rules.js';
 import { uyToday } from '../../lib/dates.js';
 import type { ContingencyBody, IssueCfeBody } from './issued-cfe.schemas.js';
 import type { IssuedCfeRow } from './issued-cfe.tables.js';
@@ -102,6 +102,8 @@ export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; se
         throw E.LIMITE_MENSUAL_EXCEDIDO(`La empresa alcanzó su límite de ${ep.company.limiteCfeMensual} comprobantes en el mes.`);
       }
     }
+    const refKeys = referencedKeys(cfe);
+    if (refKeys.length) checkReferencedCfes(cfe, await repo.findReferenced(db, companyId, refKeys));
     const productLines = cfe.detalles.flatMap((d) => (d.idVariante ? [{ idVariante: d.idVariante, datosTrazabilidad: d.datosTrazabilidad }] : []));
     if (productLines.length) await ports.checkProductLines(companyId, productLines);
     const currency = await resolveCurrency(companyId, cfe.totales, fecha);
