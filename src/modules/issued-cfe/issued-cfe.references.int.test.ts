@@ -76,6 +76,15 @@ describe('errors', () => {
     assert.equal(r.body.code, 'REFERENCIA_RECHAZADA_DGI');
     assert.equal(await issuedCount(), before);
   });
+
+  test('but one rejected with E02 is in DGI\'s records (the original was received) and can be referenced', async () => {
+    const dup = await invoice(company.id, yesterday);
+    await t.db.execute(sql`update issued_cfes set estado = 'rechazado' where id = ${dup.body.id}`);
+    await t.db.execute(sql`insert into issued_cfe_state_history (issued_cfe_id, company_id, lado, estado_anterior, estado, codigo, motivos)
+      values (${dup.body.id}, ${company.id}, 'dgi', 'sobre_recibido', 'rechazado', 'E02', ${JSON.stringify([{ codigo: 'E02', glosa: 'Comprobante ya recibido' }])}::jsonb)`);
+    const r = await creditNote(company.id, { numero: dup.body.numero, fecha: yesterday });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  });
 });
 
 describe('access', () => {

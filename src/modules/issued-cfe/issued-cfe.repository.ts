@@ -1,6 +1,6 @@
 import { and, count, eq, gte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
-import { issuedCfes, type IssuedCfeRow } from './issued-cfe.tables.js';
+import { issuedCfes, issuedCfeStateHistory, type IssuedCfeRow } from './issued-cfe.tables.js';
 
 /** `n` ids of issued_cfes taken ahead, so the CFE rows and their outbox events can be written in one round trip. */
 export async function nextIds(tx: DbOrTx, n: number): Promise<number[]> {
@@ -34,10 +34,19 @@ export async function countSignedSince(db: DbOrTx, companyId: number, from: Date
 
 export interface ReferencedKey { tipoCfe: number; serie: string; numero: number }
 
-/** The company's own CFEs among the referenced ones (≤ 40, BRIEF 2.8), on the number's unique index. */
-export async function findReferenced(db: DbOrTx, companyId: number, keys: ReferencedKey[]): Promise<Array<ReferencedKey & { fechaEmision: string; estado: string }>> {
+/**
+ * The company's own CFEs among the referenced ones (≤ 40, BRIEF 2.8), on the number's unique index,
+ * with whether DGI rejected them out of its records: every rejection but E02, which says the
+ * original is already there (cfe-states.ts).
+ */
+export async function findReferenced(db: DbOrTx, companyId: number, keys: ReferencedKey[]): Promise<Array<ReferencedKey & { fechaEmision: string; rejectedByDgi: boolean }>> {
   if (keys.length === 0) return [];
-  return db.select({ tipoCfe: issuedCfes.tipoCfe, serie: issuedCfes.serie, numero: issuedCfes.numero, fechaEmision: issuedCfes.fechaEmision, estado: issuedCfes.estado })
+  // Qualified by hand: drizzle renders a column of the selected table unqualified, and inside the
+  // subquery "id" would be the history row's.
+  const rejectedByDgi = sql<boolean>`(issued_cfes.estado = 'rechazado' and not exists (
+    select 1 from ${issuedCfeStateHistory} h where h.issued_cfe_id = issued_cfes.id and h.lado = 'dgi' and h.estado = 'rechazado'
+      and (h.codigo = 'E02' or h.motivos @> '[{"codigo":"E02"}]'::jsonb)))`;
+  return db.select({ tipoCfe: issuedCfes.tipoCfe, serie: issuedCfes.serie, numero: issuedCfes.numero, fechaEmision: issuedCfes.fechaEmision, rejectedByDgi })
     .from(issuedCfes)
     .where(and(eq(issuedCfes.companyId, companyId), or(...keys.map((k) => and(eq(issuedCfes.tipoCfe, k.tipoCfe), eq(issuedCfes.serie, k.serie), eq(issuedCfes.numero, k.numero))))));
 }

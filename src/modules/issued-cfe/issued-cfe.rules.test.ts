@@ -127,7 +127,7 @@ describe('errors', () => {
 });
 
 describe('references checked against our own CFEs (BRIEF 2.8)', () => {
-  const own = [{ tipoCfe: 111, serie: 'A', numero: 3, fechaEmision: '2026-03-01', estado: 'aceptado' }, { tipoCfe: 111, serie: 'A', numero: 4, fechaEmision: '2026-03-02', estado: 'rechazado' }];
+  const own = [{ tipoCfe: 111, serie: 'A', numero: 3, fechaEmision: '2026-03-01', rejectedByDgi: false }, { tipoCfe: 111, serie: 'A', numero: 4, fechaEmision: '2026-03-02', rejectedByDgi: true }];
   const note = (refs: Array<Record<string, unknown>>) => body({ idDoc: { tipoCfe: 112, fechaEmision: '2026-03-10' }, referencias: refs });
   it('keys only complete, non-global references', () => {
     assert.deepEqual(rules.referencedKeys(note([{ tipoCfe: 111, serie: 'A', numero: 3 }, { indicadorGlobal: 1, razon: 'Varios' }])), [{ tipoCfe: 111, serie: 'A', numero: 3 }]);

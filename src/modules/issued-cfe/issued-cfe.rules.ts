@@ -54,20 +54,21 @@ export function referencedKeys(cfe: CfeBody): Array<{ tipoCfe: number; serie: st
 
 /**
  * BRIEF 2.8 against the company's own records: FechaCFEref must equal the referenced CFE's date, and
- * a CFE that DGI rejected is not in its records (E12). Only what we issued can be checked: a reference
+ * a CFE that DGI rejected is not in its records (E12; but an E02 rejection says the original is, so
+ * `rejectedByDgi` is false for it). Only what we issued can be checked: a reference
  * to a receipt issued elsewhere (another system, paper) is left to DGI.
  */
-export function checkReferencedCfes(cfe: CfeBody, ours: Array<{ tipoCfe: number; serie: string; numero: number; fechaEmision: string; estado: string }>): void {
+export function checkReferencedCfes(cfe: CfeBody, ours: Array<{ tipoCfe: number; serie: string; numero: number; fechaEmision: string; rejectedByDgi: boolean }>): void {
   const byKey = new Map(ours.map((o) => [`${o.tipoCfe}/${o.serie}/${o.numero}`, o]));
   (cfe.referencias ?? []).forEach((r, i) => {
     const own = r.indicadorGlobal === 1 ? undefined : byKey.get(`${r.tipoCfe}/${r.serie}/${r.numero}`);
     if (!own) return;
     const name = `${findCfeType(own.tipoCfe)?.name ?? `tipo ${own.tipoCfe}`} ${own.serie}-${own.numero}`;
     if (r.fecha !== undefined && r.fecha !== own.fechaEmision) {
-      throw E.REFERENCIA_FECHA_DISTINTA(`Referencia ${i + 1}: la fecha ${ddmmyyyy(r.fecha)} no es la del ${name}, emitido el ${ddmmyyyy(own.fechaEmision)}; corríjala u omítala.`);
+      throw E.REFERENCIA_FECHA_DISTINTA(`Referencia ${i + 1}: la fecha ${ddmmyyyy(r.fecha)} no coincide con la del comprobante ${name}, emitido el ${ddmmyyyy(own.fechaEmision)}; corríjala u omítala.`);
     }
-    if (own.estado === 'rechazado') {
-      throw E.REFERENCIA_RECHAZADA_DGI(`Referencia ${i + 1}: el ${name} fue rechazado por DGI y no figura en sus registros; referencie el comprobante emitido en su lugar.`);
+    if (own.rejectedByDgi) {
+      throw E.REFERENCIA_RECHAZADA_DGI(`Referencia ${i + 1}: el comprobante ${name} fue rechazado por DGI y no figura en sus registros; referencie el comprobante emitido en su lugar.`);
     }
   });
 }
