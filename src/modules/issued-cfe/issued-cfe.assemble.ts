@@ -48,6 +48,9 @@ export function toReferencias(cfe: CfeBody): Referencia[] | undefined {
     NroCFERef: r.numero,
     RazonRef: r.razon,
     FechaCFEref: r.fecha,
+    MntCFEref: r.monto,
+    TpoMonedaRef: r.tipoMoneda,
+    TpoCambioRef: r.tipoCambio,
   }));
 }
 

@@ -37,12 +37,18 @@ export const issuedCfeErrors = defineErrors({
   PRECIO_UNITARIO_INVALIDO: { status: 422, message: 'El precioUnitario de una línea no es válido: debe ser mayor que 0 (0 solo en entregas gratuitas, indicadorFacturacion 5).' },
   /** BRIEF 2.5: GTIN8/12/13/14 codes have a check digit that DGI validates. */
   CODIGO_ITEM_INVALIDO: { status: 422, message: 'El código GTIN de una línea (codigoItem) no es válido: revise la cantidad de dígitos y el dígito verificador.' },
-  /** BRIEF 2.8: a global reference (IndGlobal = 1) carries no TpoDocRef, Serie, NroCFERef nor FechaCFEref. */
-  REFERENCIA_GLOBAL_CON_DATOS: { status: 422, message: 'Una referencia global (indicadorGlobal = 1) no debe indicar tipoCfe, serie, numero ni fecha: envíe solo la razon, o quite indicadorGlobal.' },
+  /** BRIEF 2.8: a global reference (IndGlobal = 1) carries no TpoDocRef, Serie, NroCFERef, FechaCFEref, MntCFEref, TpoMonedaRef nor TpoCambioRef. */
+  REFERENCIA_GLOBAL_CON_DATOS: { status: 422, message: 'Una referencia global (indicadorGlobal = 1) no debe indicar tipoCfe, serie, numero, fecha, monto, tipoMoneda ni tipoCambio: envíe solo la razon, o quite indicadorGlobal.' },
   /** BRIEF 2.8: FechaCFEref, when present, must equal the referenced CFE's date (checked when the referenced CFE is one of ours). */
   REFERENCIA_FECHA_DISTINTA: { status: 422, message: 'La fecha de una referencia no coincide con la fecha de emisión del comprobante referenciado: corríjala u omítala.' },
   /** BRIEF 2.8 / E12: DGI rejects a reference to a CFE that is not in its records, as one it rejected is not. */
   REFERENCIA_RECHAZADA_DGI: { status: 422, message: 'El comprobante referenciado fue rechazado por DGI y no puede referenciarse: referencie el comprobante que lo reemplazó.' },
+  /** BRIEF 2.8: TpoCambioRef is required when TpoMonedaRef is not UYU. */
+  REFERENCIA_TIPO_CAMBIO_REQUERIDO: { status: 422, message: 'Una referencia en moneda extranjera (tipoMoneda distinta de UYU) debe indicar el tipoCambio del comprobante referenciado.' },
+  /** BRIEF 2.8: TpoMonedaRef and TpoCambioRef must be the referenced CFE's (checked when it is one of ours). */
+  REFERENCIA_MONEDA_DISTINTA: { status: 422, message: 'La moneda o el tipo de cambio de una referencia no son los del comprobante referenciado.' },
+  /** BRIEF 2.8: 0 ≤ MntCFEref ≤ MntPagar of the referenced CFE (checked when it is one of ours). */
+  REFERENCIA_MONTO_EXCEDE: { status: 422, message: 'El monto de una referencia supera el monto a pagar del comprobante referenciado.' },
   /** BRIEF 2.1, 2.7: with IndCobPropia = 1 the DscRcgGlobal zone is forbidden. */
   COBRANZA_PROPIA_DESCUENTOS: { status: 422, message: 'Un comprobante de cobranza propia (indCobPropia = 1) no admite descuentos ni recargos globales (descuentosRecargos).' },
   /** BRIEF 2.10: cuenta-ajena sales (131-133, 141-143) carry Compl_Fiscal unless SecProf = 2. */

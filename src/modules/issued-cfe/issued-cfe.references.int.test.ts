@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { insertCompany } from '../../../test/support/factories.js';
 import { addDays } from '../../lib/dates.js';
+import { validateXml } from '../../platform/xml/xsd.js';
 import { setUpIssuer } from './issued-cfe.test-setup.js';
 
 let t: TestApp;
@@ -54,6 +55,35 @@ describe('happy path', () => {
     assert.equal((await creditNote(company.id, { numero: ours.numero })).status, 200);
     const elsewhere = await creditNote(company.id, { numero: 987_654, fecha: twoDaysAgo });
     assert.equal(elsewhere.status, 200, JSON.stringify(elsewhere.body));
+  });
+});
+
+const ext = { documento: 'AR-30712345678', tipoDocumento: 4, codPais: 'AR', razonSocial: 'Importadora', direccion: 'Corrientes 1', ciudad: 'Buenos Aires', departamento: 'CABA', pais: 'Argentina' };
+const exportDoc = (tipoCfe: number, extra: Record<string, unknown> = {}) => ({
+  idDoc: { tipoCfe, fechaEmision: today, clauVenta: 'FOB', viaTransp: 1, modVenta: 1 }, receptor: ext, totales: { tipoMoneda: 'USD', tipoCambio: 39.5 },
+  detalles: [{ indicadorFacturacion: 10, nombreItem: 'Lana', cantidad: 2, precioUnitario: '50.00' }], ...extra,
+});
+
+describe('happy path (Formato v25 reference fields)', () => {
+  test('monto, tipoMoneda and tipoCambio of the referenced export invoice go to MntCFEref, TpoMonedaRef, TpoCambioRef', async () => {
+    const inv = await emit(company.id, exportDoc(121));
+    assert.equal(inv.status, 200, JSON.stringify(inv.body));
+    const ref = { tipoCfe: 121, serie: 'A', numero: inv.body.numero, razon: 'Devolución', fecha: today, monto: '100.00', tipoMoneda: 'USD', tipoCambio: '39.500' };
+    const nc = await emit(company.id, exportDoc(122, { referencias: [ref] }));
+    assert.equal(nc.status, 200, JSON.stringify(nc.body));
+    const xml = (await t.app.inject({ method: 'GET', url: `/api/v1/cfeemitido/${nc.body.id}/xml`, headers: { authorization: `Bearer ${admin}` } })).body;
+    assert.match(xml, /<FechaCFEref>[^<]+<\/FechaCFEref><MntCFEref>100\.00<\/MntCFEref><TpoMonedaRef>USD<\/TpoMonedaRef><TpoCambioRef>39\.500<\/TpoCambioRef>/);
+    assert.deepEqual(validateXml('CFE', xml), { ok: true });
+    assert.equal(nc.body.referencias[0].MntCFEref, '100.00');
+
+    const over = await emit(company.id, exportDoc(122, { referencias: [{ ...ref, monto: '100.01' }] }));
+    assert.equal(over.body.code, 'REFERENCIA_MONTO_EXCEDE', JSON.stringify(over.body));
+    const rate = await emit(company.id, exportDoc(122, { referencias: [{ ...ref, tipoCambio: '40' }] }));
+    assert.equal(rate.body.code, 'REFERENCIA_MONEDA_DISTINTA', JSON.stringify(rate.body));
+    const noRate = await emit(company.id, exportDoc(122, { referencias: [{ ...ref, tipoCambio: undefined }] }));
+    assert.equal(noRate.body.code, 'REFERENCIA_TIPO_CAMBIO_REQUERIDO', JSON.stringify(noRate.body));
+    const negative = await emit(company.id, exportDoc(122, { referencias: [{ ...ref, monto: '-1' }] }));
+    assert.equal(negative.status, 400, JSON.stringify(negative.body));
   });
 });
 

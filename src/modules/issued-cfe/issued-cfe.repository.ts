@@ -39,14 +39,14 @@ export interface ReferencedKey { tipoCfe: number; serie: string; numero: number 
  * with whether DGI rejected them out of its records: every rejection but E02, which says the
  * original is already there (cfe-states.ts).
  */
-export async function findReferenced(db: DbOrTx, companyId: number, keys: ReferencedKey[]): Promise<Array<ReferencedKey & { fechaEmision: string; rejectedByDgi: boolean }>> {
+export async function findReferenced(db: DbOrTx, companyId: number, keys: ReferencedKey[]): Promise<Array<ReferencedKey & { fechaEmision: string; rejectedByDgi: boolean; moneda: string; tipoCambio: string | null; mntPagar: string | null }>> {
   if (keys.length === 0) return [];
   // Qualified by hand: drizzle renders a column of the selected table unqualified, and inside the
   // subquery "id" would be the history row's.
   const rejectedByDgi = sql<boolean>`(issued_cfes.estado = 'rechazado' and not exists (
     select 1 from ${issuedCfeStateHistory} h where h.issued_cfe_id = issued_cfes.id and h.lado = 'dgi' and h.estado = 'rechazado'
       and (h.codigo = 'E02' or h.motivos @> '[{"codigo":"E02"}]'::jsonb)))`;
-  return db.select({ tipoCfe: issuedCfes.tipoCfe, serie: issuedCfes.serie, numero: issuedCfes.numero, fechaEmision: issuedCfes.fechaEmision, rejectedByDgi })
+  return db.select({ tipoCfe: issuedCfes.tipoCfe, serie: issuedCfes.serie, numero: issuedCfes.numero, fechaEmision: issuedCfes.fechaEmision, rejectedByDgi, moneda: issuedCfes.moneda, tipoCambio: issuedCfes.tipoCambio, mntPagar: issuedCfes.mntPagar })
     .from(issuedCfes)
     .where(and(eq(issuedCfes.companyId, companyId), or(...keys.map((k) => and(eq(issuedCfes.tipoCfe, k.tipoCfe), eq(issuedCfes.serie, k.serie), eq(issuedCfes.numero, k.numero))))));
 }

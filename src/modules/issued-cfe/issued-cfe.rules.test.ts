@@ -127,7 +127,12 @@ describe('errors', () => {
 });
 
 describe('references checked against our own CFEs (BRIEF 2.8)', () => {
-  const own = [{ tipoCfe: 111, serie: 'A', numero: 3, fechaEmision: '2026-03-01', rejectedByDgi: false }, { tipoCfe: 111, serie: 'A', numero: 4, fechaEmision: '2026-03-02', rejectedByDgi: true }];
+  const base = { moneda: 'UYU', tipoCambio: null, mntPagar: '1220.00' };
+  const own: rules.OwnReferencedCfe[] = [
+    { tipoCfe: 111, serie: 'A', numero: 3, fechaEmision: '2026-03-01', rejectedByDgi: false, ...base },
+    { tipoCfe: 111, serie: 'A', numero: 4, fechaEmision: '2026-03-02', rejectedByDgi: true, ...base },
+    { tipoCfe: 121, serie: 'A', numero: 5, fechaEmision: '2026-03-03', rejectedByDgi: false, moneda: 'USD', tipoCambio: '39.500', mntPagar: '100.00' },
+  ];
   const note = (refs: Array<Record<string, unknown>>) => body({ idDoc: { tipoCfe: 112, fechaEmision: '2026-03-10' }, referencias: refs });
   it('keys only complete, non-global references', () => {
     assert.deepEqual(rules.referencedKeys(note([{ tipoCfe: 111, serie: 'A', numero: 3 }, { indicadorGlobal: 1, razon: 'Varios' }])), [{ tipoCfe: 111, serie: 'A', numero: 3 }]);
@@ -137,6 +142,19 @@ describe('references checked against our own CFEs (BRIEF 2.8)', () => {
     assert.equal(code(() => rules.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'A', numero: 3 }]), own)), 'OK');
     assert.equal(code(() => rules.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'A', numero: 9, fecha: '2020-01-01' }]), own)), 'OK');
     assert.equal(code(() => rules.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'B', numero: 3, fecha: '2020-01-01' }]), own)), 'OK');
+  });
+  it('amount, currency and rate of the Formato v25 fields: checked against our own CFE (BRIEF 2.8)', () => {
+    const usd = (r: Record<string, unknown>) => note([{ tipoCfe: 121, serie: 'A', numero: 5, ...r }]);
+    assert.equal(code(() => rules.checkReferencedCfes(usd({ monto: '100.00', tipoMoneda: 'USD', tipoCambio: '39.5' }), own)), 'OK');
+    assert.equal(code(() => rules.checkReferencedCfes(usd({ monto: '100.01' }), own)), 'REFERENCIA_MONTO_EXCEDE');
+    assert.equal(code(() => rules.checkReferencedCfes(usd({ tipoMoneda: 'UYU' }), own)), 'REFERENCIA_MONEDA_DISTINTA');
+    assert.equal(code(() => rules.checkReferencedCfes(usd({ tipoMoneda: 'USD', tipoCambio: '40' }), own)), 'REFERENCIA_MONEDA_DISTINTA');
+    assert.equal(code(() => rules.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'A', numero: 3, monto: '1220.00', tipoMoneda: 'UYU' }]), own)), 'OK');
+  });
+  it('a foreign-currency reference needs its rate; a global one carries none of the v25 fields', () => {
+    assert.equal(code(() => rules.checkReferences(getCfeType(112), note([{ tipoCfe: 111, serie: 'A', numero: 9, tipoMoneda: 'USD' }]))), 'REFERENCIA_TIPO_CAMBIO_REQUERIDO');
+    assert.equal(code(() => rules.checkReferences(getCfeType(112), note([{ tipoCfe: 111, serie: 'A', numero: 9, tipoMoneda: 'USD', tipoCambio: '39.5' }]))), 'OK');
+    assert.equal(code(() => rules.checkReferences(getCfeType(112), note([{ indicadorGlobal: 1, razon: 'Varios', monto: '10' }]))), 'REFERENCIA_GLOBAL_CON_DATOS');
   });
   it('refuses another date and a CFE that DGI rejected', () => {
     assert.equal(code(() => rules.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'A', numero: 3, fecha: '2026-03-02' }]), own)), 'REFERENCIA_FECHA_DISTINTA');

@@ -27,9 +27,12 @@ export function checkReferences(info: CfeTypeInfo, cfe: CfeBody): void {
   const refs = cfe.referencias ?? [];
   refs.forEach((r, i) => {
     if (r.indicadorGlobal === 1) {
-      // BRIEF 2.8: with IndGlobal, TpoDocRef, Serie, NroCFERef and FechaCFEref must be absent.
-      const sent = (['tipoCfe', 'serie', 'numero', 'fecha'] as const).filter((f) => r[f] !== undefined);
+      // BRIEF 2.8: with IndGlobal, TpoDocRef, Serie, NroCFERef, FechaCFEref, MntCFEref, TpoMonedaRef and TpoCambioRef must be absent.
+      const sent = (['tipoCfe', 'serie', 'numero', 'fecha', 'monto', 'tipoMoneda', 'tipoCambio'] as const).filter((f) => r[f] !== undefined);
       if (sent.length) throw E.REFERENCIA_GLOBAL_CON_DATOS(`Referencia ${i + 1}: una referencia global (indicadorGlobal = 1) no lleva ${sent.join(', ')}; envíe solo la razon o quite indicadorGlobal.`);
+    }
+    if (r.tipoMoneda !== undefined && r.tipoMoneda !== 'UYU' && r.tipoCambio === undefined) {
+      throw E.REFERENCIA_TIPO_CAMBIO_REQUERIDO(`Referencia ${i + 1}: en ${r.tipoMoneda} debe indicar el tipoCambio del comprobante referenciado (BRIEF 2.8).`);
     }
     const complete = r.indicadorGlobal === 1 ? !!r.razon : r.tipoCfe !== undefined && !!r.serie && r.numero !== undefined;
     if (!complete) throw E.REFERENCIA_INCOMPLETA(`Referencia ${i + 1}: debe ser global (indicadorGlobal = 1 con razon) o indicar tipoCfe, serie y numero.`);
@@ -55,10 +58,13 @@ export function referencedKeys(cfe: CfeBody): Array<{ tipoCfe: number; serie: st
 /**
  * BRIEF 2.8 against the company's own records: FechaCFEref must equal the referenced CFE's date, and
  * a CFE that DGI rejected is not in its records (E12; but an E02 rejection says the original is, so
- * `rejectedByDgi` is false for it). Only what we issued can be checked: a reference
+ * `rejectedByDgi` is false for it); TpoMonedaRef and TpoCambioRef must be its own, and
+ * 0 ≤ MntCFEref ≤ its MntPagar. Only what we issued can be checked: a reference
  * to a receipt issued elsewhere (another system, paper) is left to DGI.
  */
-export function checkReferencedCfes(cfe: CfeBody, ours: Array<{ tipoCfe: number; serie: string; numero: number; fechaEmision: string; rejectedByDgi: boolean }>): void {
+export interface OwnReferencedCfe { tipoCfe: number; serie: string; numero: number; fechaEmision: string; rejectedByDgi: boolean; moneda: string; tipoCambio: string | null; mntPagar: string | null }
+
+export function checkReferencedCfes(cfe: CfeBody, ours: OwnReferencedCfe[]): void {
   const byKey = new Map(ours.map((o) => [`${o.tipoCfe}/${o.serie}/${o.numero}`, o]));
   (cfe.referencias ?? []).forEach((r, i) => {
     const own = r.indicadorGlobal === 1 ? undefined : byKey.get(`${r.tipoCfe}/${r.serie}/${r.numero}`);
@@ -69,6 +75,15 @@ export function checkReferencedCfes(cfe: CfeBody, ours: Array<{ tipoCfe: number;
     }
     if (own.rejectedByDgi) {
       throw E.REFERENCIA_RECHAZADA_DGI(`Referencia ${i + 1}: el comprobante ${name} fue rechazado por DGI y no figura en sus registros; referencie el comprobante emitido en su lugar.`);
+    }
+    if (r.tipoMoneda !== undefined && r.tipoMoneda !== own.moneda) {
+      throw E.REFERENCIA_MONEDA_DISTINTA(`Referencia ${i + 1}: el comprobante ${name} es en ${own.moneda}, no en ${r.tipoMoneda}.`);
+    }
+    if (r.tipoCambio !== undefined && own.tipoCambio !== null && !new Decimal(r.tipoCambio).eq(own.tipoCambio)) {
+      throw E.REFERENCIA_MONEDA_DISTINTA(`Referencia ${i + 1}: el comprobante ${name} se emitió con tipo de cambio ${own.tipoCambio}, no ${r.tipoCambio}.`);
+    }
+    if (r.monto !== undefined && own.mntPagar !== null && new Decimal(r.monto).gt(own.mntPagar)) {
+      throw E.REFERENCIA_MONTO_EXCEDE(`Referencia ${i + 1}: el monto ${r.monto} supera el monto a pagar del comprobante ${name} (${own.mntPagar} ${own.moneda}).`);
     }
   });
 }

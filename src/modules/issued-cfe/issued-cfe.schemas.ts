@@ -157,7 +157,10 @@ export const referenciaBody = z.object({
   serie: z.string().max(2).optional(),
   numero: int.positive().optional().describe('NroCFERef'),
   razon: z.string().max(90).optional().describe('RazonRef'),
-  fecha: date.optional().describe('FechaCFEref'),
+  fecha: date.optional().describe('FechaCFEref: the referenced receipt\'s date (checked against it when it is one of the company\'s).'),
+  monto: amount.refine((v) => !v.startsWith('-'), 'debe ser 0 o mayor').optional().describe('MntCFEref (Formato v25): the amount of the referenced receipt this one corrects, in its currency, 0 .. its MntPagar.'),
+  tipoMoneda: z.string().regex(/^[A-Z]{3}$/).optional().describe('TpoMonedaRef (Formato v25): the referenced receipt\'s currency.'),
+  tipoCambio: decimalAt(3, 7).refine((v) => Number(v) >= 0.001 && Number(v) <= 9999.999, 'debe estar entre 0.001 y 9999.999').optional().describe('TpoCambioRef (Formato v25): the referenced receipt\'s exchange rate; required when tipoMoneda is not UYU.'),
 });
 
 export const cfeBody = z.object({
