@@ -18,6 +18,13 @@ describe('buildCfeView', () => {
     assert.deepEqual(buildCfeView({ cfe: withCi, digestValue }).receptor, { label: 'C.I. COMPRADOR', documento: '13353214', lines: [] });
   });
 
+  it('a reference prints type, number, date, the Formato v25 amount with its currency and rate, and the reason', () => {
+    const nc = sampleCfe(112);
+    nc.Referencia = [{ NroLinRef: 1, TpoDocRef: 121, Serie: 'A', NroCFERef: 7, FechaCFEref: '2026-07-01', MntCFEref: '100.00', TpoMonedaRef: 'USD', TpoCambioRef: '39.500', RazonRef: 'Devolución' }];
+    const [line] = buildCfeView({ cfe: nc, digestValue }).referencias;
+    assert.match(line, /^Ref\.: .+ A-7 del 01\/07\/2026 por U\$S 100,00 \(T\/C 39\.500\) - Devolución$/);
+  });
+
   it('IVA is not mentioned for IVA-mínimo / Monotributo issuers', () => {
     const cfe = sampleCfe(101);
     assert.equal(mentionsIva(cfe), true);

@@ -190,6 +190,8 @@ function referenciaText(ref: NonNullable<Cfe['Referencia']>[number]): string {
   const tipo = ref.TpoDocRef !== undefined ? (safeTypeName(ref.TpoDocRef) ?? `Tipo ${ref.TpoDocRef}`) : '';
   const parts = [`${tipo} ${ref.Serie ?? ''}-${ref.NroCFERef ?? ''}`.trim()];
   if (ref.FechaCFEref) parts.push(`del ${formatFecha(ref.FechaCFEref)}`);
+  // Formato v25: the referenced amount in the referenced receipt's currency (and its rate).
+  if (ref.MntCFEref !== undefined) parts.push(`por ${formatMonto(ref.MntCFEref, ref.TpoMonedaRef ?? 'UYU')}${ref.TpoCambioRef !== undefined ? ` (T/C ${ref.TpoCambioRef})` : ''}`);
   if (ref.RazonRef) parts.push(`- ${ref.RazonRef}`);
   return `Ref.: ${parts.join(' ')}`;
 }
