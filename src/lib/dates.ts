@@ -12,6 +12,11 @@ export function uyToday(now: Date | number = Date.now()): string {
   return new Date((typeof now === 'number' ? now : now.getTime()) - UY_OFFSET_MS).toISOString().slice(0, 10);
 }
 
+/** YYYY-MM-DD as Uruguayans read it, DD/MM/YYYY (error messages). */
+export function ddmmyyyy(date: string): string {
+  return `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(0, 4)}`;
+}
+
 export function addDays(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);

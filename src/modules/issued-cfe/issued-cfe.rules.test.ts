@@ -10,6 +10,7 @@ import type { CustomerRecord, IssuedCfePorts } from './issued-cfe.ports.js';
 import { resolveReceptor } from './issued-cfe.receptor.js';
 import { decimalDigits, issueCfeBody, type CfeBody } from './issued-cfe.schemas.js';
 import * as rules from './issued-cfe.rules.js';
+import * as references from './issued-cfe.references.js';
 
 const issuer: rules.IssuerData = {
   rut: '219999830019', razonSocial: 'Empresa Demo S.A.', domicilioFiscal: 'Av. Italia 1', ciudad: 'Montevideo', departamento: 'Montevideo', telefono: '29000000',
@@ -85,16 +86,16 @@ describe('happy path', () => {
 });
 
 describe('errors', () => {
-  it('credit note without referencias', () => assert.equal(code(() => rules.checkReferences(getCfeType(112), body({}))), 'REFERENCIA_REQUERIDA'));
-  it('incomplete reference', () => assert.equal(code(() => rules.checkReferences(getCfeType(112), body({ referencias: [{ tipoCfe: 111, serie: 'A' }] }))), 'REFERENCIA_INCOMPLETA'));
-  it('global reference needs razon', () => assert.equal(code(() => rules.checkReferences(getCfeType(112), body({ referencias: [{ indicadorGlobal: 1 }] }))), 'REFERENCIA_INCOMPLETA'));
+  it('credit note without referencias', () => assert.equal(code(() => references.checkReferences(getCfeType(112), body({}))), 'REFERENCIA_REQUERIDA'));
+  it('incomplete reference', () => assert.equal(code(() => references.checkReferences(getCfeType(112), body({ referencias: [{ tipoCfe: 111, serie: 'A' }] }))), 'REFERENCIA_INCOMPLETA'));
+  it('global reference needs razon', () => assert.equal(code(() => references.checkReferences(getCfeType(112), body({ referencias: [{ indicadorGlobal: 1 }] }))), 'REFERENCIA_INCOMPLETA'));
   it('complete references pass', () => {
-    assert.equal(code(() => rules.checkReferences(getCfeType(112), body({ referencias: [{ tipoCfe: 111, serie: 'A', numero: 3 }] }))), 'OK');
-    assert.equal(code(() => rules.checkReferences(getCfeType(112), body({ referencias: [{ indicadorGlobal: 1, razon: 'Varios' }] }))), 'OK');
+    assert.equal(code(() => references.checkReferences(getCfeType(112), body({ referencias: [{ tipoCfe: 111, serie: 'A', numero: 3 }] }))), 'OK');
+    assert.equal(code(() => references.checkReferences(getCfeType(112), body({ referencias: [{ indicadorGlobal: 1, razon: 'Varios' }] }))), 'OK');
   });
   it('indCobPropia = 1 (either casing) without reference', () => {
-    assert.equal(code(() => rules.checkReferences(getCfeType(101), body({ indCobPropia: 1 }))), 'COBRANZA_PROPIA_SIN_REFERENCIA');
-    assert.equal(code(() => rules.checkReferences(getCfeType(101), body({ IndCobPropia: 1 }))), 'COBRANZA_PROPIA_SIN_REFERENCIA');
+    assert.equal(code(() => references.checkReferences(getCfeType(101), body({ indCobPropia: 1 }))), 'COBRANZA_PROPIA_SIN_REFERENCIA');
+    assert.equal(code(() => references.checkReferences(getCfeType(101), body({ IndCobPropia: 1 }))), 'COBRANZA_PROPIA_SIN_REFERENCIA');
   });
   it('indCobPropia = 1 allows only IndFact 6/7', () => assert.equal(code(() => rules.checkLines(getCfeType(101), body({ IndCobPropia: 1 }))), 'COBRANZA_PROPIA_INDICADOR'));
   it('IndFact not allowed for the type', () => assert.equal(code(() => rules.checkLines(getCfeType(121), body({}))), 'INDICADOR_FACTURACION_INVALIDO'));
@@ -128,37 +129,37 @@ describe('errors', () => {
 
 describe('references checked against our own CFEs (BRIEF 2.8)', () => {
   const base = { moneda: 'UYU', tipoCambio: null, mntPagar: '1220.00' };
-  const own: rules.OwnReferencedCfe[] = [
+  const own: references.OwnReferencedCfe[] = [
     { tipoCfe: 111, serie: 'A', numero: 3, fechaEmision: '2026-03-01', rejectedByDgi: false, ...base },
     { tipoCfe: 111, serie: 'A', numero: 4, fechaEmision: '2026-03-02', rejectedByDgi: true, ...base },
     { tipoCfe: 121, serie: 'A', numero: 5, fechaEmision: '2026-03-03', rejectedByDgi: false, moneda: 'USD', tipoCambio: '39.500', mntPagar: '100.00' },
   ];
   const note = (refs: Array<Record<string, unknown>>) => body({ idDoc: { tipoCfe: 112, fechaEmision: '2026-03-10' }, referencias: refs });
   it('keys only complete, non-global references', () => {
-    assert.deepEqual(rules.referencedKeys(note([{ tipoCfe: 111, serie: 'A', numero: 3 }, { indicadorGlobal: 1, razon: 'Varios' }])), [{ tipoCfe: 111, serie: 'A', numero: 3 }]);
+    assert.deepEqual(references.referencedKeys(note([{ tipoCfe: 111, serie: 'A', numero: 3 }, { indicadorGlobal: 1, razon: 'Varios' }])), [{ tipoCfe: 111, serie: 'A', numero: 3 }]);
   });
   it('accepts the referenced date, no date, and receipts that are not ours', () => {
-    assert.equal(code(() => rules.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'A', numero: 3, fecha: '2026-03-01' }]), own)), 'OK');
-    assert.equal(code(() => rules.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'A', numero: 3 }]), own)), 'OK');
-    assert.equal(code(() => rules.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'A', numero: 9, fecha: '2020-01-01' }]), own)), 'OK');
-    assert.equal(code(() => rules.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'B', numero: 3, fecha: '2020-01-01' }]), own)), 'OK');
+    assert.equal(code(() => references.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'A', numero: 3, fecha: '2026-03-01' }]), own)), 'OK');
+    assert.equal(code(() => references.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'A', numero: 3 }]), own)), 'OK');
+    assert.equal(code(() => references.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'A', numero: 9, fecha: '2020-01-01' }]), own)), 'OK');
+    assert.equal(code(() => references.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'B', numero: 3, fecha: '2020-01-01' }]), own)), 'OK');
   });
   it('amount, currency and rate of the Formato v25 fields: checked against our own CFE (BRIEF 2.8)', () => {
     const usd = (r: Record<string, unknown>) => note([{ tipoCfe: 121, serie: 'A', numero: 5, ...r }]);
-    assert.equal(code(() => rules.checkReferencedCfes(usd({ monto: '100.00', tipoMoneda: 'USD', tipoCambio: '39.5' }), own)), 'OK');
-    assert.equal(code(() => rules.checkReferencedCfes(usd({ monto: '100.01' }), own)), 'REFERENCIA_MONTO_EXCEDE');
-    assert.equal(code(() => rules.checkReferencedCfes(usd({ tipoMoneda: 'UYU' }), own)), 'REFERENCIA_MONEDA_DISTINTA');
-    assert.equal(code(() => rules.checkReferencedCfes(usd({ tipoMoneda: 'USD', tipoCambio: '40' }), own)), 'REFERENCIA_MONEDA_DISTINTA');
-    assert.equal(code(() => rules.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'A', numero: 3, monto: '1220.00', tipoMoneda: 'UYU' }]), own)), 'OK');
+    assert.equal(code(() => references.checkReferencedCfes(usd({ monto: '100.00', tipoMoneda: 'USD', tipoCambio: '39.5' }), own)), 'OK');
+    assert.equal(code(() => references.checkReferencedCfes(usd({ monto: '100.01' }), own)), 'REFERENCIA_MONTO_EXCEDE');
+    assert.equal(code(() => references.checkReferencedCfes(usd({ tipoMoneda: 'UYU' }), own)), 'REFERENCIA_MONEDA_DISTINTA');
+    assert.equal(code(() => references.checkReferencedCfes(usd({ tipoMoneda: 'USD', tipoCambio: '40' }), own)), 'REFERENCIA_MONEDA_DISTINTA');
+    assert.equal(code(() => references.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'A', numero: 3, monto: '1220.00', tipoMoneda: 'UYU' }]), own)), 'OK');
   });
   it('a foreign-currency reference needs its rate; a global one carries none of the v25 fields', () => {
-    assert.equal(code(() => rules.checkReferences(getCfeType(112), note([{ tipoCfe: 111, serie: 'A', numero: 9, tipoMoneda: 'USD' }]))), 'REFERENCIA_TIPO_CAMBIO_REQUERIDO');
-    assert.equal(code(() => rules.checkReferences(getCfeType(112), note([{ tipoCfe: 111, serie: 'A', numero: 9, tipoMoneda: 'USD', tipoCambio: '39.5' }]))), 'OK');
-    assert.equal(code(() => rules.checkReferences(getCfeType(112), note([{ indicadorGlobal: 1, razon: 'Varios', monto: '10' }]))), 'REFERENCIA_GLOBAL_CON_DATOS');
+    assert.equal(code(() => references.checkReferences(getCfeType(112), note([{ tipoCfe: 111, serie: 'A', numero: 9, tipoMoneda: 'USD' }]))), 'REFERENCIA_TIPO_CAMBIO_REQUERIDO');
+    assert.equal(code(() => references.checkReferences(getCfeType(112), note([{ tipoCfe: 111, serie: 'A', numero: 9, tipoMoneda: 'USD', tipoCambio: '39.5' }]))), 'OK');
+    assert.equal(code(() => references.checkReferences(getCfeType(112), note([{ indicadorGlobal: 1, razon: 'Varios', monto: '10' }]))), 'REFERENCIA_GLOBAL_CON_DATOS');
   });
   it('refuses another date and a CFE that DGI rejected', () => {
-    assert.equal(code(() => rules.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'A', numero: 3, fecha: '2026-03-02' }]), own)), 'REFERENCIA_FECHA_DISTINTA');
-    assert.equal(code(() => rules.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'A', numero: 4, fecha: '2026-03-02' }]), own)), 'REFERENCIA_RECHAZADA_DGI');
+    assert.equal(code(() => references.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'A', numero: 3, fecha: '2026-03-02' }]), own)), 'REFERENCIA_FECHA_DISTINTA');
+    assert.equal(code(() => references.checkReferencedCfes(note([{ tipoCfe: 111, serie: 'A', numero: 4, fecha: '2026-03-02' }]), own)), 'REFERENCIA_RECHAZADA_DGI');
   });
 });
 
@@ -238,13 +239,13 @@ describe('QA round: issuer, lines, references, Compl_Fiscal, documents', () => {
   });
 
   it('a global reference carries no tipoCfe, serie, numero nor fecha (BRIEF 2.8)', () => {
-    const refs = (r: Record<string, unknown>) => rules.checkReferences(getCfeType(112), body({ referencias: [{ indicadorGlobal: 1, razon: 'Varios', ...r }] }));
+    const refs = (r: Record<string, unknown>) => references.checkReferences(getCfeType(112), body({ referencias: [{ indicadorGlobal: 1, razon: 'Varios', ...r }] }));
     assert.equal(code(() => refs({ serie: 'A' })), 'REFERENCIA_GLOBAL_CON_DATOS');
     assert.equal(code(() => refs({ fecha: '2026-03-01' })), 'REFERENCIA_GLOBAL_CON_DATOS');
     assert.equal(code(() => refs({ tipoCfe: 111 })), 'REFERENCIA_GLOBAL_CON_DATOS');
     assert.equal(code(() => refs({})), 'OK');
     // A fecha on an identified reference is fine.
-    assert.equal(code(() => rules.checkReferences(getCfeType(112), body({ referencias: [{ tipoCfe: 111, serie: 'A', numero: 3, fecha: '2026-03-01' }] }))), 'OK');
+    assert.equal(code(() => references.checkReferences(getCfeType(112), body({ referencias: [{ tipoCfe: 111, serie: 'A', numero: 3, fecha: '2026-03-01' }] }))), 'OK');
   });
 
   it('own collection forbids DscRcgGlobal (BRIEF 2.1, 2.7)', () => {
