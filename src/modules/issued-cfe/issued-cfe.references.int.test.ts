@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { insertCompany } from '../../../test/support/factories.js';
-import { addDays } from '../../lib/dates.js';
+import { addDays, uyToday } from '../../lib/dates.js';
 import { validateXml } from '../../platform/xml/xsd.js';
 import { setUpIssuer } from './issued-cfe.test-setup.js';
 
@@ -16,7 +16,7 @@ let t: TestApp;
 let admin: string;
 let company: { id: number; rut: string };
 let other: { id: number; rut: string };
-const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10);
+const today = uyToday();
 const yesterday = addDays(today, -1);
 const twoDaysAgo = addDays(today, -2);
 const receptor = { documento: '214844360018', razonSocial: 'Cliente SA', direccion: 'Calle 2', ciudad: 'Montevideo' };

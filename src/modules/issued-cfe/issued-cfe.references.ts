@@ -9,6 +9,14 @@ import { issuedCfeErrors as E } from './issued-cfe.errors.js';
 import { indCobPropiaOf } from './issued-cfe.rules.js';
 import type { CfeBody } from './issued-cfe.schemas.js';
 
+/** A referenced receipt as the issued_cfes number key names it. */
+export interface ReferencedKey { tipoCfe: number; serie: string; numero: number }
+
+/** One of the company's own CFEs that a reference names, as the service looks it up. */
+export interface OwnReferencedCfe extends ReferencedKey { fechaEmision: string; rejectedByDgi: boolean; moneda: string; tipoCambio: string | null; mntPagar: string | null }
+
+const keyOf = (r: { tipoCfe?: number; serie?: string; numero?: number }) => `${r.tipoCfe}/${r.serie}/${r.numero}`;
+
 /** Spec 2.4 rules 1-2 and BRIEF 2.8. */
 export function checkReferences(info: CfeTypeInfo, cfe: CfeBody): void {
   const refs = cfe.referencias ?? [];
@@ -27,7 +35,7 @@ export function checkReferences(info: CfeTypeInfo, cfe: CfeBody): void {
   const seen = new Set<string>();
   for (const r of refs) {
     if (r.indicadorGlobal === 1) continue;
-    const key = `${r.tipoCfe}/${r.serie}/${r.numero}`;
+    const key = keyOf(r);
     if (seen.has(key)) throw E.REFERENCIA_INCOMPLETA(`La referencia ${key} está repetida.`);
     seen.add(key);
   }
@@ -35,9 +43,8 @@ export function checkReferences(info: CfeTypeInfo, cfe: CfeBody): void {
   if (info.note && refs.length === 0) throw E.REFERENCIA_REQUERIDA(`Una ${info.name} debe indicar en referencias el comprobante que corrige.`);
 }
 
-
 /** The non-global references of a CFE body, as keys of the issued CFEs they name. */
-export function referencedKeys(cfe: CfeBody): Array<{ tipoCfe: number; serie: string; numero: number }> {
+export function referencedKeys(cfe: CfeBody): ReferencedKey[] {
   return (cfe.referencias ?? []).flatMap((r) => (r.indicadorGlobal === 1 || r.tipoCfe === undefined || !r.serie || r.numero === undefined ? [] : [{ tipoCfe: r.tipoCfe, serie: r.serie, numero: r.numero }]));
 }
 
@@ -48,12 +55,10 @@ export function referencedKeys(cfe: CfeBody): Array<{ tipoCfe: number; serie: st
  * 0 ≤ MntCFEref ≤ its MntPagar. Only what we issued can be checked: a reference
  * to a receipt issued elsewhere (another system, paper) is left to DGI.
  */
-export interface OwnReferencedCfe { tipoCfe: number; serie: string; numero: number; fechaEmision: string; rejectedByDgi: boolean; moneda: string; tipoCambio: string | null; mntPagar: string | null }
-
 export function checkReferencedCfes(cfe: CfeBody, ours: OwnReferencedCfe[]): void {
-  const byKey = new Map(ours.map((o) => [`${o.tipoCfe}/${o.serie}/${o.numero}`, o]));
+  const byKey = new Map(ours.map((o) => [keyOf(o), o]));
   (cfe.referencias ?? []).forEach((r, i) => {
-    const own = r.indicadorGlobal === 1 ? undefined : byKey.get(`${r.tipoCfe}/${r.serie}/${r.numero}`);
+    const own = r.indicadorGlobal === 1 ? undefined : byKey.get(keyOf(r));
     if (!own) return;
     const name = `${findCfeType(own.tipoCfe)?.name ?? `tipo ${own.tipoCfe}`} ${own.serie}-${own.numero}`;
     if (r.fecha !== undefined && r.fecha !== own.fechaEmision) {

@@ -1,5 +1,6 @@
 import { and, count, eq, gte, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
+import type { OwnReferencedCfe, ReferencedKey } from './issued-cfe.references.js';
 import { issuedCfes, issuedCfeStateHistory, type IssuedCfeRow } from './issued-cfe.tables.js';
 
 /** `n` ids of issued_cfes taken ahead, so the CFE rows and their outbox events can be written in one round trip. */
@@ -32,14 +33,12 @@ export async function countSignedSince(db: DbOrTx, companyId: number, from: Date
   return row.n;
 }
 
-export interface ReferencedKey { tipoCfe: number; serie: string; numero: number }
-
 /**
  * The company's own CFEs among the referenced ones (≤ 40, BRIEF 2.8), on the number's unique index,
  * with whether DGI rejected them out of its records: every rejection but E02, which says the
  * original is already there (cfe-states.ts).
  */
-export async function findReferenced(db: DbOrTx, companyId: number, keys: ReferencedKey[]): Promise<Array<ReferencedKey & { fechaEmision: string; rejectedByDgi: boolean; moneda: string; tipoCambio: string | null; mntPagar: string | null }>> {
+export async function findReferenced(db: DbOrTx, companyId: number, keys: ReferencedKey[]): Promise<OwnReferencedCfe[]> {
   if (keys.length === 0) return [];
   // Qualified by hand: drizzle renders a column of the selected table unqualified, and inside the
   // subquery "id" would be the history row's.

@@ -51,6 +51,7 @@ function decimalAt(fraction: number, total: number) {
     .describe(`Decimal (number or string such as "1220.50"), at most ${fraction} decimals and ${total} digits (DGI type).`);
 }
 const amount = decimalAt(2, 17);
+const currencyCode = z.string().regex(/^[A-Z]{3}$/);
 const pct = decimalAt(3, 6);
 
 function numberToDecimal(n: number): string {
@@ -121,7 +122,7 @@ export const TOTALS_AMOUNT_FIELDS = [
 ] as const;
 
 export const totalesBody = z.object({
-  tipoMoneda: z.string().regex(/^[A-Z]{3}$/).optional().describe('TpoMoneda, ISO 4217 (UYU default).').meta({ example: 'UYU' }),
+  tipoMoneda: currencyCode.optional().describe('TpoMoneda, ISO 4217 (UYU default).').meta({ example: 'UYU' }),
   tipoCambio: decimal.optional().describe('TpoCambio; when omitted for a foreign currency it is resolved (spec 2.3 rule 7); rounded to its 3 decimals.'),
   ...Object.fromEntries(TOTALS_AMOUNT_FIELDS.map((f) => [f, (f.startsWith('ivaTasa') ? pct : amount).optional()])) as Record<(typeof TOTALS_AMOUNT_FIELDS)[number], z.ZodOptional<typeof amount>>,
   cantLinDet: int.optional(),
@@ -159,7 +160,7 @@ export const referenciaBody = z.object({
   razon: z.string().max(90).optional().describe('RazonRef'),
   fecha: date.optional().describe('FechaCFEref: the referenced receipt\'s date (checked against it when it is one of the company\'s).'),
   monto: amount.refine((v) => !v.startsWith('-'), 'debe ser 0 o mayor').optional().describe('MntCFEref (Formato v25): the amount of the referenced receipt this one corrects, in its currency, 0 .. its MntPagar.'),
-  tipoMoneda: z.string().regex(/^[A-Z]{3}$/).optional().describe('TpoMonedaRef (Formato v25): the referenced receipt\'s currency.'),
+  tipoMoneda: currencyCode.optional().describe('TpoMonedaRef (Formato v25): the referenced receipt\'s currency.'),
   tipoCambio: decimalAt(3, 7).refine((v) => Number(v) >= 0.001 && Number(v) <= 9999.999, 'debe estar entre 0.001 y 9999.999').optional().describe('TpoCambioRef (Formato v25): the referenced receipt\'s exchange rate; required when tipoMoneda is not UYU.'),
 });
 
