@@ -44,6 +44,7 @@ import { createCfeDocumentsModule } from './cfe-documents/index.js';
 import { createDailyReportModule } from './daily-report/index.js';
 import { createReceiverExchangeModule } from './receiver-exchange/index.js';
 import { createDgiSubmissionModule } from './dgi-submission/index.js';
+import { createReceivedCfeModule } from './received-cfe/index.js';
 import * as issuedCfeStates from './issued-cfe/issued-cfe.history.js';
 import * as issuedCfeHandoff from './issued-cfe/issued-cfe.handoff.js';
 import { SIMULATOR_PATHS } from './dgi/dgi.simulator.js';
@@ -107,6 +108,8 @@ export function createModules(deps: ModuleDeps) {
     cfes: { byIds: issuedCfeHandoff.exchangeCfesByIds, claimUnsent: issuedCfeHandoff.claimUnsentToReceivers, lockOne: issuedCfeHandoff.lockExchangeCfe, rejectedSent: issuedCfeHandoff.rejectedSentToReceivers, claimRejected: issuedCfeHandoff.claimRejected },
     setReceptorState: issuedCfeStates.applyReceptorStateChange,
   });
+  // Received CFEs (issue 30): intake from mailboxes and uploads, verification, answers to the issuer, decisions.
+  const receivedCfe = createReceivedCfeModule({ db, config, mailer, companies, certificates, events });
   const salesOrders = createSalesOrdersService({ db, events, issuedCfe: issuedCfe.service, customers });
   const cfeDocuments = createCfeDocumentsModule({ db, mailer, companies, outboundMail, customers, issuedCfe: issuedCfe.service });
 
@@ -129,6 +132,7 @@ export function createModules(deps: ModuleDeps) {
     currenciesRoutes(currencies),
     dailyReport.routes,
     receiverExchange.routes,
+    receivedCfe.routes,
     dgiSubmission.routes,
   ] as unknown as FastifyPluginAsync[];
 
@@ -145,9 +149,10 @@ export function createModules(deps: ModuleDeps) {
   jobs.push(...receiverExchange.jobs);
   jobs.push(...cfeDocuments.jobs);
   jobs.push(...dgiSubmission.jobs);
+  jobs.push(...receivedCfe.jobs);
   const cron: string[] = [...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron];
 
-  return { services: { products, companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker }, routes, jobs, cron,
+  return { services: { products, companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker }, routes, jobs, cron,
     /** Releases what modules hold beyond the database (the CFE sealing worker threads). */
     close: () => issuedCfe.service.close(),
   };

@@ -18,13 +18,14 @@ export const regimenTributario = z
 const settingFields = {
   leyendaAdicional: z.string().max(500).describe('Extra legend printed on the representación impresa'),
   emailCopiaCfe: z.string().email().describe('Address that receives a copy of every CFE sent by e-mail'),
+  plazoRespuestaCfeRecibidoDias: z.number().int().min(1).max(365).describe('Days the company gives itself to accept or reject a received CFE (vencimientoRespuesta; default 30). DGI sets no deadline (BRIEF 8).'),
 };
 export const configuracion = z
-  .object({ leyendaAdicional: settingFields.leyendaAdicional.optional(), emailCopiaCfe: settingFields.emailCopiaCfe.optional() })
+  .object({ leyendaAdicional: settingFields.leyendaAdicional.optional(), emailCopiaCfe: settingFields.emailCopiaCfe.optional(), plazoRespuestaCfeRecibidoDias: settingFields.plazoRespuestaCfeRecibidoDias.optional() })
   .strict();
 /** On edit the settings merge per key: a key not sent keeps its value, a key sent as null is removed. */
 export const configuracionPatch = z
-  .object({ leyendaAdicional: settingFields.leyendaAdicional.nullish(), emailCopiaCfe: settingFields.emailCopiaCfe.nullish() })
+  .object({ leyendaAdicional: settingFields.leyendaAdicional.nullish(), emailCopiaCfe: settingFields.emailCopiaCfe.nullish(), plazoRespuestaCfeRecibidoDias: settingFields.plazoRespuestaCfeRecibidoDias.nullish() })
   .strict()
   .describe('Merged per key with the stored settings: keys not sent keep their value; null removes a key.');
 

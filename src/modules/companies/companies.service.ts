@@ -127,6 +127,8 @@ export function createCompaniesService(deps: { db: Db; invalidation?: CacheInval
     exists: (id: number) => repo.companyExists(db, id),
     /** RUT of a non-deleted company (no access check: callers have passed the tenancy rule). */
     rutOf: async (id: number): Promise<string | undefined> => (await repo.findCompany(db, id))?.rut,
+    /** The stored `configuracion` of a non-deleted company (no access check). */
+    settingsOf: async (id: number): Promise<Record<string, unknown> | undefined> => (await repo.findCompany(db, id))?.settings,
     /** Ids of enabled, non-deleted companies (no access check: for scheduled tasks). */
     activeIds: () => repo.activeCompanyIds(db),
 

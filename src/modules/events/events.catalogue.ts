@@ -1,6 +1,6 @@
 /**
  * The catalogue of business events (spec 6). The spec fixes three names exactly (Cfe.Emitido,
- * OrdenDeVenta.Creada, OrdenDeVenta.Finalizada); the other eight follow the same
+ * OrdenDeVenta.Creada, OrdenDeVenta.Finalizada); the others follow the same
  * `<Resource>.<PastParticiple>` style, in the spec's published order.
  */
 export const eventCatalogue = [
@@ -9,7 +9,9 @@ export const eventCatalogue = [
   { type: 'OrdenDeVenta.Cancelada', description: 'A sales order is cancelled (spec 6 #3).', data: 'the cancelled sales order' },
   { type: 'OrdenDeVenta.Finalizada', description: 'A sales order is finalized (spec 6 #4).', data: 'the finalized sales order (idCfeEmitido when a CFE was issued)' },
   { type: 'Cfe.Emitido', description: 'Post-emission processing of a CFE finishes (spec 6 #5).', data: 'the issued CFE: idCfeEmitido, tipoCfe, serie, numero, CAE, fechaEmision, totals, QR' },
-  { type: 'CfeRecibido.Registrado', description: 'A received CFE is registered (spec 6 #6).', data: 'the received CFE: idCfeRecibido, emisor RUT, tipoCfe, serie, numero, fecha, totals', notEmittedYet: true },
+  { type: 'CfeRecibido.Registrado', description: 'A received CFE is registered (spec 6 #6).', data: 'the received CFE: id, secuencia, rutEmisor, tipoCfe, serie, numero, fechaEmision, totals, estado, checks' },
+  { type: 'CfeRecibido.Aceptado', description: 'The company accepts a received CFE (its ACKCFE AE goes to the issuer).', data: 'the received CFE after the decision' },
+  { type: 'CfeRecibido.Rechazado', description: 'The company rejects a received CFE with a motive E20-E60 (its ACKCFE BE goes to the issuer).', data: 'the received CFE after the decision, with motivos' },
   { type: 'Cfe.RechazadoDgi', description: 'DGI rejects a CFE in the second response of the envelope (spec 6 #7).', data: 'the CFE identity plus the DGI rejection reasons' },
   { type: 'Contrato.EstadoCambiado', description: 'A contract changes state due to usage rules (spec 6 #8).', data: 'the contract: id, previous and new state, reason', notEmittedYet: true },
   { type: 'Cfe.ObservadoDgi', description: 'DGI observes a CFE in the second response of the envelope (spec 6 #9).', data: 'the CFE identity plus the DGI observations' },

@@ -92,7 +92,7 @@ describe('happy path: headers, secrets and the catalogue', () => {
     const res = await t.call(admin, 'GET', '/api/v1/webhooks/catalogo');
     assert.equal(res.status, 200);
     const notEmitted = res.body.filter((e: any) => !e.emitted).map((e: any) => e.type);
-    assert.deepEqual(notEmitted, ['CfeRecibido.Registrado', 'Contrato.EstadoCambiado']);
+    assert.deepEqual(notEmitted, ['Contrato.EstadoCambiado']);
     assert.ok(res.body.find((e: any) => e.type === 'Cfe.Emitido').emitted);
   });
 });
@@ -177,8 +177,8 @@ describe('errors', () => {
     const res = await t.call(admin, 'POST', `/api/v1/webhooks?idEmpresa=${companyA}`, { url, events: ['Cfe.Emitido', 'CfeRecibido.Registrado', 'Contrato.EstadoCambiado'] });
     assert.equal(res.status, 400);
     assert.equal(res.body.code, 'WEBHOOK_EVENTO_NO_DISPONIBLE');
-    assert.match(res.body.error, /CfeRecibido\.Registrado, Contrato\.EstadoCambiado/);
-    assert.deepEqual(res.body.eventos, ['CfeRecibido.Registrado', 'Contrato.EstadoCambiado']);
+    assert.match(res.body.error, /Contrato\.EstadoCambiado/);
+    assert.deepEqual(res.body.eventos, ['Contrato.EstadoCambiado']);
     const created = await t.call(admin, 'POST', `/api/v1/webhooks?idEmpresa=${companyA}`, { url, events: ['Cfe.Emitido'] });
     const upd = await t.call(admin, 'PATCH', `/api/v1/webhooks/${created.body.id}`, { events: ['Contrato.EstadoCambiado'] });
     assert.equal(upd.status, 400);

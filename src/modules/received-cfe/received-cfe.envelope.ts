@@ -1,0 +1,179 @@
+/**
+ * Reading and checking an envelope another issuer sent us (EnvioCFE_entreEmpresas, BRIEF 5 and 8).
+ * Pure: bytes in, a verdict per envelope (ACKSobre AS/BS with S-codes) and per CFE (format checks,
+ * E-codes) out. The database decides duplicates (S20, E02) afterwards.
+ *
+ * Checks, in the order DGI's codes are given (ACKSobre motives, DGITypes.xsd RechazoSobreType):
+ *  S07 size over 2 MB (FSOB) · S01 not XML, a DOCTYPE (entity expansion is never attempted), another
+ *  root · S04 EnvioCFE_entreEmpresas.xsd · S02 RutReceptor is not the company, or the certificate or
+ *  a CFE names another issuer · S05 CantCFE differs from the CFEs carried · S03 the Caratula
+ *  certificate does not parse or was not valid at the envelope's date · S06 a CFE signed with
+ *  another certificate. Per CFE: E05 CFEDGI.xsd, E04 its XMLDSig (against the Caratula certificate).
+ */
+import { createHash, X509Certificate } from 'node:crypto';
+import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
+import { validateXml } from '../../platform/xml/xsd.js';
+import { CFE_NAMESPACE, ENVELOPE_MAX_BYTES, verifyXmlSignature } from '../emission/index.js';
+import type { CheckResult, Motive } from './received-cfe.tables.js';
+
+/** ACKSobre motive glosas, verbatim from DGITypes.xsd (RechazoSobreType; Glosa50Type). */
+export const SOBRE_GLOSAS: Readonly<Record<string, string>> = {
+  S01: 'Formato del archivo no es el indicado',
+  S02: 'No coincide RUC de Sobre, Certificado, envío o CFE',
+  S03: 'Certificado electrónico no es válido',
+  S04: 'No cumple validaciones según Formato de sobre',
+  S05: 'No coinciden cantidad CFE de carátula y contenido',
+  S06: 'No coinciden certificado de sobre y comprobantes',
+  S07: 'Sobre enviado supera el tamaño máximo admitido',
+  S20: 'Sobre enviado ya existe en los registros del receptor',
+};
+
+export interface EnvelopeCfe {
+  nroOrdinal: number;
+  /** The CFE as a standalone document (BRIEF 3: its signature covers it alone). */
+  xml: string;
+  adenda: string | null;
+  checks: CheckResult[];
+  /** BE motives from the format checks; empty = passed them. */
+  motivos: Motive[];
+}
+
+export interface EnvelopeReading {
+  sha256: string;
+  estado: 'AS' | 'BS';
+  motivos: Motive[];
+  checks: CheckResult[];
+  rutEmisor: string | null;
+  rutReceptor: string | null;
+  idemisor: number | null;
+  fecha: string | null;
+  cantCfe: number | null;
+  cfes: EnvelopeCfe[];
+}
+
+const motive = (codigo: string, detalle?: string): Motive => ({ codigo, glosa: SOBRE_GLOSAS[codigo], detalle: detalle?.slice(0, 500) ?? null });
+
+/** DGI's samples are ISO-8859-1 (BRIEF 5); the declaration says which. */
+export function decodeXmlBytes(bytes: Buffer): string {
+  const head = bytes.subarray(0, 200).toString('latin1');
+  const enc = /^\s*<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/i.exec(head)?.[1]?.toLowerCase();
+  const latin = enc === 'iso-8859-1' || enc === 'latin1' || enc === 'windows-1252';
+  const text = bytes.toString(latin ? 'latin1' : 'utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+export function hasDoctype(xml: string): boolean {
+  return /<!DOCTYPE|<!ENTITY/i.test(xml);
+}
+
+const childText = (parent: Element | undefined, name: string) => parent?.getElementsByTagNameNS(CFE_NAMESPACE, name)[0]?.textContent?.trim() || null;
+
+function certificateChecks(b64: string | null, rutEmisor: string | null, fecha: string | null): { cert?: X509Certificate; error?: Motive } {
+  if (!b64) return { error: motive('S03', 'La carátula no trae X509Certificate.') };
+  let cert: X509Certificate;
+  try {
+    cert = new X509Certificate(Buffer.from(b64.replace(/\s+/g, ''), 'base64'));
+  } catch {
+    return { error: motive('S03', 'El certificado de la carátula no se puede leer.') };
+  }
+  const at = fecha ? new Date(fecha) : new Date();
+  if (!(at >= new Date(cert.validFrom) && at <= new Date(cert.validTo))) {
+    return { cert, error: motive('S03', `El certificado no estaba vigente a la fecha del sobre (vigencia ${cert.validFrom} - ${cert.validTo}).`) };
+  }
+  // Uruguayan signing certificates carry the RUC in the subject's serialNumber (RUC21...).
+  const subjectRuc = /serialNumber=(?:RUC)?(\d{12})/i.exec(cert.subject)?.[1];
+  if (subjectRuc && rutEmisor && subjectRuc !== rutEmisor) {
+    return { cert, error: motive('S02', `El certificado es del RUT ${subjectRuc}, el sobre dice RUCEmisor ${rutEmisor}.`) };
+  }
+  return { cert };
+}
+
+/** Reads and checks one envelope for the company whose RUT is `companyRut`. */
+export function readEnvelope(bytes: Buffer, companyRut: string): EnvelopeReading {
+  const reading: EnvelopeReading = {
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    estado: 'BS', motivos: [], checks: [], rutEmisor: null, rutReceptor: null, idemisor: null, fecha: null, cantCfe: null, cfes: [],
+  };
+  const fail = (control: string, m: Motive) => {
+    reading.checks.push({ control, ok: false, codigo: m.codigo, detalle: m.detalle ?? undefined });
+    reading.motivos.push(m);
+    return reading;
+  };
+  const pass = (control: string) => reading.checks.push({ control, ok: true });
+
+  if (bytes.length > ENVELOPE_MAX_BYTES) return fail('tamano', motive('S07', `${bytes.length} bytes; el máximo es ${ENVELOPE_MAX_BYTES}.`));
+  pass('tamano');
+  const xml = decodeXmlBytes(bytes);
+  if (hasDoctype(xml)) return fail('formato', motive('S01', 'El documento trae DOCTYPE o entidades: no se procesa.'));
+  let doc: Document;
+  try {
+    doc = new DOMParser({ onError: (level, msg) => { if (level !== 'warning') throw new Error(msg); } }).parseFromString(xml, 'text/xml') as unknown as Document;
+  } catch (err) {
+    return fail('formato', motive('S01', `No es XML bien formado: ${(err as Error).message}`));
+  }
+  const root = doc.documentElement;
+  if (!root || root.localName !== 'EnvioCFE_entreEmpresas' || root.namespaceURI !== CFE_NAMESPACE) {
+    return fail('formato', motive('S01', `La raíz es ${root?.localName ?? '(ninguna)'}, no EnvioCFE_entreEmpresas.`));
+  }
+  pass('formato');
+  const caratula = root.getElementsByTagNameNS(CFE_NAMESPACE, 'Caratula')[0];
+  reading.rutReceptor = childText(caratula, 'RutReceptor');
+  reading.rutEmisor = childText(caratula, 'RUCEmisor');
+  const idemisor = childText(caratula, 'Idemisor');
+  reading.idemisor = idemisor && /^\d{1,10}$/.test(idemisor) ? Number(idemisor) : null;
+  reading.fecha = childText(caratula, 'Fecha');
+  const cant = childText(caratula, 'CantCFE');
+  reading.cantCfe = cant && /^\d{1,3}$/.test(cant) ? Number(cant) : null;
+
+  const xsd = validateXml('EnvioCFE_entreEmpresas', xml);
+  if (!xsd.ok) return fail('xsd_sobre', motive('S04', xsd.errors.slice(0, 3).join('; ')));
+  pass('xsd_sobre');
+  if (reading.rutReceptor !== companyRut) return fail('rut_receptor', motive('S02', `El sobre es para el RUT ${reading.rutReceptor}, no para ${companyRut}.`));
+  pass('rut_receptor');
+
+  const items = root.getElementsByTagNameNS(CFE_NAMESPACE, 'CFE_Adenda');
+  if (items.length !== reading.cantCfe) return fail('cantidad', motive('S05', `CantCFE ${reading.cantCfe}, el sobre trae ${items.length}.`));
+  pass('cantidad');
+  const certB64 = childText(caratula, 'X509Certificate');
+  const cert = certificateChecks(certB64, reading.rutEmisor, reading.fecha);
+  if (cert.error) return fail('certificado', cert.error);
+  pass('certificado');
+
+  const serializer = new XMLSerializer();
+  for (let i = 0; i < items.length; i += 1) {
+    const item = items[i];
+    const cfeEl = item.getElementsByTagNameNS(CFE_NAMESPACE, 'CFE')[0];
+    const adendaEl = item.getElementsByTagNameNS(CFE_NAMESPACE, 'Adenda')[0];
+    const cfeXml = serializer.serializeToString(cfeEl as never);
+    const cfe: EnvelopeCfe = { nroOrdinal: i + 1, xml: cfeXml, adenda: adendaEl?.textContent ?? null, checks: [], motivos: [] };
+    reading.cfes.push(cfe);
+    // S02: every CFE is the envelope issuer's.
+    const ruc = cfeEl.getElementsByTagNameNS(CFE_NAMESPACE, 'RUCEmisor')[0]?.textContent?.trim();
+    if (ruc !== reading.rutEmisor) return fail('rut_emisor_cfe', motive('S02', `El CFE ${i + 1} es del RUT ${ruc}, el sobre de ${reading.rutEmisor}.`));
+    // S06: the certificate in the CFE's KeyInfo must be the Caratula's.
+    const keyInfoCert = cfeEl.getElementsByTagNameNS('http://www.w3.org/2000/09/xmldsig#', 'X509Certificate')[0]?.textContent?.replace(/\s+/g, '');
+    if (keyInfoCert && certB64 && keyInfoCert !== certB64.replace(/\s+/g, '')) return fail('certificado_cfe', motive('S06', `El CFE ${i + 1} está firmado con otro certificado.`));
+  }
+  pass('rut_emisor_cfe');
+  pass('certificado_cfe');
+  for (const cfe of reading.cfes) checkCfe(cfe, cert.cert!, companyRut);
+  reading.estado = 'AS';
+  return reading;
+}
+
+/** E05 (CFEDGI.xsd), E04 (signature with the envelope's certificate), and that we are its receiver. */
+export function checkCfe(cfe: EnvelopeCfe, cert: X509Certificate | undefined, companyRut: string): void {
+  const be = (control: string, codigo: string, glosa: string, detalle: string) => {
+    cfe.checks.push({ control, ok: false, codigo, detalle: detalle.slice(0, 500) });
+    cfe.motivos.push({ codigo, glosa, detalle: detalle.slice(0, 500) });
+  };
+  const xsd = validateXml('CFE', cfe.xml);
+  if (xsd.ok) cfe.checks.push({ control: 'xsd_cfe', ok: true });
+  else be('xsd_cfe', 'E05', 'No cumple validaciones de Formato comprobantes', xsd.errors.slice(0, 3).join('; '));
+  const sig = verifyXmlSignature(cfe.xml, cert ? { certificate: cert } : {});
+  if (sig.valid) cfe.checks.push({ control: 'firma', ok: true });
+  else be('firma', 'E04', 'Firma electrónica no es válida', sig.reason ?? 'firma inválida');
+  const doc = /<(?:\w+:)?DocRecep>\s*([^<]*?)\s*<\/(?:\w+:)?DocRecep>/.exec(cfe.xml)?.[1];
+  if (doc === companyRut) cfe.checks.push({ control: 'receptor', ok: true });
+  else be('receptor', 'E05', 'No cumple validaciones de Formato comprobantes', `El receptor del CFE (${doc ?? 'ninguno'}) no es la empresa ${companyRut}.`);
+}

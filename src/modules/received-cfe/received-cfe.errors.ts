@@ -1,0 +1,13 @@
+import { defineErrors } from '../../lib/errors.js';
+
+/** Received CFEs (BRIEF 8; issue 30). */
+export const receivedErrors = defineErrors({
+  CFE_RECIBIDO_NO_ENCONTRADO: { status: 404, message: 'El CFE recibido no existe en la empresa.' },
+  DOCUMENTO_RECIBIDO_INVALIDO: { status: 422, message: 'El documento no es un sobre EnvioCFE_entreEmpresas ni un CFE firmado que se pueda leer.' },
+  MOTIVO_RECHAZO_INVALIDO: { status: 422, message: 'El motivo de rechazo no está en la tabla de DGI (E02-E07, E10-E12, E20-E60).' },
+  MOTIVO_RECHAZO_SIN_GLOSA: { status: 422, message: 'Los motivos E27 a E60 se acuerdan entre las partes: indique su glosa.' },
+  RESPUESTA_NO_ENCONTRADA: { status: 404, message: 'La respuesta (ACKSobre / ACKCFE) no existe en la empresa.' },
+  IDEMPOTENCIA_CONFLICTO_RECIBIDO: { status: 409, message: 'La Idempotency-Key ya se usó con otra solicitud.' },
+  CORREO_ENTRANTE_NO_CONFIGURADO: { status: 404, message: 'La empresa no tiene buzón de entrada configurado: configúrelo con PUT /api/v1/empresa/correoEntrante.' },
+  CORREO_ENTRANTE_FALLO: { status: 422, message: 'No se pudo leer el buzón de entrada.' },
+});

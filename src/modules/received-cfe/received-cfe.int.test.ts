@@ -1,0 +1,203 @@
+/**
+ * Received CFEs through the upload door (issue 30): company A of this service issues an e-Factura to
+ * company B; A's envelope (generarSobreReceptor) is registered by B; B's signed answers (ACKSobre,
+ * ACKCFE) are accepted by A's own receiver-exchange upload, which proves they are what an issuer reads.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { createUser } from '../../../test/support/factories.js';
+import { validateXml } from '../../platform/xml/xsd.js';
+import { setUpDgiIssuer, today } from '../dgi-submission/dgi-submission.test-helpers.js';
+
+let t: TestApp;
+let admin: string;
+let a: { id: number; rut: string };
+let b: { id: number; rut: string };
+let customerOfA: number;
+
+async function issueToB(nombreItem = 'Yerba') {
+  const r = await t.call(admin, 'POST', '/api/v1/comprobante/emitir', {
+    idEmpresa: a.id, codComercio: 'C1', codTerminal: 'T1',
+    cfe: { idDoc: { tipoCfe: 111, fechaEmision: today }, receptor: { idCliente: customerOfA }, detalles: [{ indicadorFacturacion: 3, nombreItem, cantidad: 1, precioUnitario: '100' }], adenda: 'OC 55' },
+  });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  return r.body as { id: number; serie: string; numero: number };
+}
+
+/** A's envelope to B for its CFEs, after DGI received them (BRIEF 1: DGI first). */
+async function envelopeFromA(ids: number[]) {
+  const w = t.modules.services.dgiSubmissionWorker;
+  const env = await w.createEnvelope(a.id);
+  if (env) assert.equal(await w.sendEnvelope(env.id), 'recibido');
+  const r = await t.app.inject({ method: 'POST', url: '/api/v1/cfeemitido/generarSobreReceptor', payload: { idEmpresa: a.id, idsCfe: ids }, headers: { authorization: `Bearer ${admin}` } });
+  assert.equal(r.statusCode, 200, r.body);
+  return r.body;
+}
+
+const importar = (xml: string, token = admin, idEmpresa = b.id, extra: Record<string, unknown> = {}) =>
+  t.call(token, 'POST', '/api/v1/cferecibido/importar', { idEmpresa, xml, ...extra });
+const answerXml = async (id: number) => (await t.app.inject({ method: 'GET', url: `/api/v1/cferecibido/respuesta/${id}`, headers: { authorization: `Bearer ${admin}` } })).body;
+
+before(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+  ({ company: a } = await setUpDgiIssuer(t, admin));
+  ({ company: b } = await setUpDgiIssuer(t, admin));
+  const c = await t.call(admin, 'POST', '/api/v1/cliente/crear', { idEmpresa: a.id, tipoDocumento: 2, documento: b.rut, razonSocial: 'Empresa B', direccion: 'Calle 1', ciudad: 'Montevideo', emisorElectronico: true, emailIntercambio: 'cfe@b.uy' });
+  assert.equal(c.status, 201, JSON.stringify(c.body));
+  customerOfA = c.body.id;
+});
+after(async () => t.close());
+
+describe('happy path', () => {
+  test('B registers A\'s envelope; its ACKSobre AS is signed, XSD-valid and accepted by A; B rejects with E24 and A sees receptor_rechazado', async () => {
+    const cfe = await issueToB();
+    const envelope = await envelopeFromA([cfe.id]);
+    const r = await importar(envelope, admin, b.id, { emailRespuesta: 'cfe@a.uy' });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.sobre.estado, 'AS');
+    assert.equal(r.body.sobre.repetido, false);
+    assert.equal(r.body.cfes.length, 1);
+    const got = r.body.cfes[0];
+    assert.equal(got.estado, 'pendiente');
+    assert.equal(got.rutEmisor, a.rut);
+    assert.equal(got.tipoCfe, 111);
+    assert.equal(got.numero, cfe.numero);
+    assert.equal(got.adenda, 'OC 55');
+    assert.equal(got.mntTotal, '122.00');
+    assert.ok(got.verificaciones.every((v: { ok: boolean }) => v.ok), JSON.stringify(got.verificaciones));
+    assert.ok(got.vencimientoRespuesta);
+
+    const detail = await t.call(admin, 'GET', `/api/v1/cferecibido/${got.id}`);
+    assert.equal(detail.status, 200);
+    assert.equal(detail.body.respuestas.length, 1);
+    assert.equal(detail.body.respuestas[0].tipo, 'ACKSobre');
+    assert.equal(detail.body.respuestas[0].estado, 'pendiente');
+    const ackSobre = await answerXml(detail.body.respuestas[0].id);
+    assert.deepEqual(validateXml('ACKSobre', ackSobre), { ok: true });
+    // The issuer reads it: A's own upload of a receiver answer accepts B's ACKSobre.
+    const applied = await t.call(admin, 'POST', '/api/v1/cfeemitido/respuestaReceptor', { idEmpresa: a.id, xml: ackSobre });
+    assert.equal(applied.status, 200, JSON.stringify(applied.body));
+    assert.equal(applied.body.estadoSobre, 'recibido');
+
+    // The signed XML download is the CFE as A signed it.
+    const xml = await t.app.inject({ method: 'GET', url: `/api/v1/cferecibido/${got.id}/xml`, headers: { authorization: `Bearer ${admin}` } });
+    assert.equal(xml.statusCode, 200);
+    assert.match(xml.body, /<Signature/);
+
+    const rej = await t.call(admin, 'POST', '/api/v1/cferecibido/rechazar', { idEmpresa: b.id, ids: [got.id, 999999], motivo: { codigo: 'E24', detalle: 'Precio pactado 90' } });
+    assert.equal(rej.status, 200, JSON.stringify(rej.body));
+    assert.deepEqual(rej.body.resultados.map((x: { resultado: string }) => x.resultado), ['hecho', 'no_encontrado']);
+    const after1 = await t.call(admin, 'GET', `/api/v1/cferecibido/${got.id}`);
+    assert.equal(after1.body.estado, 'rechazado');
+    assert.equal(after1.body.motivos[0].codigo, 'E24');
+    assert.deepEqual(after1.body.historial.map((h: { estado: string }) => h.estado), ['pendiente', 'rechazado']);
+    const ackCfeRow = after1.body.respuestas.find((x: { tipo: string }) => x.tipo === 'ACKCFE');
+    const ackCfe = await answerXml(ackCfeRow.id);
+    assert.deepEqual(validateXml('ACKCFE_Partes', ackCfe), { ok: true });
+    const appliedCfe = await t.call(admin, 'POST', '/api/v1/cfeemitido/respuestaReceptor', { idEmpresa: a.id, xml: ackCfe });
+    assert.equal(appliedCfe.status, 200, JSON.stringify(appliedCfe.body));
+    const issued = (await t.db.execute(sql`select estado_receptor from issued_cfes where id = ${cfe.id}`)).rows[0] as { estado_receptor: string };
+    assert.equal(issued.estado_receptor, 'receptor_rechazado');
+
+    const events = (await t.db.execute(sql`select type from outbox_events where company_id = ${b.id} order by id`)).rows.map((e) => (e as { type: string }).type);
+    assert.deepEqual(events.filter((e) => e.startsWith('CfeRecibido')), ['CfeRecibido.Registrado', 'CfeRecibido.Rechazado']);
+  });
+
+  test('the same bytes again change nothing; aceptar with an Idempotency-Key replays; a decided CFE is not decided again', async () => {
+    const cfe = await issueToB('Mate');
+    const envelope = await envelopeFromA([cfe.id]);
+    const first = await importar(envelope);
+    const again = await importar(envelope);
+    assert.equal(again.status, 200);
+    assert.equal(again.body.sobre.repetido, true);
+    assert.equal(again.body.cfes[0].id, first.body.cfes[0].id);
+    const id = first.body.cfes[0].id;
+    const call = (body: unknown, key: string) => t.app.inject({ method: 'POST', url: '/api/v1/cferecibido/aceptar', payload: body as object, headers: { authorization: `Bearer ${admin}`, 'idempotency-key': key } });
+    const ok = await call({ idEmpresa: b.id, ids: [id] }, 'k-1');
+    assert.equal(ok.statusCode, 200, ok.body);
+    assert.equal(ok.json().resultados[0].resultado, 'hecho');
+    const replay = await call({ idEmpresa: b.id, ids: [id] }, 'k-1');
+    assert.equal(replay.json().repetida, true);
+    assert.equal(replay.json().resultados[0].resultado, 'hecho');
+    assert.equal((await call({ idEmpresa: b.id, ids: [id, id] }, 'k-1')).statusCode, 409);
+    const twice = await t.call(admin, 'POST', '/api/v1/cferecibido/aceptar', { idEmpresa: b.id, ids: [id] });
+    assert.equal(twice.body.resultados[0].resultado, 'ya_decidido');
+    const reject = await t.call(admin, 'POST', '/api/v1/cferecibido/rechazar', { idEmpresa: b.id, ids: [id], motivo: { codigo: 'E21' } });
+    assert.equal(reject.body.resultados[0].resultado, 'no_permitido');
+    assert.equal(reject.body.fallidos, 1);
+    // secuencia is gap-free and increasing per company.
+    const seqs = (await t.db.execute(sql`select secuencia from received_cfes where company_id = ${b.id} order by id`)).rows.map((r) => Number((r as { secuencia: string }).secuencia));
+    assert.deepEqual(seqs, seqs.map((_, i) => i + 1));
+  });
+});
+
+describe('errors', () => {
+  test('bad envelopes are answered BS with their S-code and stored; bad CFEs are BE; nothing is a 500', async () => {
+    const cfe = await issueToB('Azúcar');
+    const envelope = await envelopeFromA([cfe.id]);
+    const bs = async (xml: string, code: string) => {
+      const r = await importar(xml);
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      assert.equal(r.body.sobre.estado, 'BS', xml.slice(0, 80));
+      assert.equal(r.body.sobre.motivos[0].codigo, code);
+      assert.deepEqual(r.body.cfes, []);
+    };
+    await bs('<EnvioCFE_entreEmpresas><roto', 'S01');
+    await bs('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]><EnvioCFE_entreEmpresas>&b;</EnvioCFE_entreEmpresas>', 'S01');
+    await bs(envelope.replace(/<DGICFE:RutReceptor>\d+</, '<DGICFE:RutReceptor>219999830019<'), 'S02');
+    await bs(envelope.replace(/<DGICFE:CantCFE>1</, '<DGICFE:CantCFE>2<'), 'S05');
+    // The same envelope registered, then another with the same Idemisor: S20.
+    assert.equal((await importar(envelope)).body.sobre.estado, 'AS');
+    await bs(envelope.replace('<DGICFE:Adenda>OC 55', '<DGICFE:Adenda>OC 56'), 'S20');
+
+    // A tampered amount breaks the CFE's signature: stored as rechazado_formato, answered BE E04 at once.
+    const cfe2 = await issueToB('Café');
+    const env2 = await envelopeFromA([cfe2.id]);
+    const tampered = env2.replace(/<NomItem>Café<\/NomItem>/, '<NomItem>Cafe</NomItem>');
+    assert.notEqual(tampered, env2);
+    const r = await importar(tampered);
+    assert.equal(r.body.sobre.estado, 'AS');
+    assert.equal(r.body.cfes[0].estado, 'rechazado_formato');
+    assert.equal(r.body.cfes[0].motivos[0].codigo, 'E04');
+    // The genuine one has that Idemisor, already accepted: S20. A new envelope carrying the CFE registers it;
+    // a third carrying it again is a duplicate (E02).
+    await bs(env2, 'S20');
+    const genuine = await importar(await envelopeFromA([cfe2.id]));
+    assert.equal(genuine.body.cfes[0].estado, 'pendiente');
+    const dup = await importar(await envelopeFromA([cfe2.id]));
+    assert.equal(dup.body.cfes[0].estado, 'duplicado');
+    assert.equal(dup.body.cfes[0].motivos[0].codigo, 'E02');
+  });
+
+  test('unknown motives are 422, E27-E60 need a glosa; a lone CFE that fails its checks is 422; unknown fields 400', async () => {
+    const u = await t.call(admin, 'POST', '/api/v1/cferecibido/rechazar', { idEmpresa: b.id, ids: [1], motivo: { codigo: 'E99' } });
+    assert.equal(u.status, 422);
+    assert.equal(u.body.code, 'MOTIVO_RECHAZO_INVALIDO');
+    const g = await t.call(admin, 'POST', '/api/v1/cferecibido/rechazar', { idEmpresa: b.id, ids: [1], motivo: { codigo: 'E30' } });
+    assert.equal(g.body.code, 'MOTIVO_RECHAZO_SIN_GLOSA');
+    const lone = await importar('<CFE xmlns="http://cfe.dgi.gub.uy" version="1.0"><eFact/></CFE>');
+    assert.equal(lone.status, 422);
+    assert.equal(lone.body.code, 'DOCUMENTO_RECIBIDO_INVALIDO');
+    const extra = await t.call(admin, 'POST', '/api/v1/cferecibido/aceptar', { idEmpresa: b.id, ids: [1], otro: 1 });
+    assert.equal(extra.status, 400);
+  });
+});
+
+describe('access', () => {
+  test('another company\'s user sees none of it; lectura cannot decide or import', async () => {
+    const [row] = (await t.db.execute(sql`select id from received_cfes where company_id = ${b.id} order by id limit 1`)).rows as Array<{ id: number }>;
+    const outsider = await createUser(t, admin, 'rc-outsider@test.uy', [{ idEmpresa: a.id, rol: 'administrador' }]);
+    assert.equal((await t.call(outsider.token, 'GET', `/api/v1/cferecibido/${row.id}`)).status, 404);
+    assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/cferecibido/${row.id}/xml`, headers: { authorization: `Bearer ${outsider.token}` } })).statusCode, 404);
+    const dec = await t.call(outsider.token, 'POST', '/api/v1/cferecibido/aceptar', { idEmpresa: a.id, ids: [Number(row.id)] });
+    assert.equal(dec.body.resultados[0].resultado, 'no_encontrado');
+    assert.equal((await t.call(outsider.token, 'POST', '/api/v1/cferecibido/aceptar', { idEmpresa: b.id, ids: [Number(row.id)] })).status, 404);
+    const reader = await createUser(t, admin, 'rc-reader@test.uy', [{ idEmpresa: b.id, rol: 'lectura' }]);
+    assert.equal((await t.call(reader.token, 'GET', `/api/v1/cferecibido/${row.id}`)).status, 200);
+    assert.equal((await t.call(reader.token, 'POST', '/api/v1/cferecibido/aceptar', { idEmpresa: b.id, ids: [Number(row.id)] })).status, 403);
+    assert.equal((await importar('<x/>', reader.token)).status, 403);
+  });
+});

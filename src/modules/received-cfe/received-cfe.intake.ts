@@ -1,0 +1,160 @@
+/**
+ * The one intake pipeline of received CFEs (issue 30 point 2): the mailbox poller, the upload
+ * (`POST /api/v1/cferecibido/importar`) and mail between two companies of this service all end here.
+ *
+ * One transaction per document, under the company's counter lock (so `secuencia` follows commit
+ * order): the raw bytes, the envelope verdict (ACKSobre AS/BS), each CFE with its checks and state,
+ * history rows, `CfeRecibido.Registrado` events, and our signed answers with their mail jobs.
+ * Idempotent: the same bytes again return what was stored (nothing new is answered); another
+ * envelope with an Idemisor already accepted is answered BS S20; a CFE already received (issuer,
+ * type, serie, number) is stored as `duplicado` and answered BE E02 (BRIEF 8).
+ */
+import { createHash } from 'node:crypto';
+import type { DbOrTx } from '../../platform/db/client.js';
+import { createSigningContext, formatTmstFirma, type SigningContext } from '../emission/index.js';
+import { answerFileName, buildAckCfe, buildAckSobre, CFE_MOTIVES, signAnswer, type CfeAnswer } from './received-cfe.answers.js';
+import { checkCfe, decodeXmlBytes, hasDoctype, readEnvelope, SOBRE_GLOSAS, type EnvelopeCfe } from './received-cfe.envelope.js';
+import { receivedErrors as E } from './received-cfe.errors.js';
+import * as repo from './received-cfe.repository.js';
+import type { Motive, ReceivedCfeRow, ReceivedCfeState, ReceivedEnvelopeRow, receivedCfes } from './received-cfe.tables.js';
+import { fiscalDataOf, receivedCfeView } from './received-cfe.view.js';
+
+export interface IntakeSource {
+  canal: 'correo' | 'importacion';
+  /** Where our answers go; null = stored for download only. */
+  emailRespuesta: string | null;
+  fileName?: string | null;
+  mailUid?: string | null;
+}
+
+export interface IntakePorts {
+  signingContext(companyId: number): Promise<SigningContext | undefined>;
+  /** Days the company gives itself to decide (company setting), for vencimientoRespuesta. */
+  responseDays(companyId: number): Promise<number>;
+  recordEvents(tx: DbOrTx, events: Array<{ type: 'CfeRecibido.Registrado'; companyId: number; resource: Record<string, unknown> }>): Promise<void>;
+  /** Queues the e-mail of a stored answer (in the same transaction). */
+  queueAnswerMail(tx: DbOrTx, answerId: number): Promise<void>;
+}
+
+export interface IntakeResult {
+  sobre: { id: number; estado: 'AS' | 'BS'; motivos: Motive[]; repetido: boolean } | null;
+  cfes: ReturnType<typeof receivedCfeView>[];
+}
+
+const addDays = (iso: string, days: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const today = () => new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10); // Uruguay, UTC−3
+
+/** Signs and stores one answer (IDRespuesta = its id); queues its mail when there is an address. */
+export async function storeAnswer(
+  tx: DbOrTx, ports: Pick<IntakePorts, 'signingContext' | 'queueAnswerMail'>, env: ReceivedEnvelopeRow, companyRut: string,
+  build: (id: number, nomArch: string, tmst: string) => { tipo: 'ACKSobre' | 'ACKCFE'; xml: string },
+): Promise<number> {
+  const id = await repo.nextAnswerId(tx);
+  const tmst = formatTmstFirma(new Date());
+  const envName = env.fileName && env.fileName.length <= 40 ? env.fileName : `Sob_${env.rutEmisor ?? '000000000000'}_${(env.fecha ?? tmst).slice(0, 10).replaceAll('-', '')}_${env.idemisor ?? 0}.xml`;
+  const built = build(id, envName, tmst);
+  const company = await ports.signingContext(env.companyId);
+  // The issuer verifies a standalone answer, so the certificate travels in KeyInfo (as in CFEs_Anulados notices).
+  const ctx = company && createSigningContext({ privateKey: company.privateKey, certificate: company.certificate.der, hash: company.hash, includeCertificate: true });
+  const fileName = answerFileName(built.tipo, id, env.rutEmisor ?? '000000000000', env.fecha ?? tmst, env.idemisor ?? 0);
+  const estado = !ctx ? 'sin_certificado' : env.emailRespuesta ? 'pendiente' : 'sin_destino';
+  await repo.insertAnswer(tx, { id, companyId: env.companyId, envelopeId: env.id, tipo: built.tipo, fileName, xml: ctx ? signAnswer(built.xml, ctx) : built.xml, email: env.emailRespuesta, estado });
+  if (estado === 'pendiente') await ports.queueAnswerMail(tx, id);
+  void companyRut;
+  return id;
+}
+
+export function cfeAnswerOf(row: ReceivedCfeRow, estado: 'AE' | 'BE', motivos: Motive[]): CfeAnswer {
+  return { nroOrdinal: row.nroOrdinal ?? 1, tipoCfe: row.tipoCfe, serie: row.serie, nroCfe: row.numero, fechaCfe: row.fechaEmision, tmstCfe: row.tmstFirma, estado, motivos };
+}
+
+export function caratulaOf(env: ReceivedEnvelopeRow, companyRut: string, id: number, nomArch: string, tmst: string) {
+  return { rucReceptor: companyRut, rucEmisor: env.rutEmisor ?? '000000000000', idRespuesta: id, nomArch, fecHRecibido: formatTmstFirma(env.recibidoEn), idEmisor: env.idemisor ?? 0, idReceptor: env.id, tmst };
+}
+
+export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, companyRut: string, bytes: Buffer, source: IntakeSource): Promise<IntakeResult> {
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  let last = await repo.lockCounter(tx, companyId);
+  const existing = await repo.envelopeBySha(tx, companyId, sha256);
+  if (existing) {
+    const rows = await repo.cfesOfEnvelope(tx, existing.id);
+    return { sobre: { id: existing.id, estado: existing.estado, motivos: existing.motivos, repetido: true }, cfes: rows.map((r) => receivedCfeView(r, existing)) };
+  }
+  const text = decodeXmlBytes(bytes);
+  const isSingleCfe = !hasDoctype(text) && /^\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*<(?:[\w.-]+:)?CFE[\s>]/.test(text);
+  let cfes: EnvelopeCfe[];
+  let env: ReceivedEnvelopeRow | undefined;
+  if (isSingleCfe) {
+    // A lone signed CFE uploaded by a user: no envelope, so nothing to answer (ACKs name an envelope).
+    cfes = [{ nroOrdinal: 1, xml: text, adenda: null, checks: [], motivos: [] }];
+    checkCfe(cfes[0], undefined, companyRut);
+  } else {
+    const reading = readEnvelope(bytes, companyRut);
+    if (reading.estado === 'AS' && reading.rutEmisor && reading.idemisor !== null && (await repo.acceptedEnvelopeExists(tx, companyId, reading.rutEmisor, reading.idemisor))) {
+      reading.estado = 'BS';
+      reading.motivos.push({ codigo: 'S20', glosa: SOBRE_GLOSAS.S20, detalle: `El sobre ${reading.idemisor} del RUT ${reading.rutEmisor} ya fue recibido.` });
+      reading.checks.push({ control: 'sobre_repetido', ok: false, codigo: 'S20' });
+      reading.cfes = [];
+    }
+    env = await repo.insertEnvelope(tx, {
+      companyId, canal: source.canal, rutEmisor: reading.rutEmisor, idemisor: reading.idemisor, rutReceptor: reading.rutReceptor, fecha: reading.fecha,
+      cantCfe: reading.cantCfe, fileName: source.fileName ?? null, bytes, sha256, estado: reading.estado, motivos: reading.motivos,
+      verificaciones: reading.checks, emailRespuesta: source.emailRespuesta, mailUid: source.mailUid ?? null,
+    });
+    cfes = reading.cfes;
+    const envelope = env;
+    await storeAnswer(tx, ports, envelope, companyRut, (id, nomArch, tmst) => ({
+      tipo: 'ACKSobre',
+      xml: buildAckSobre({ ...caratulaOf(envelope, companyRut, id, nomArch, tmst), cantidadCfe: Math.min(reading.cantCfe ?? 0, 999) }, reading.estado, reading.motivos),
+    }));
+  }
+
+  const days = await ports.responseDays(companyId);
+  const values: (typeof receivedCfes.$inferInsert)[] = [];
+  const seen = new Set<string>();
+  for (const c of cfes) {
+    const data = fiscalDataOf(c.xml);
+    if (!data && !c.motivos.length) c.motivos.push({ codigo: 'E05', glosa: CFE_MOTIVES.E05, detalle: 'El CFE no se pudo leer.' });
+    let estado: ReceivedCfeState = c.motivos.length ? 'rechazado_formato' : 'pendiente';
+    if (estado === 'pendiente' && data?.rutEmisor && data.tipoCfe !== null && data.serie && data.numero !== null) {
+      const key = `${data.rutEmisor}/${data.tipoCfe}/${data.serie}/${data.numero}`;
+      const dup = seen.has(key) || (await repo.liveCfeId(tx, companyId, { rutEmisor: data.rutEmisor, tipoCfe: data.tipoCfe, serie: data.serie, numero: data.numero })) !== undefined;
+      seen.add(key);
+      if (dup) {
+        estado = 'duplicado';
+        c.motivos.push({ codigo: 'E02', glosa: CFE_MOTIVES.E02, detalle: `El CFE ${data.tipoCfe} ${data.serie}-${data.numero} del RUT ${data.rutEmisor} ya fue recibido.` });
+        c.checks.push({ control: 'duplicado', ok: false, codigo: 'E02' });
+      } else c.checks.push({ control: 'duplicado', ok: true });
+    }
+    last += 1;
+    values.push({
+      companyId, secuencia: last, envelopeId: env?.id ?? null, nroOrdinal: c.nroOrdinal, canal: source.canal,
+      rutEmisor: data?.rutEmisor ?? null, razonSocialEmisor: data?.razonSocialEmisor ?? null, tipoCfe: data?.tipoCfe ?? null, serie: data?.serie?.slice(0, 2) ?? null,
+      numero: data?.numero ?? null, fechaEmision: data?.fechaEmision ?? null, tmstFirma: data?.tmstFirma ?? null, moneda: data?.moneda?.slice(0, 3) ?? null,
+      tipoCambio: data?.tipoCambio ?? null, mntTotal: data?.mntTotal ?? null, mntPagar: data?.mntPagar ?? null, datos: data?.datos ?? null,
+      adenda: c.adenda, xml: c.xml, verificaciones: c.checks, estado, motivos: c.motivos,
+      vencimientoRespuesta: estado === 'pendiente' ? addDays(today(), days) : null,
+    });
+  }
+  if (isSingleCfe && values[0]?.estado === 'rechazado_formato') {
+    // Nothing to answer and nothing a user can act on: an upload that fails the format checks is refused outright.
+    throw E.DOCUMENTO_RECIBIDO_INVALIDO(`El CFE no pasa los controles de formato: ${cfes[0].motivos.map((m) => `${m.codigo} ${m.detalle ?? m.glosa}`).join('; ')}`, { motivos: cfes[0].motivos });
+  }
+  const rows = await repo.insertCfes(tx, values);
+  await repo.setCounter(tx, companyId, last);
+  await repo.insertHistory(tx, rows.map((r) => ({ receivedCfeId: r.id, estado: r.estado, motivos: r.motivos.length ? r.motivos : null, mensaje: `Recibido por ${source.canal}` })));
+  const views = rows.map((r) => receivedCfeView(r, env));
+  await ports.recordEvents(tx, views.map((v) => ({ type: 'CfeRecibido.Registrado' as const, companyId, resource: v })));
+  // Format rejections and duplicates are answered at once (BE); the rest waits for the company's decision.
+  const refused = rows.filter((r) => r.estado !== 'pendiente');
+  if (env && refused.length) {
+    const envelope = env;
+    const answerId = await storeAnswer(tx, ports, envelope, companyRut, (id, nomArch, tmst) => ({
+      tipo: 'ACKCFE',
+      xml: buildAckCfe({ ...caratulaOf(envelope, companyRut, id, nomArch, tmst), cantEnSobre: envelope.cantCfe ?? rows.length }, refused.map((r) => cfeAnswerOf(r, 'BE', r.motivos))),
+    }));
+    await repo.setAnswer(tx, refused.map((r) => r.id), answerId);
+  }
+  if (!isSingleCfe && !env) throw new Error('unreachable');
+  return { sobre: env ? { id: env.id, estado: env.estado, motivos: env.motivos, repetido: false } : null, cfes: views };
+}

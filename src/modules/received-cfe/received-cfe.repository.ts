@@ -1,0 +1,109 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../platform/db/client.js';
+import {
+  receivedAnswers, receivedCfeHistory, receivedCfes, receivedCounters, receivedEnvelopes,
+  type ReceivedAnswerRow, type ReceivedCfeRow, type ReceivedEnvelopeRow,
+} from './received-cfe.tables.js';
+
+/** Locks the company's counter row (creating it), which also serialises intake per company. */
+export async function lockCounter(tx: DbOrTx, companyId: number): Promise<number> {
+  await tx.execute(sql`insert into received_counters (company_id, ultimo) values (${companyId}, 0) on conflict do nothing`);
+  const r = await tx.execute<{ ultimo: string }>(sql`select ultimo from received_counters where company_id = ${companyId} for update`);
+  return Number(r.rows[0].ultimo);
+}
+
+export async function setCounter(tx: DbOrTx, companyId: number, ultimo: number): Promise<void> {
+  await tx.update(receivedCounters).set({ ultimo }).where(eq(receivedCounters.companyId, companyId));
+}
+
+export async function envelopeBySha(db: DbOrTx, companyId: number, sha256: string): Promise<ReceivedEnvelopeRow | undefined> {
+  return (await db.select().from(receivedEnvelopes).where(and(eq(receivedEnvelopes.companyId, companyId), eq(receivedEnvelopes.sha256, sha256))))[0];
+}
+
+export async function acceptedEnvelopeExists(db: DbOrTx, companyId: number, rutEmisor: string, idemisor: number): Promise<boolean> {
+  const r = await db.select({ id: receivedEnvelopes.id }).from(receivedEnvelopes)
+    .where(and(eq(receivedEnvelopes.companyId, companyId), eq(receivedEnvelopes.rutEmisor, rutEmisor), eq(receivedEnvelopes.idemisor, idemisor), eq(receivedEnvelopes.estado, 'AS')));
+  return r.length > 0;
+}
+
+export async function insertEnvelope(tx: DbOrTx, values: typeof receivedEnvelopes.$inferInsert): Promise<ReceivedEnvelopeRow> {
+  return (await tx.insert(receivedEnvelopes).values(values).returning())[0];
+}
+
+export async function findEnvelope(db: DbOrTx, id: number): Promise<ReceivedEnvelopeRow | undefined> {
+  return (await db.select().from(receivedEnvelopes).where(eq(receivedEnvelopes.id, id)))[0];
+}
+
+/** The live CFE with this identity (not a duplicate, not format-rejected). */
+export async function liveCfeId(db: DbOrTx, companyId: number, k: { rutEmisor: string; tipoCfe: number; serie: string; numero: number }): Promise<number | undefined> {
+  const r = await db.execute<{ id: string }>(sql`
+    select id from received_cfes where company_id = ${companyId} and rut_emisor = ${k.rutEmisor} and tipo_cfe = ${k.tipoCfe}
+       and serie = ${k.serie} and numero = ${k.numero} and estado not in ('duplicado', 'rechazado_formato')`);
+  return r.rows[0] ? Number(r.rows[0].id) : undefined;
+}
+
+export async function insertCfes(tx: DbOrTx, rows: (typeof receivedCfes.$inferInsert)[]): Promise<ReceivedCfeRow[]> {
+  return rows.length ? tx.insert(receivedCfes).values(rows).returning() : [];
+}
+
+export async function cfesOfEnvelope(db: DbOrTx, envelopeId: number): Promise<ReceivedCfeRow[]> {
+  return db.select().from(receivedCfes).where(eq(receivedCfes.envelopeId, envelopeId)).orderBy(asc(receivedCfes.nroOrdinal));
+}
+
+export async function findCfe(db: DbOrTx, id: number): Promise<ReceivedCfeRow | undefined> {
+  return (await db.select().from(receivedCfes).where(eq(receivedCfes.id, id)))[0];
+}
+
+/** The company's CFEs among `ids`, locked for a decision. */
+export async function lockCfes(tx: DbOrTx, companyId: number, ids: number[]): Promise<ReceivedCfeRow[]> {
+  return tx.select().from(receivedCfes).where(and(eq(receivedCfes.companyId, companyId), inArray(receivedCfes.id, ids))).orderBy(asc(receivedCfes.id)).for('update');
+}
+
+export async function updateCfe(tx: DbOrTx, id: number, changes: Partial<typeof receivedCfes.$inferInsert>): Promise<void> {
+  await tx.update(receivedCfes).set(changes).where(eq(receivedCfes.id, id));
+}
+
+export async function setAnswer(tx: DbOrTx, ids: number[], respuestaId: number): Promise<void> {
+  if (ids.length) await tx.update(receivedCfes).set({ respuestaId }).where(inArray(receivedCfes.id, ids));
+}
+
+export async function insertHistory(tx: DbOrTx, rows: (typeof receivedCfeHistory.$inferInsert)[]): Promise<void> {
+  if (rows.length) await tx.insert(receivedCfeHistory).values(rows);
+}
+
+export async function historyOf(db: DbOrTx, cfeId: number) {
+  return db.select().from(receivedCfeHistory).where(eq(receivedCfeHistory.receivedCfeId, cfeId)).orderBy(asc(receivedCfeHistory.id));
+}
+
+/** The answer's id taken ahead: it is IDRespuesta inside the signed XML and in the file name. */
+export async function nextAnswerId(tx: DbOrTx): Promise<number> {
+  const r = await tx.execute<{ id: string }>(sql`select nextval(pg_get_serial_sequence('received_answers', 'id'))::bigint as id`);
+  return Number(r.rows[0].id);
+}
+
+export async function insertAnswer(tx: DbOrTx, values: typeof receivedAnswers.$inferInsert): Promise<void> {
+  await tx.insert(receivedAnswers).values(values);
+}
+
+export async function findAnswer(db: DbOrTx, id: number): Promise<ReceivedAnswerRow | undefined> {
+  return (await db.select().from(receivedAnswers).where(eq(receivedAnswers.id, id)))[0];
+}
+
+export async function answersOfEnvelope(db: DbOrTx, envelopeId: number): Promise<ReceivedAnswerRow[]> {
+  return db.select().from(receivedAnswers).where(eq(receivedAnswers.envelopeId, envelopeId)).orderBy(asc(receivedAnswers.id));
+}
+
+export async function updateAnswer(db: DbOrTx, id: number, changes: Partial<typeof receivedAnswers.$inferInsert>): Promise<void> {
+  await db.update(receivedAnswers).set(changes).where(eq(receivedAnswers.id, id));
+}
+
+/** Idempotency-Key of a decision call: the stored answer is replayed for the same request. */
+export async function claimIdempotency(tx: DbOrTx, companyId: number, key: string, requestHash: string): Promise<{ requestHash: string; response: unknown } | undefined> {
+  const r = await tx.execute<{ request_hash: string; response: unknown }>(sql`
+    select request_hash, response from received_idempotency where company_id = ${companyId} and key = ${key} for update`);
+  return r.rows[0] ? { requestHash: r.rows[0].request_hash, response: r.rows[0].response } : undefined;
+}
+
+export async function storeIdempotency(tx: DbOrTx, companyId: number, key: string, requestHash: string, response: unknown): Promise<void> {
+  await tx.execute(sql`insert into received_idempotency (company_id, key, request_hash, response) values (${companyId}, ${key}, ${requestHash}, ${JSON.stringify(response)}::jsonb)`);
+}

@@ -1,0 +1,133 @@
+/**
+ * Received CFEs (issue 30; BRIEF 8): every electronic issuer is also an electronic receiver. This
+ * service is the front of the intake pipeline (received-cfe.intake.ts), the decisions
+ * (received-cfe.decisions.ts), reads, and the e-mail of our signed answers to the issuer.
+ */
+import { createHash } from 'node:crypto';
+import type { Db, DbOrTx } from '../../platform/db/client.js';
+import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
+import type { Mailer } from '../../platform/mailer.js';
+import { enqueueJob } from '../../platform/jobs/queue.js';
+import type { EventsService } from '../events/events.service.js';
+import type { SigningContext } from '../emission/index.js';
+import { mailFileRecordingAttempt } from '../receiver-exchange/receiver-exchange.mail.js';
+import { decide, rejectionMotive, type Decision, type DecisionPorts, type ItemResult } from './received-cfe.decisions.js';
+import { receivedErrors as E } from './received-cfe.errors.js';
+import { intake, type IntakePorts, type IntakeSource } from './received-cfe.intake.js';
+import { sendAnswerMailJob } from './received-cfe.jobs.js';
+import * as repo from './received-cfe.repository.js';
+import { receivedCfeView } from './received-cfe.view.js';
+
+export interface ReceivedCfeDeps {
+  db: Db;
+  mailer: Mailer;
+  events: Pick<EventsService, 'recordMany'>;
+  rutOf(companyId: number): Promise<string | undefined>;
+  settingsOf(companyId: number): Promise<Record<string, unknown> | undefined>;
+  signingContext(companyId: number): Promise<SigningContext | undefined>;
+  /** Days to decide when the company sets none (plazoRespuestaCfeRecibidoDias). */
+  defaultResponseDays: number;
+}
+
+export const MAX_DECISION_IDS = 250;
+
+export function createReceivedCfeService(deps: ReceivedCfeDeps) {
+  const { db } = deps;
+  const ports: IntakePorts & DecisionPorts = {
+    signingContext: deps.signingContext,
+    async responseDays(companyId) {
+      const v = (await deps.settingsOf(companyId))?.plazoRespuestaCfeRecibidoDias;
+      return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : deps.defaultResponseDays;
+    },
+    recordEvents: async (tx, events) => {
+      if (events.length) await deps.events.recordMany(tx, events);
+    },
+    queueAnswerMail: (tx, answerId) => enqueueJob(tx, sendAnswerMailJob, { id: answerId }),
+  };
+
+  async function companyRut(companyId: number): Promise<string> {
+    const rut = await deps.rutOf(companyId);
+    if (!rut) throw E.CFE_RECIBIDO_NO_ENCONTRADO('La empresa no existe.');
+    return rut;
+  }
+
+  /** A received CFE of a company the actor sees (another company's is 404, like one that does not exist). */
+  async function visible(actor: Actor, id: number, role: 'lectura' | 'emisor' = 'lectura') {
+    const row = await repo.findCfe(db, id);
+    if (!row) throw E.CFE_RECIBIDO_NO_ENCONTRADO();
+    assertCompanyRole(actor, row.companyId, role, () => E.CFE_RECIBIDO_NO_ENCONTRADO());
+    return row;
+  }
+
+  return {
+    /** The pipeline itself, for the mailbox poller (its transaction also records the mail). */
+    async intakeIn(tx: DbOrTx, companyId: number, bytes: Buffer, source: IntakeSource) {
+      return intake(tx, ports, companyId, await companyRut(companyId), bytes, source);
+    },
+
+    /** POST /api/v1/cferecibido/importar: an envelope or a single signed CFE uploaded by a user. */
+    async importar(actor: Actor, input: { idEmpresa: number; xml: string; emailRespuesta?: string | null; nombreArchivo?: string | null }) {
+      assertCompanyRole(actor, input.idEmpresa, 'emisor');
+      const rut = await companyRut(input.idEmpresa);
+      const bytes = Buffer.from(input.xml, 'utf8');
+      return db.transaction((tx) => intake(tx, ports, input.idEmpresa, rut, bytes, { canal: 'importacion', emailRespuesta: input.emailRespuesta ?? null, fileName: input.nombreArchivo ?? null }));
+    },
+
+    async get(actor: Actor, id: number) {
+      const row = await visible(actor, id);
+      const env = row.envelopeId ? await repo.findEnvelope(db, row.envelopeId) : undefined;
+      const history = await repo.historyOf(db, id);
+      return {
+        ...receivedCfeView(row, env),
+        historial: history.map((h) => ({ estado: h.estado, motivos: h.motivos, mensaje: h.mensaje, idUsuario: h.userId, fecha: h.creadoEn.toISOString() })),
+        respuestas: env ? (await repo.answersOfEnvelope(db, env.id)).map((a) => ({ id: a.id, tipo: a.tipo, archivo: a.fileName, estado: a.estado, email: a.email, enviadoEn: a.enviadoEn?.toISOString() ?? null })) : [],
+      };
+    },
+
+    async xml(actor: Actor, id: number) {
+      const row = await visible(actor, id);
+      return { xml: row.xml, fileName: `CFE_${row.rutEmisor ?? 'desconocido'}_${row.tipoCfe ?? 0}_${row.serie ?? ''}${row.numero ?? row.id}.xml` };
+    },
+
+    /** One of our signed answers (ACKSobre / ACKCFE), to download. */
+    async answer(actor: Actor, id: number) {
+      const a = await repo.findAnswer(db, id);
+      if (!a) throw E.RESPUESTA_NO_ENCONTRADA();
+      assertCompanyRole(actor, a.companyId, 'lectura', () => E.RESPUESTA_NO_ENCONTRADA());
+      return a;
+    },
+
+    async decide(actor: Actor, input: { idEmpresa: number; ids: number[]; motivo?: { codigo: string; glosa?: string; detalle?: string } }, decision: Decision, idempotencyKey?: string) {
+      assertCompanyRole(actor, input.idEmpresa, 'emisor');
+      const motive = decision === 'rechazar' ? rejectionMotive(input.motivo!) : undefined;
+      const rut = await companyRut(input.idEmpresa);
+      const requestHash = createHash('sha256').update(JSON.stringify([decision, input])).digest('hex');
+      return db.transaction(async (tx) => {
+        if (idempotencyKey) {
+          const prior = await repo.claimIdempotency(tx, input.idEmpresa, idempotencyKey, requestHash);
+          if (prior && prior.requestHash !== requestHash) throw E.IDEMPOTENCIA_CONFLICTO_RECIBIDO();
+          if (prior) return { ...(prior.response as { resultados: ItemResult[]; hechos: number; fallidos: number }), repetida: true };
+        }
+        const resultados = await decide(tx, ports, input.idEmpresa, rut, actor.userId, input.ids, decision, motive);
+        const response = { resultados, hechos: resultados.filter((r) => r.resultado === 'hecho').length, fallidos: resultados.filter((r) => r.resultado === 'no_permitido' || r.resultado === 'no_encontrado').length };
+        if (idempotencyKey) await repo.storeIdempotency(tx, input.idEmpresa, idempotencyKey, requestHash, response);
+        return { ...response, repetida: false };
+      });
+    },
+
+    /** Job: e-mails one stored answer to the issuer, each attempt recorded on its row. */
+    async sendAnswerMail(id: number, attempt: number, maxAttempts: number) {
+      const a = await repo.findAnswer(db, id);
+      if (!a || a.estado === 'enviado' || !a.email) return;
+      await mailFileRecordingAttempt(
+        deps.mailer,
+        { email: a.email, fileName: a.fileName, xml: a.xml },
+        { subject: `${a.tipo} ${a.fileName}`, text: `Respuesta ${a.tipo} (DGI, intercambio entre empresas) adjunta: ${a.fileName}.` },
+        { attempt, maxAttempts },
+        (changes) => repo.updateAnswer(db, id, changes),
+      );
+    },
+  };
+}
+
+export type ReceivedCfeService = ReturnType<typeof createReceivedCfeService>;
