@@ -6,6 +6,7 @@ CREATE TABLE "inbound_mailboxes" (
 	"usuario" text NOT NULL,
 	"clave_sellada" text NOT NULL,
 	"carpeta" text DEFAULT 'INBOX' NOT NULL,
+	"direccion" text,
 	"activo" boolean DEFAULT true NOT NULL,
 	"uid_validity" bigint,
 	"ultimo_uid" bigint DEFAULT 0 NOT NULL,

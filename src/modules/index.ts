@@ -51,6 +51,9 @@ import { SIMULATOR_PATHS } from './dgi/dgi.simulator.js';
 import { DGI_RUC } from './emission/sobre.js';
 import { Decimal } from 'decimal.js';
 
+/** The worker acting for a company on input that arrived by mail (no user): sees every company. */
+const SYSTEM_ACTOR = { userId: 0, email: 'sistema', isOperator: true, companies: new Map() } as const;
+
 export interface ModuleDeps {
   config: AppConfig;
   database: Database;
@@ -107,9 +110,22 @@ export function createModules(deps: ModuleDeps) {
     db, config, mailer, companies, certificates, customers, events,
     cfes: { byIds: issuedCfeHandoff.exchangeCfesByIds, claimUnsent: issuedCfeHandoff.claimUnsentToReceivers, lockOne: issuedCfeHandoff.lockExchangeCfe, rejectedSent: issuedCfeHandoff.rejectedSentToReceivers, claimRejected: issuedCfeHandoff.claimRejected },
     setReceptorState: issuedCfeStates.applyReceptorStateChange,
+    // Answers to the company's envelopes come back to its inbound mailbox, when it has one (received-cfe).
+    replyToOf: (companyId) => receivedCfe.addressOf(companyId),
   });
   // Received CFEs (issue 30): intake from mailboxes and uploads, verification, answers to the issuer, decisions.
-  const receivedCfe = createReceivedCfeModule({ db, config, mailer, companies, certificates, events });
+  const receivedCfe = createReceivedCfeModule({
+    db, config, mailer, companies, certificates, events,
+    secrets: { seal: (s) => encryptSecret(masterKey, s), unseal: (s) => decryptSecret(masterKey, s) },
+    applyReceiverAnswer: async (companyId, xml) => {
+      try {
+        const r = await receiverExchange.service.applyAck(SYSTEM_ACTOR, { idEmpresa: companyId, xml });
+        return r.tipo === 'ACKSobre' ? `ACKSobre del sobre ${r.idSobre}: ${r.estadoSobre}.` : `ACKCFE aplicado a ${r.cfes.length} CFE emitidos.`;
+      } catch (err) {
+        return `respuesta no aplicada: ${(err as Error).message}`;
+      }
+    },
+  });
   const salesOrders = createSalesOrdersService({ db, events, issuedCfe: issuedCfe.service, customers });
   const cfeDocuments = createCfeDocumentsModule({ db, mailer, companies, outboundMail, customers, issuedCfe: issuedCfe.service });
 
@@ -132,7 +148,7 @@ export function createModules(deps: ModuleDeps) {
     currenciesRoutes(currencies),
     dailyReport.routes,
     receiverExchange.routes,
-    receivedCfe.routes,
+    ...receivedCfe.routes,
     dgiSubmission.routes,
   ] as unknown as FastifyPluginAsync[];
 
@@ -150,9 +166,9 @@ export function createModules(deps: ModuleDeps) {
   jobs.push(...cfeDocuments.jobs);
   jobs.push(...dgiSubmission.jobs);
   jobs.push(...receivedCfe.jobs);
-  const cron: string[] = [...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron];
+  const cron: string[] = [...receivedCfe.cron, ...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron];
 
-  return { services: { products, companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker }, routes, jobs, cron,
+  return { services: { products, companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker }, routes, jobs, cron,
     /** Releases what modules hold beyond the database (the CFE sealing worker threads). */
     close: () => issuedCfe.service.close(),
   };

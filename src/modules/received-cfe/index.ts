@@ -5,7 +5,10 @@ import type { Mailer } from '../../platform/mailer.js';
 import type { CertificatesService } from '../certificates/certificates.service.js';
 import type { CompaniesService } from '../companies/companies.service.js';
 import type { EventsService } from '../events/events.service.js';
-import { receivedCfeJobHandlers } from './received-cfe.jobs.js';
+import { receivedCfeCrontab, receivedCfeJobHandlers } from './received-cfe.jobs.js';
+import { createMailboxService, type MailboxPorts, type SecretBox } from './received-cfe.mailbox.js';
+import * as mailboxRepo from './received-cfe.mailbox.repository.js';
+import { mailboxRoutes } from './received-cfe.mailbox.routes.js';
 import { receivedCfeRoutes } from './received-cfe.routes.js';
 import { createReceivedCfeService } from './received-cfe.service.js';
 
@@ -16,6 +19,9 @@ export interface ReceivedCfeModuleDeps {
   companies: CompaniesService;
   certificates: CertificatesService;
   events: EventsService;
+  secrets: SecretBox;
+  /** receiver-exchange: a receiver's answer to one of the company's own issued CFEs, arrived by mail. */
+  applyReceiverAnswer: MailboxPorts['applyReceiverAnswer'];
 }
 
 export function createReceivedCfeModule(deps: ReceivedCfeModuleDeps) {
@@ -26,7 +32,21 @@ export function createReceivedCfeModule(deps: ReceivedCfeModuleDeps) {
     rutOf: deps.companies.rutOf,
     settingsOf: deps.companies.settingsOf,
     signingContext: (companyId) => deps.certificates.signingContextOf(companyId),
-    defaultResponseDays: 30,
+    defaultResponseDays: deps.config.receivedCfe.responseDays,
   });
-  return { service, routes: receivedCfeRoutes(service), jobs: receivedCfeJobHandlers(service), cron: [] as string[] };
+  const mailbox = createMailboxService({
+    db: deps.db,
+    secrets: deps.secrets,
+    ports: { intakeIn: service.intakeIn, annulIn: service.annulIn, applyReceiverAnswer: deps.applyReceiverAnswer },
+    maxAttachmentBytes: deps.config.receivedCfe.maxAttachmentBytes,
+    batch: deps.config.receivedCfe.pollBatch,
+  });
+  /** The company's inbound address (Reply-To of the envelopes it sends), or null. */
+  const addressOf = async (companyId: number) => (await mailboxRepo.find(deps.db, companyId))?.direccion ?? null;
+  return {
+    service, mailbox, addressOf,
+    routes: [receivedCfeRoutes(service), mailboxRoutes(mailbox)],
+    jobs: receivedCfeJobHandlers(service, mailbox),
+    cron: [receivedCfeCrontab],
+  };
 }

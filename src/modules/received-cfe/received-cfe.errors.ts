@@ -9,5 +9,6 @@ export const receivedErrors = defineErrors({
   RESPUESTA_NO_ENCONTRADA: { status: 404, message: 'La respuesta (ACKSobre / ACKCFE) no existe en la empresa.' },
   IDEMPOTENCIA_CONFLICTO_RECIBIDO: { status: 409, message: 'La Idempotency-Key ya se usó con otra solicitud.' },
   CORREO_ENTRANTE_NO_CONFIGURADO: { status: 404, message: 'La empresa no tiene buzón de entrada configurado: configúrelo con PUT /api/v1/empresa/correoEntrante.' },
+  CORREO_ENTRANTE_CLAVE_REQUERIDA: { status: 422, message: 'Indique la clave del buzón (clave): no hay una guardada.' },
   CORREO_ENTRANTE_FALLO: { status: 422, message: 'No se pudo leer el buzón de entrada.' },
 });

@@ -12,6 +12,7 @@ import type { EventsService } from '../events/events.service.js';
 import type { SigningContext } from '../emission/index.js';
 import { mailFileRecordingAttempt } from '../receiver-exchange/receiver-exchange.mail.js';
 import { decide, rejectionMotive, type Decision, type DecisionPorts, type ItemResult } from './received-cfe.decisions.js';
+import { applyAnnulment } from './received-cfe.annulments.js';
 import { receivedErrors as E } from './received-cfe.errors.js';
 import { intake, type IntakePorts, type IntakeSource } from './received-cfe.intake.js';
 import { sendAnswerMailJob } from './received-cfe.jobs.js';
@@ -25,7 +26,7 @@ export interface ReceivedCfeDeps {
   rutOf(companyId: number): Promise<string | undefined>;
   settingsOf(companyId: number): Promise<Record<string, unknown> | undefined>;
   signingContext(companyId: number): Promise<SigningContext | undefined>;
-  /** Days to decide when the company sets none (plazoRespuestaCfeRecibidoDias). */
+  /** Days to decide when the company sets none (plazoRespuestaCfeRecibidoDias; RECEIVED_RESPONSE_DAYS). */
   defaultResponseDays: number;
 }
 
@@ -63,6 +64,11 @@ export function createReceivedCfeService(deps: ReceivedCfeDeps) {
     /** The pipeline itself, for the mailbox poller (its transaction also records the mail). */
     async intakeIn(tx: DbOrTx, companyId: number, bytes: Buffer, source: IntakeSource) {
       return intake(tx, ports, companyId, await companyRut(companyId), bytes, source);
+    },
+
+    /** An issuer's CFEs_Anulados_x_RechazoDGI notice, inside the mail's transaction. */
+    async annulIn(tx: DbOrTx, companyId: number, xml: string) {
+      return applyAnnulment(tx, companyId, await companyRut(companyId), xml);
     },
 
     /** POST /api/v1/cferecibido/importar: an envelope or a single signed CFE uploaded by a user. */

@@ -157,6 +157,8 @@ export const inboundMailboxes = pgTable('inbound_mailboxes', {
   usuario: text().notNull(),
   claveSellada: text().notNull(),
   carpeta: text().notNull().default('INBOX'),
+  /** The mailbox's own address: Reply-To of the envelopes this company sends, so answers come back here. */
+  direccion: text(),
   activo: boolean().notNull().default(true),
   uidValidity: bigint({ mode: 'number' }),
   ultimoUid: bigint({ mode: 'number' }).notNull().default(0),

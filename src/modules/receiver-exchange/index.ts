@@ -21,6 +21,7 @@ export interface ReceiverExchangeModuleDeps {
   /** The issued CFEs it sends on, and their receiver-side state (issued-cfe module). */
   cfes: ReceiverExchangeDeps['cfes'];
   setReceptorState: ReceiverExchangeDeps['setReceptorState'];
+  replyToOf?: ReceiverExchangeDeps['replyToOf'];
 }
 
 export function createReceiverExchangeModule(deps: ReceiverExchangeModuleDeps) {
@@ -34,6 +35,7 @@ export function createReceiverExchangeModule(deps: ReceiverExchangeModuleDeps) {
     settings: deps.config.receiverExchange,
     cfes: deps.cfes,
     setReceptorState: deps.setReceptorState,
+    replyToOf: deps.replyToOf,
   });
   return { service, routes: receiverExchangeRoutes(service), jobs: receiverExchangeJobHandlers(service), cron: [receiverExchangeCrontab] };
 }

@@ -22,7 +22,7 @@ export interface MailAttempt {
 export async function mailFileRecordingAttempt(
   mailer: Mailer,
   file: MailedFile,
-  words: { subject: string; text: string },
+  words: { subject: string; text: string; replyTo?: string },
   attempt: { attempt: number; maxAttempts: number },
   record: (changes: MailAttempt) => Promise<void>,
 ): Promise<void> {

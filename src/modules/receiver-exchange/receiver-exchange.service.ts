@@ -58,6 +58,8 @@ export interface ReceiverExchangeDeps {
     claimRejected(tx: DbOrTx, ids: number[]): Promise<AnnulledCfe[]>;
   };
   /** issued-cfe's receiver-side state writer (issued-cfe.history.ts applyReceptorStateChange). */
+  /** The company's inbound mailbox address (received-cfe), Reply-To of its envelopes; set after wiring. */
+  replyToOf?: (companyId: number) => Promise<string | null>;
   setReceptorState(tx: DbOrTx, cfe: { id: number; companyId: number; estadoReceptor: string | null }, estado: string, h: { codigo?: string | null; motivos?: unknown; mensaje?: string; referencia: string; userId?: number }): Promise<void>;
 }
 
@@ -158,7 +160,10 @@ export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
     async sendMail(id: number, attempt: number, maxAttempts: number): Promise<void> {
       const env = await repo.findEnvelope(db, id);
       if (!env || env.estado !== 'pendiente' || !env.email) return;
+      // Answers come back to the company's inbound mailbox when it has one (received-cfe polls it).
+      const replyTo = (await deps.replyToOf?.(env.companyId)) ?? undefined;
       await mailFileRecordingAttempt(deps.mailer, { email: env.email, fileName: env.fileName, xml: env.xml }, {
+        replyTo,
         subject: `CFE ${env.fileName}`,
         text: `Se adjunta el sobre ${env.fileName} con ${env.cfeIds.length} comprobante(s) fiscal(es) electrónico(s) (EnvioCFE_entreEmpresas). Responda con ACKSobre y ACKCFE firmados.`,
       }, { attempt, maxAttempts }, (changes) => repo.updateEnvelope(db, id, changes));
