@@ -22,14 +22,17 @@ const idemHeader = { headers: z.object({ 'idempotency-key': z.string().min(1).ma
 export function receivedCfeRoutes(service: ReceivedCfeService): FastifyPluginAsyncZod {
   return async (app) => {
     app.post('/api/v1/cferecibido/importar', {
+      config: { minRole: 'emisor' },
       schema: { tags, summary: 'Import a received envelope or CFE', description: IMPORT, body: s.importBody, response: { 200: s.importResult, ...errorResponses, 422: errorBody } },
     }, async (req) => service.importar(requireActor(req), req.body));
 
     app.get('/api/v1/cferecibido/:id', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'Get received CFE by id', description: 'The received CFE with its checks, state history and our answers to the issuer. Another company\'s is 404.', params: s.idParams, response: { 200: s.receivedCfeDetail, ...errorResponses } },
     }, async (req) => service.get(requireActor(req), req.params.id));
 
     app.get('/api/v1/cferecibido/:id/xml', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'Signed XML of a received CFE', description: 'The CFE as received and verified (standalone document, its signature intact).', params: s.idParams, response: { ...errorResponses } },
     }, async (req, reply) => {
       const doc = await service.xml(requireActor(req), req.params.id);
@@ -37,6 +40,7 @@ export function receivedCfeRoutes(service: ReceivedCfeService): FastifyPluginAsy
     });
 
     app.get('/api/v1/cferecibido/respuesta/:id', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'One of our signed answers (ACKSobre / ACKCFE)', description: 'The signed answer as sent (or to be sent) to the issuer; headers x-estado (pendiente, enviado, error, sin_destino, sin_certificado) and x-tipo.', params: s.idParams, response: { ...errorResponses } },
     }, async (req, reply) => {
       const a = await service.answer(requireActor(req), req.params.id);
@@ -44,10 +48,12 @@ export function receivedCfeRoutes(service: ReceivedCfeService): FastifyPluginAsy
     });
 
     app.post('/api/v1/cferecibido/aceptar', {
+      config: { minRole: 'emisor' },
       schema: { tags, summary: 'Accept received CFE', description: DECIDE('Accepts received CFEs (ACKCFE Estado AE).'), body: s.acceptBody, ...idemHeader, response: { 200: s.decisionResult, ...errorResponses, 409: errorBody, 422: errorBody } },
     }, async (req) => service.decide(requireActor(req), req.body, 'aceptar', req.headers['idempotency-key'] as string | undefined));
 
     app.post('/api/v1/cferecibido/rechazar', {
+      config: { minRole: 'emisor' },
       schema: { tags, summary: 'Reject received CFE', description: DECIDE('Rejects received CFEs with one motive from DGI\'s table (ACKCFE Estado BE): an unknown code is 422 MOTIVO_RECHAZO_INVALIDO, E27-E60 without glosa 422 MOTIVO_RECHAZO_SIN_GLOSA. A receiver\'s rejection does not void the CFE (Res. 798/2012 num. 12): the issuer corrects it with a note.'), body: s.rejectBody, ...idemHeader, response: { 200: s.decisionResult, ...errorResponses, 409: errorBody, 422: errorBody } },
     }, async (req) => service.decide(requireActor(req), req.body, 'rechazar', req.headers['idempotency-key'] as string | undefined));
   };
