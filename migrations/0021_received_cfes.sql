@@ -38,7 +38,7 @@ CREATE TABLE "received_answers" (
 	"file_name" text NOT NULL,
 	"xml" text NOT NULL,
 	"email" text,
-	"estado" varchar(12) NOT NULL,
+	"estado" varchar(16) NOT NULL,
 	"intentos" integer DEFAULT 0 NOT NULL,
 	"ultimo_error" text,
 	"enviado_en" timestamp with time zone,

@@ -139,7 +139,7 @@ export const receivedAnswers = pgTable(
     fileName: text().notNull(),
     xml: text().notNull(),
     email: text(),
-    estado: varchar({ length: 12 }).notNull(),
+    estado: varchar({ length: 16 }).$type<'pendiente' | 'enviado' | 'error' | 'sin_destino' | 'sin_certificado'>().notNull(),
     intentos: integer().notNull().default(0),
     ultimoError: text(),
     enviadoEn: timestamp({ withTimezone: true, mode: 'date' }),

@@ -1,0 +1,85 @@
+/**
+ * Received-CFE intake (issue 30 point 8): envelopes of 250 signed e-Facturas from another issuer,
+ * each verified (envelope XSD, CFE XSD, XMLDSig, duplicates) and stored by the real pipeline on a real
+ * database, one transaction per envelope as the mailbox poller runs it. Prints CFE/s and, measured in
+ * the same run, the raw RSA-2048 verification rate of one core (the floor of signature checking).
+ * Run: `npx tsx bench/intake.ts` (or `npm run bench`).
+ */
+import { createVerify, createSign, generateKeyPairSync } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { connectDatabase } from '../src/platform/db/client.js';
+import { createTestCa, issueTestCertificate } from '../src/platform/crypto/pki.js';
+import { buildEnvioCfeEntreEmpresas, createSigningContext, formatTmstFirma, sampleCfe, signCfe } from '../src/modules/emission/index.js';
+import { createReceivedCfeService } from '../src/modules/received-cfe/received-cfe.service.js';
+import type { Mailer } from '../src/platform/mailer.js';
+import { openBenchDatabase } from './support.js';
+
+const ISSUER = '219999830019';
+const RECEIVER = '214844360018';
+const PER_ENVELOPE = 250;
+
+function rawRsaVerifyPerSec(): number {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const data = Buffer.alloc(300, 7);
+  const sig = createSign('sha256').update(data).sign(privateKey);
+  const start = performance.now();
+  let n = 0;
+  while (performance.now() - start < 1000) {
+    createVerify('sha256').update(data).verify(publicKey, sig);
+    n += 1;
+  }
+  return Math.round(n / ((performance.now() - start) / 1000));
+}
+
+export async function runIntakeBench(options: { envelopes?: number } = {}): Promise<Record<string, number>> {
+  const envelopes = options.envelopes ?? Number(process.env.INTAKE_ENVELOPES ?? 8);
+  const ca = createTestCa();
+  const cert = issueTestCertificate(ca, { rut: ISSUER, name: 'Empresa Demo S.A.' });
+  const ctx = createSigningContext({ privateKey: cert.keyPem, certificate: cert.certPem });
+  const certB64 = ctx.certificate.der.toString('base64');
+  const docs: Buffer[] = [];
+  for (let e = 0; e < envelopes; e += 1) {
+    const items = Array.from({ length: PER_ENVELOPE }, (_, i) => ({ cfe: signCfe(sampleCfe(111, { Nro: e * PER_ENVELOPE + i + 1, lines: 3 }), ctx).xml, adenda: `OC ${i}` }));
+    docs.push(Buffer.from(buildEnvioCfeEntreEmpresas({ rutReceptor: RECEIVER, rucEmisor: ISSUER, idEmisor: e + 1, fecha: formatTmstFirma(new Date()), certificateDerBase64: certB64, items }), 'utf8'));
+  }
+  const bench = await openBenchDatabase('cfe_bench_intake');
+  const database = connectDatabase(bench.url, { max: 4 });
+  try {
+    const [company] = (await database.db.execute(sql`insert into companies (rut, razon_social) values (${RECEIVER}, 'Receptor SA') returning id`)).rows as Array<{ id: number }>;
+    const service = createReceivedCfeService({
+      db: database.db, mailer: undefined as unknown as Mailer, events: { recordMany: async () => undefined },
+      rutOf: async () => RECEIVER, settingsOf: async () => ({}), signingContext: async () => undefined, defaultResponseDays: 30,
+    });
+    // Warm-up: one envelope of another issuer number range, not counted.
+    const warm = Buffer.from(docs[0].toString('utf8').replace(/<DGICFE:Idemisor>1</, '<DGICFE:Idemisor>999999<'));
+    await database.db.transaction((tx) => service.intakeIn(tx, company.id, warm, { canal: 'correo', emailRespuesta: null }));
+    await database.db.execute(sql`delete from received_cfe_history; delete from received_cfes; delete from received_answers; delete from received_envelopes`);
+    const cpu0 = process.cpuUsage();
+    const start = performance.now();
+    let pending = 0;
+    for (const doc of docs) {
+      const r = await database.db.transaction((tx) => service.intakeIn(tx, company.id, doc, { canal: 'correo', emailRespuesta: null }));
+      pending += r.cfes.filter((c) => c.estado === 'pendiente').length;
+    }
+    const seconds = (performance.now() - start) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const total = envelopes * PER_ENVELOPE;
+    if (pending !== total) throw new Error(`expected ${total} CFE registered as pendiente, got ${pending}`);
+    const results = {
+      intakeCfePerSec: Math.round(total / seconds),
+      intakeCpuMsPerCfe: Number(((cpu.user + cpu.system) / 1000 / total).toFixed(3)),
+      intakeEnvelopes: envelopes,
+      rawRsa2048VerifyPerSecOneCore: rawRsaVerifyPerSec(),
+    };
+    console.log(`intake: ${total} CFE in ${envelopes} envelopes of ${PER_ENVELOPE}: ${results.intakeCfePerSec} CFE/s, ${results.intakeCpuMsPerCfe} ms CPU per CFE (this process; PostgreSQL apart); raw RSA-2048 verify ${results.rawRsa2048VerifyPerSecOneCore}/s on one core`);
+    return results;
+  } finally {
+    await database.close();
+    await bench.stop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await runIntakeBench();
+  process.exit(0);
+}
