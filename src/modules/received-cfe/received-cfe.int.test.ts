@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { createUser } from '../../../test/support/factories.js';
+import { createUser, insertCompany } from '../../../test/support/factories.js';
 import { validateXml } from '../../platform/xml/xsd.js';
 import { setUpDgiIssuer, today } from '../dgi-submission/dgi-submission.test-helpers.js';
 
@@ -170,6 +170,19 @@ describe('errors', () => {
     const dup = await importar(await envelopeFromA([cfe2.id]));
     assert.equal(dup.body.cfes[0].estado, 'duplicado');
     assert.equal(dup.body.cfes[0].motivos[0].codigo, 'E02');
+  });
+
+  test('a company without a certificate still registers the envelope; its answers wait as sin_certificado; a CFE for another receiver is BE E05', async () => {
+    const c = await insertCompany(t);
+    const cfe = await issueToB('Harina');
+    const envelope = (await envelopeFromA([cfe.id])).replace(/<DGICFE:RutReceptor>\d+</, `<DGICFE:RutReceptor>${c.rut}<`);
+    const r = await importar(envelope, admin, c.id, { emailRespuesta: 'cfe@a.uy' });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.sobre.estado, 'AS');
+    assert.equal(r.body.cfes[0].estado, 'rechazado_formato');
+    assert.equal(r.body.cfes[0].motivos[0].codigo, 'E05');
+    const answers = (await t.db.execute(sql`select tipo, estado from received_answers where envelope_id = ${r.body.sobre.id} order by id`)).rows;
+    assert.deepEqual(answers, [{ tipo: 'ACKSobre', estado: 'sin_certificado' }, { tipo: 'ACKCFE', estado: 'sin_certificado' }]);
   });
 
   test('unknown motives are 422, E27-E60 need a glosa; a lone CFE that fails its checks is 422; unknown fields 400', async () => {
