@@ -9,7 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createSelfSignedCertificate, createTestCa, issueTestCertificate, toPkcs12, type TestCa } from '../../platform/crypto/test-ca.js';
+import { readCertificate } from '../../platform/crypto/pki.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { companyCertificates } from './certificates.tables.js';
 import { createUser, insertCompany } from '../../../test/support/factories.js';
 
 const DAY = 86_400_000;
@@ -100,6 +102,19 @@ describe('errors', () => {
       assert.ok(res.body.error, 'a message');
     }
     assert.equal((await real.call(realAdmin, 'GET', `/api/v1/empresa/${company.id}/certificados`)).body.length, 0);
+  });
+
+  test('real mode: asignarCertificado refuses a certificate imported untrusted (e.g. in simulator mode)', async () => {
+    const company = await insertCompany(real);
+    const self = createSelfSignedCertificate({ rut: company.rut, name: 'Autofirmada SA' });
+    const info = readCertificate(self.certPem);
+    const [row] = await real.db.insert(companyCertificates).values({
+      companyId: company.id, subject: info.subject, issuer: info.issuer, serialNumber: info.serialNumber, notBefore: info.notBefore, notAfter: info.notAfter,
+      fingerprint256: info.fingerprint256, certificatePem: self.certPem, encryptedKey: 'not.used.here',
+    }).returning();
+    const res = await real.call(realAdmin, 'POST', '/api/v1/empresa/asignarCertificado', { idEmpresa: company.id, idCertificado: row.id });
+    assert.equal(res.status, 422, JSON.stringify(res.body));
+    assert.equal(res.body.code, 'CERTIFICADO_AUTOFIRMADO');
   });
 
   test('simulator mode lists every finding: a CA that may not sign is also untrusted', async () => {
