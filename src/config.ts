@@ -84,6 +84,12 @@ const envSchema = z.object({
    * an external simulator's CA. Correo Uruguayo's CA is built in (cae.trust).
    */
   CAE_TRUST_ANCHORS: z.string().min(1).optional(),
+  /**
+   * PEM/DER file, or folder of them, with certification authorities added to the built-in store
+   * (resources/trust/uy) that company signing certificates must chain to (BRIEF 3): Abitab ID digital,
+   * renewed CAs. DGI_MODE=real refuses a certificate outside the store; simulator mode warns.
+   */
+  CERT_TRUST_ANCHORS: z.string().min(1).optional(),
   /** Worker threads that sign, XSD-validate and draw the QR of issued CFEs; 0 = on the event loop. Default: cores − 1, at least 1. */
   EMISSION_SEAL_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
 });
@@ -147,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       poll: { baseDelayMs: e.DGI_RETRY_BASE_MS, maxDelayMs: e.DGI_RETRY_MAX_MS, maxAttempts: e.DGI_POLL_MAX_ATTEMPTS },
     },
     cae: { trustAnchorsFile: e.CAE_TRUST_ANCHORS ? path.resolve(e.CAE_TRUST_ANCHORS) : undefined },
+    certificates: { trustAnchorsPath: e.CERT_TRUST_ANCHORS ? path.resolve(e.CERT_TRUST_ANCHORS) : undefined },
     dailyReport: { hour: e.DAILY_REPORT_HOUR },
     receiverExchange: { maxAgeDays: e.RECEIVER_EXCHANGE_MAX_AGE_DAYS },
     receivedCfe: { maxAttachmentBytes: e.RECEIVED_MAX_ATTACHMENT_BYTES, pollBatch: e.RECEIVED_POLL_BATCH, responseDays: e.RECEIVED_RESPONSE_DAYS },

@@ -29,6 +29,7 @@ import { cfcRoutes } from './cae/cfc.routes.js';
 import { createCertificatesService } from './certificates/certificates.service.js';
 import { certificatesRoutes } from './certificates/certificates.routes.js';
 import { decryptSecret, encryptSecret, resolveMasterKey } from './certificates/certificates.crypto.js';
+import { createCertificateTrust } from './certificates/certificates.trust.js';
 import { createOutboundMailService } from './companies/outbound-mail.service.js';
 import { outboundMailRoutes } from './companies/outbound-mail.routes.js';
 import { createIssuedCfeModule } from './issued-cfe/index.js';
@@ -78,7 +79,13 @@ export function createModules(deps: ModuleDeps) {
   });
   const cae = createCaeService({ db, logger, trust: caeTrust, companyRut: companies.rutOf });
   const masterKey = resolveMasterKey({ masterKey: config.secrets.masterKey, isProduction: config.isProduction, dataDir: config.dataDir });
-  const certificates = createCertificatesService({ db, logger, masterKey, invalidation, companyRut: companies.rutOf });
+  // Signing certificates must chain to an accredited Uruguayan CA (BRIEF 3); in simulator mode the in-process simulator's test CA counts too.
+  const certificateTrust = createCertificateTrust({
+    mode: config.dgi.mode,
+    extraAnchorsPath: config.certificates.trustAnchorsPath,
+    simulatorCa: async () => (await issuedCfe.lookups.simulator())?.control.caCertificatePem,
+  });
+  const certificates = createCertificatesService({ db, logger, masterKey, trust: certificateTrust, invalidation, companyRut: companies.rutOf });
   // Company SMTP settings (issue 7 point 5): the password is sealed under the same master key as the private keys.
   const outboundMail = createOutboundMailService({ db, mailer, secrets: { seal: (s) => encryptSecret(masterKey, s), unseal: (s) => decryptSecret(masterKey, s) } });
   const customers = createCustomersService({ db });

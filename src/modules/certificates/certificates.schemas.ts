@@ -13,6 +13,13 @@ export const certificateView = z.object({
   vigente: z.boolean(),
   venceEnDias: z.number().int(),
   porVencer: z.boolean().describe(`Active and expiring within 30 days`),
+  advertencias: z
+    .array(z.object({
+      codigo: z.enum(['CERTIFICADO_AUTOFIRMADO', 'CERTIFICADO_CADENA_INCOMPLETA', 'CERTIFICADO_CA_NO_CONFIABLE', 'CERTIFICADO_CADENA_INVALIDA', 'CERTIFICADO_CA_NO_VIGENTE', 'CERTIFICADO_USO_NO_FIRMA']),
+      mensaje: z.string(),
+    }))
+    .describe('Trust findings at import (BRIEF 3). Empty when the certificate chains to an accredited Uruguayan CA (built-in store, CERT_TRUST_ANCHORS; in simulator mode also the simulator\'s test CA). ' +
+      'Only DGI_MODE=simulator imports a certificate with findings: real DGI rejects its CFEs with E04, and so does the simulator. Each code is the 422 that DGI_MODE=real answers.'),
 });
 export const certificateList = z.array(certificateView);
 export const companyIdParams = z.object({ id: z.coerce.number().int().positive() });

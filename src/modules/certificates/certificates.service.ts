@@ -14,6 +14,7 @@ import { createSigningContext, type SigningContext } from '../emission/index.js'
 import { certificateErrors as e } from './certificates.errors.js';
 import { unreadableKeyType } from './certificates.key-type.js';
 import * as repo from './certificates.repository.js';
+import type { CertificateTrust } from './certificates.trust.js';
 
 const DAY = 86_400_000;
 export const EXPIRY_WARNING_DAYS = 30;
@@ -32,6 +33,7 @@ function view(r: repo.CertificateRow, now = Date.now()) {
     vigente: r.notBefore.getTime() <= now && now <= r.notAfter.getTime(),
     venceEnDias,
     porVencer: r.isActive && venceEnDias >= 0 && venceEnDias < EXPIRY_WARNING_DAYS,
+    advertencias: r.trustWarnings,
   };
 }
 
@@ -42,7 +44,9 @@ export interface SigningMaterial {
   certificate: CertificateInfo;
 }
 
-export function createCertificatesService(deps: { db: Db; logger: Logger; masterKey: Buffer; invalidation?: CacheInvalidation; companyRut(companyId: number): Promise<string | undefined> }) {
+const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+export function createCertificatesService(deps: { db: Db; logger: Logger; masterKey: Buffer; trust: CertificateTrust; invalidation?: CacheInvalidation; companyRut(companyId: number): Promise<string | undefined> }) {
   const { db } = deps;
   const cache = new Map<number, SigningMaterial>();
   // Topic `certificates`: another process (or a script) that imports or activates a certificate.
@@ -103,13 +107,17 @@ export function createCertificatesService(deps: { db: Db; logger: Logger; master
       }
       // DGI rejects envelopes signed by a certificate without the issuer's RUC (S02, BRIEF 3).
       if (info.rut !== rut) throw e.CERTIFICADO_RUT_DISTINTO(`El sujeto del certificado tiene serialNumber=${info.subjectSerialNumber ?? '(ninguno)'}; se requiere RUC${rut}.`);
+      // BRIEF 3: DGI answers E04 to a certificate outside the accredited CAs; only real mode refuses here.
+      const advertencias = await deps.trust.check(contents.certificatePem, contents.chainPem);
+      if (advertencias.length && deps.trust.enforce) throw e[advertencias[0].codigo](advertencias[0].mensaje);
+      if (advertencias.length) deps.logger.warn({ companyId: input.idEmpresa, advertencias: advertencias.map((a) => a.codigo) }, 'imported a signing certificate DGI would not trust (simulator mode)');
       try {
         const row = await db.transaction(async (tx) => {
           const inserted = await repo.insertCertificate(tx, {
             companyId: input.idEmpresa, subject: info.subject, issuer: info.issuer, serialNumber: info.serialNumber,
             notBefore: info.notBefore, notAfter: info.notAfter, fingerprint256: info.fingerprint256,
             certificatePem: contents.certificatePem, chainPem: contents.chainPem.join('\n'),
-            encryptedKey: encryptSecret(deps.masterKey, contents.privateKeyPem),
+            encryptedKey: encryptSecret(deps.masterKey, contents.privateKeyPem), trustWarnings: advertencias,
           });
           const hasActive = await repo.activeCertificate(tx, input.idEmpresa);
           if (input.activar !== false && (input.activar || !hasActive)) await repo.activate(tx, input.idEmpresa, inserted.id);
@@ -129,6 +137,11 @@ export function createCertificatesService(deps: { db: Db; logger: Logger; master
       const row = await repo.findCertificate(db, certificateId);
       if (!row || row.companyId !== companyId) throw e.CERTIFICADO_NO_ENCONTRADO();
       if (!view(row).vigente) throw e.CERTIFICADO_NO_VIGENTE();
+      // A certificate imported in simulator mode with a warning is not signed with in real mode either.
+      if (deps.trust.enforce) {
+        const [first] = await deps.trust.check(row.certificatePem, row.chainPem.match(PEM_BLOCK) ?? []);
+        if (first) throw e[first.codigo](first.mensaje);
+      }
       await db.transaction((tx) => repo.activate(tx, companyId, certificateId));
       cache.delete(companyId);
       return view((await repo.findCertificate(db, certificateId))!);

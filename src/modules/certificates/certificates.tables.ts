@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { boolean, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { timestamps } from '../../platform/db/columns.js';
 import { companies } from '../companies/companies.tables.js';
+import type { TrustWarning } from './certificates.trust.js';
 
 /**
  * Signing certificates of a company (BRIEF 3). The private key is stored only as AES-256-GCM
@@ -24,6 +25,8 @@ export const companyCertificates = pgTable(
     /** base64(iv).base64(tag).base64(ciphertext of the PKCS#8 PEM). */
     encryptedKey: text().notNull(),
     isActive: boolean().notNull().default(false),
+    /** Trust findings at import (certificates.trust.ts): stored in simulator mode, where they do not refuse it. */
+    trustWarnings: jsonb().$type<TrustWarning[]>().notNull().default([]),
     ...timestamps,
   },
   (t) => [

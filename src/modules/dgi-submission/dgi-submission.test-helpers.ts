@@ -1,7 +1,6 @@
 /** Shared by the DGI submission integration tests: an issuer the simulator knows, the runner, waits. */
 import type { TestApp } from '../../../test/support/app.js';
 import { insertCompany } from '../../../test/support/factories.js';
-import { createTestCa, issueTestCertificate, toPkcs12 } from '../../platform/crypto/test-ca.js';
 import { startJobRunner, type JobRunner } from '../../platform/jobs/runner.js';
 import { createLogger } from '../../platform/logger.js';
 import type { DgiSimulator } from '../dgi/dgi.simulator.js';
@@ -17,21 +16,21 @@ export async function simulatorOf(t: TestApp): Promise<DgiSimulator> {
 
 /**
  * A company ready to emit whose CAE ranges the simulator issued (so no E03/E09) and whose active
- * certificate's key the test holds (to sign a CFC or send an envelope by hand).
+ * certificate the simulator's CA issued (so no E04 "certificate not trusted"), with the key in the
+ * test's hands (to sign a CFC or send an envelope by hand).
  */
 export async function setUpDgiIssuer(t: TestApp, admin: string) {
   const company = await insertCompany(t);
   const setup = await setUpIssuer(t.db, t.call, admin, company);
-  const ca = createTestCa();
-  const cert = issueTestCertificate(ca, { rut: company.rut, name: 'Empresa de Prueba SA' });
-  const archivo = toPkcs12(cert.keyPem, cert.certPem, 'secreto', [ca.certPem]).toString('base64');
-  const res = await t.call(admin, 'POST', '/api/v1/empresa/importarCertificado', { idEmpresa: company.id, clave: 'secreto', archivo, activar: true });
-  if (res.status !== 201) throw new Error(`certificate import failed: ${res.status} ${JSON.stringify(res.body)}`);
   const sim = await simulatorOf(t);
+  const cert = sim.control.issueCompanyCertificate(company.rut, 'Empresa de Prueba SA');
+  const archivo = cert.p12.toString('base64');
+  const res = await t.call(admin, 'POST', '/api/v1/empresa/importarCertificado', { idEmpresa: company.id, clave: cert.password, archivo, activar: true });
+  if (res.status !== 201) throw new Error(`certificate import failed: ${res.status} ${JSON.stringify(res.body)}`);
   for (const tipoCfe of [101, 102, 103, 111, 112, 113]) {
     sim.control.issueCae({ rucEmisor: company.rut, tipoCfe, serie: 'A', desde: 1, hasta: 100_000, fechaVencimiento: '2027-12-31' });
   }
-  return { company, ...setup, signer: { privateKeyPem: cert.keyPem, certificatePem: cert.certPem } };
+  return { company, ...setup, signer: { privateKeyPem: cert.privateKeyPem, certificatePem: cert.certificatePem } };
 }
 
 export const ticket = (idEmpresa: number, extra: Record<string, unknown> = {}) => ({

@@ -12,6 +12,7 @@ import { DgiSoapReceptionClient } from './dgi.soap-client.ts';
 import { soapEnvelope } from './dgi.soap.ts';
 import { startDgiSimulator, type DgiSimulator } from './dgi.simulator.ts';
 import { loadPkcs12 } from '../../platform/crypto/pki.ts';
+import { createSelfSignedCertificate } from '../../platform/crypto/test-ca.ts';
 import { envelope, signedCfc, signedTicket, zeroReport, type Signer } from './dgi.test-helpers.ts';
 import { postSoap } from './http-post.ts';
 import { RutSoapClient } from './rut.soap-client.ts';
@@ -85,6 +86,25 @@ describe('WS_eFactura', () => {
     assert.equal(status.detalles[0].Estado, 'BE');
     assert.equal(status.detalles[0].motivos[0].Motivo, 'E04');
     assert.equal(status.detalles[0].motivos[0].Glosa, 'Firma electrónica no es válida');
+  });
+
+  test('a CFE signed with a self-signed certificate: AS, then BE E04 "certificate not trusted" (BRIEF 3)', async () => {
+    const self = createSelfSignedCertificate({ rut: RUC, name: 'Empresa Simulada SA' });
+    const signer = { privateKeyPem: self.keyPem, certificatePem: self.certPem };
+    const client = new DgiSoapReceptionClient({ endpoint: sim.urls.efactura, credentials: signer, timeoutMs: 5000 });
+    const ack = await client.sendEnvelope(envelope(signer, { rucEmisor: RUC, idEmisor: idEmisor++, cfes: [signedTicket(signer, { rucEmisor: RUC, serie: 'A', nro: 90 })] }));
+    assert.equal(ack.Estado, 'AS', JSON.stringify(ack.motivos));
+    const status = await client.queryEnvelopeStatus(ack.caratula.IDReceptor, ack.paramConsulta!.Token);
+    assert.ok(status.ready);
+    if (!status.ready) return;
+    assert.deepEqual(validateXml('ACKCFE_DGI', status.xml), { ok: true });
+    assert.equal(status.detalles[0].Estado, 'BE');
+    assert.deepEqual(status.detalles[0].motivos.map((m) => m.Motivo), ['E04']);
+    assert.equal(status.detalles[0].motivos[0].Glosa, 'Firma electrónica no es válida');
+    assert.match(status.detalles[0].motivos[0].Detalle ?? '', /^certificate not trusted: el certificado es autofirmado/);
+    // The same number signed with the simulator's own (trusted) certificate is accepted: only trust differed.
+    const again = await send([ticket(90)]);
+    assert.equal((await statusOf(again.caratula.IDReceptor, again.paramConsulta!.Token)).detalles[0].Estado, 'AE');
   });
 
   test('CAE range and duplicates: E03 outside the range or serie, E02 on resend', async () => {

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, X509Certificate } from 'node:crypto';
 import type { RutInfo } from './dgi.client.ts';
 import { soapFaultXml } from './dgi.soap.ts';
 import { BcuService } from './simulator/bcu-service.ts';
@@ -14,6 +14,7 @@ import type { CaeRange, CfeMatcher, CfeSummary } from './simulator/cfe-checks.ts
 import { EfacturaService, uyDate, uyDateTime, type SoapReply } from './simulator/efactura-service.ts';
 import { RutService } from './simulator/rut-service.ts';
 import { issueTestCertificate, toPkcs12 } from '../../platform/crypto/test-ca.js';
+import { builtInTrustAnchors } from '../../platform/crypto/trust-store.js';
 import { newIdentity, openSimulatorState, SimulatorStateError, type SimulatorIdentity, type SimulatorRecord } from './simulator/state.ts';
 import { signEnveloped } from './simulator/xmldsig.ts';
 import { bodyOperation, childText, verifyWsSecurity } from './simulator/wss-verify.ts';
@@ -39,6 +40,11 @@ export interface DgiSimulatorOptions {
    * Scripted rejections, latency, outages and the submissions log stay per process.
    */
   statePath?: string;
+  /**
+   * Extra CAs this DGI trusts besides the accredited Uruguayan ones (resources/trust/uy) and its own
+   * test CA; a CFE signed with a certificate that chains to none of them is E04 (BRIEF 3).
+   */
+  trustAnchors?: string[];
 }
 
 export interface Submission {
@@ -116,6 +122,7 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
   const efactura = new EfacturaService(dgiKeys, rucDgi);
   efactura.ackDelayMs = options.ackDelayMs ?? 0;
   efactura.checkCaeRanges = options.checkCaeRanges ?? true;
+  efactura.trustAnchors = [...builtInTrustAnchors(), new X509Certificate(ca.certPem), ...(options.trustAnchors ?? []).map((p) => new X509Certificate(p))];
   const rut = new RutService();
   const bcu = new BcuService();
   const apply = (record: SimulatorRecord) => {

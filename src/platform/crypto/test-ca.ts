@@ -24,6 +24,8 @@ export interface IssueTestCertificateOptions {
   name: string;
   notBefore?: Date;
   notAfter?: Date;
+  /** false: keyUsage keyEncipherment only (a certificate that may not sign). */
+  signing?: boolean;
 }
 
 function generateRsaKeyPem(): { privateKeyPem: string; publicKeyPem: string } {
@@ -47,7 +49,8 @@ function addYears(date: Date, years: number): Date {
   return d;
 }
 
-export function createTestCa(options: { name?: string; notBefore?: Date; notAfter?: Date } = {}): TestCa {
+/** A root CA, or with `issuer` an intermediate CA signed by it (chain tests). */
+export function createTestCa(options: { name?: string; notBefore?: Date; notAfter?: Date; issuer?: TestCa } = {}): TestCa {
   const name = options.name ?? 'CFE Test CA';
   const keys = generateRsaKeyPem();
   const cert = forge.pki.createCertificate();
@@ -61,14 +64,16 @@ export function createTestCa(options: { name?: string; notBefore?: Date; notAfte
     { shortName: 'OU', value: 'Testing' },
     { shortName: 'CN', value: name },
   ];
+  const parent = options.issuer ? forge.pki.certificateFromPem(options.issuer.certPem) : undefined;
   cert.setSubject(attrs);
-  cert.setIssuer(attrs);
+  cert.setIssuer(parent ? parent.subject.attributes : attrs);
   cert.setExtensions([
     { name: 'basicConstraints', cA: true, critical: true },
     { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
     { name: 'subjectKeyIdentifier' },
+    ...(parent ? [{ name: 'authorityKeyIdentifier', keyIdentifier: parent.generateSubjectKeyIdentifier().getBytes() }] : []),
   ]);
-  cert.sign(forge.pki.privateKeyFromPem(keys.privateKeyPem), forge.md.sha256.create());
+  cert.sign(forge.pki.privateKeyFromPem(options.issuer?.keyPem ?? keys.privateKeyPem), forge.md.sha256.create());
   return { keyPem: keys.privateKeyPem, certPem: forge.pki.certificateToPem(cert), name };
 }
 
@@ -91,7 +96,9 @@ export function issueTestCertificate(ca: TestCa, options: IssueTestCertificateOp
   cert.setIssuer(caCert.subject.attributes);
   cert.setExtensions([
     { name: 'basicConstraints', cA: false },
-    { name: 'keyUsage', digitalSignature: true, nonRepudiation: true, critical: true },
+    options.signing === false
+      ? { name: 'keyUsage', keyEncipherment: true, critical: true }
+      : { name: 'keyUsage', digitalSignature: true, nonRepudiation: true, critical: true },
     { name: 'subjectKeyIdentifier' },
     { name: 'authorityKeyIdentifier', keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
   ]);
@@ -110,4 +117,29 @@ export function toPkcs12(keyPem: string, certPem: string, password: string, chai
     { algorithm: '3des' },
   );
   return Buffer.from(forge.asn1.toDer(asn1).getBytes(), 'binary');
+}
+
+/**
+ * A certificate that signed itself, with DGI's subject (serialNumber=RUC<rut>): what DGI answers
+ * with E04 "certificate not trusted" (BRIEF 3). Built as a one-certificate CA so it can sign itself.
+ */
+export function createSelfSignedCertificate(options: { rut: string; name: string }): TestCertificate {
+  const keys = generateRsaKeyPem();
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = forge.pki.publicKeyFromPem(keys.publicKeyPem);
+  cert.serialNumber = randomSerialHex();
+  cert.validity.notBefore = new Date(Date.now() - 60 * 1000);
+  cert.validity.notAfter = addYears(cert.validity.notBefore, 2);
+  const attrs = [
+    { shortName: 'C', value: 'UY' },
+    { shortName: 'O', value: options.name },
+    { name: 'serialNumber', value: `RUC${options.rut}` },
+    { shortName: 'CN', value: options.name },
+  ];
+  cert.setSubject(attrs);
+  cert.setIssuer(attrs);
+  cert.setExtensions([{ name: 'keyUsage', digitalSignature: true, nonRepudiation: true, critical: true }]);
+  cert.sign(forge.pki.privateKeyFromPem(keys.privateKeyPem), forge.md.sha256.create());
+  const certDer = Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes(), 'binary');
+  return { keyPem: keys.privateKeyPem, certPem: forge.pki.certificateToPem(cert), certDer };
 }

@@ -62,6 +62,12 @@ export function summarize(cfe: Element): CfeSummary {
 
 export interface CfeCheckContext {
   certificatePem: string;
+  /**
+   * Why the envelope's certificate is outside this DGI's trust store (accredited Uruguayan CAs and
+   * the simulator's own test CA), if it is: every CFE signed with it is E04 "certificate not trusted"
+   * (BRIEF 3; samples/acks/ack-cfe-be-e04.xml), although its signature verifies.
+   */
+  certificateUntrusted?: string;
   caes: CaeRange[];
   /** Keys `ruc:tipo:serie:nro` already received (AE/CE); updated by `checkCfe`. */
   seen: { has(key: string): boolean; add(key: string): unknown };
@@ -81,6 +87,7 @@ export function checkCfe(element: Element, ordinal: number, ctx: CfeCheckContext
   const standalone = new XMLSerializer().serializeToString(element as never);
   const signature = verifyEnveloped(standalone, ctx.certificatePem);
   if (!signature.ok) found.push(motivo('E04', signature.reason));
+  else if (ctx.certificateUntrusted) found.push(motivo('E04', ctx.certificateUntrusted));
 
   const key = `${cfe.rucEmisor}:${cfe.tipoCFE}:${cfe.serie}:${cfe.nro}`;
   if (!isCfc && ctx.checkCaeRanges) {

@@ -5,6 +5,7 @@
  */
 import { randomBytes, X509Certificate } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
+import { checkChain } from '../../../platform/crypto/chain.ts';
 import { validateXml } from '../../../platform/xml/xsd.ts';
 import type { Motivo } from '../dgi.client.ts';
 import { escapeXml, soapEnvelope, soapFaultXml } from '../dgi.soap.ts';
@@ -54,6 +55,8 @@ export class EfacturaService {
   readonly envelopeRejects: string[][] = [];
   ackDelayMs = 0;
   checkCaeRanges = true;
+  /** CAs whose certificates this DGI trusts (E04 otherwise); set by startDgiSimulator. Empty = no trust check. */
+  trustAnchors: X509Certificate[] = [];
   /** Persists a change before it is applied; throwing aborts it (the caller gets a SOAP fault). */
   journal: (record: EfacturaRecord) => void = () => {};
   private nextId = 306_900_000;
@@ -166,11 +169,14 @@ export class EfacturaService {
     if (this.envelopeKeys.has(envelopeKey)) return reject(motivo('S08', `Idemisor ${caratula.IDEmisor} ya recibido`));
 
     const today = uyDate(now);
+    const trust = this.trustAnchors.length ? checkChain(envelopeCert, { anchors: this.trustAnchors, at: new Date(now) }) : undefined;
+    const certificateUntrusted = trust?.problem ? `certificate not trusted: ${trust.problem.detail}` : undefined;
     // CFEs accepted by this envelope are collected apart and become known only once it is journaled.
     const seen = new Set<string>();
     const results = cfes.map((cfe, i) =>
       checkCfe(cfe, i + 1, {
         certificatePem: envelopeCertPem,
+        certificateUntrusted,
         caes: this.caes,
         seen: { has: (key) => this.seenCfes.has(key) || seen.has(key), add: (key) => seen.add(key) },
         rejectRules: this.rejectRules,

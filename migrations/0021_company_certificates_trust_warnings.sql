@@ -1,0 +1,1 @@
+ALTER TABLE "company_certificates" ADD COLUMN "trust_warnings" jsonb DEFAULT '[]'::jsonb NOT NULL;
