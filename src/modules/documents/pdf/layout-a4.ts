@@ -1,9 +1,12 @@
 /**
  * A4 layout (BRIEF 4; FCFE "Representación impresa"): issuer upper left, identification box upper
- * right, receiver box, lines table over as many pages as needed (header repeated on each page),
- * totals and adenda, and on the last page the footer: QR bottom left (28 mm, vector) with the
- * security code under it, CAE data, expiry box and legends. "Página i de n" on every page.
- * Rows have a fixed height, so pagination is computed before drawing and nothing is buffered.
+ * right, receiver box, lines table over as many pages as needed (issuer header and table header
+ * repeated on each page), and on the last page the totals and adenda followed directly by the
+ * footer: QR at its left (28 mm, vector) with the security code under it, CAE data, the CAE expiry
+ * box and legends. The footer follows the totals instead of sitting at the page bottom, so a short
+ * invoice has no empty band between them (issue 27). "Página i de n" on every page.
+ * Row heights (a long name wraps, a description adds lines) are measured once before drawing, so
+ * pagination is decided first and nothing is buffered.
  */
 import { drawQr, MM } from './qr-vector.ts';
 import { box, font, GREY, hr, line, openLogo, para, stamp, type Doc, type Logo, type LogoSkipped } from './draw.ts';
@@ -16,9 +19,12 @@ const W = PAGE_W - 2 * M;
 const QR_SIDE = 28 * MM;
 const ROW_H = 12;
 const DESC_H = 9;
+const DESC_LINE_H = 8.2;
 const PAGE_NO_H = 14;
-/** Footer block: QR + security code line + 5 mm quiet margin above. */
-const FOOTER_H = QR_SIDE + 14 + 5 * MM;
+/** QR quiet margin above the footer (BRIEF 4: 5 mm for a QR up to 30 mm). */
+const FOOTER_GAP = 5 * MM;
+/** The last page keeps at least this many rows with the totals: never a page of totals alone. */
+const ROWS_WITH_TOTALS = 3;
 
 interface Column {
   key: keyof ViewLine;
@@ -29,7 +35,7 @@ interface Column {
 
 function columns(view: CfeView): Column[] {
   const cols: Column[] = [
-    { key: 'codigo', title: 'Código', width: 58, align: 'left' },
+    { key: 'codigo', title: 'Código', width: 66, align: 'left' },
     { key: 'nombre', title: 'Descripción', width: 0, align: 'left' },
     { key: 'cantidad', title: 'Cant.', width: 44, align: 'right' },
     { key: 'unidad', title: 'Unid.', width: 30, align: 'center' },
@@ -43,8 +49,32 @@ function columns(view: CfeView): Column[] {
   return cols;
 }
 
-function rowHeight(l: ViewLine): number {
-  return l.descripcion ? ROW_H + DESC_H : ROW_H;
+/** A row measured for drawing: the name's lines and the description's, and its total height. */
+interface Row {
+  line: ViewLine;
+  /** Set when the name does not fit one line of its column: it wraps instead of being cut. */
+  nameWraps: boolean;
+  nameH: number;
+  descH: number;
+  h: number;
+}
+
+/** Width of the description line: from the name column to the end of the discount column. */
+function descWidth(cols: Column[]): number {
+  const last = cols.findIndex((c) => c.key === 'descRec');
+  return cols.slice(1, last + 1).reduce((s, c) => s + c.width + 4, 0) - 4;
+}
+
+function measureRow(doc: Doc, cols: Column[], l: ViewLine): Row {
+  font(doc, 8);
+  const nameWraps = doc.widthOfString(l.nombre) > cols[1].width - 2;
+  const nameH = nameWraps ? Math.max(ROW_H, doc.heightOfString(l.nombre, { width: cols[1].width - 2 }) + 3) : ROW_H;
+  let descH = 0;
+  if (l.descripcion) {
+    font(doc, 7);
+    descH = Math.max(DESC_H, Math.ceil(doc.heightOfString(l.descripcion, { width: descWidth(cols) }) / DESC_LINE_H) * DESC_LINE_H + 1);
+  }
+  return { line: l, nameWraps, nameH, descH, h: nameH + descH };
 }
 
 /** Header (issuer, identification box, receiver, references); returns the y below it. */
@@ -85,6 +115,12 @@ function drawHeader(doc: Doc, view: CfeView, logo: Logo, draw: boolean): number 
   const sub = [view.formaPago, `Fecha: ${view.fecha}`].filter(Boolean).join('   ');
   if (draw) line(doc, sub, bx, yr, bw, 'center');
   yr += 11;
+  if (view.vencimiento) {
+    font(doc, 9, true);
+    if (draw) line(doc, `Vencimiento: ${view.vencimiento}`, bx, yr, bw, 'center');
+    yr += 11;
+    font(doc, 9);
+  }
   if (draw) line(doc, view.moneda, bx, yr, bw, 'center');
   yr += 11 + pad - 4;
   if (draw) box(doc, bx, top, bw, yr - top);
@@ -101,6 +137,10 @@ function drawHeader(doc: Doc, view: CfeView, logo: Logo, draw: boolean): number 
   }
   y += recH + 4;
   font(doc, 8);
+  if (view.exportacion) {
+    if (draw) line(doc, view.exportacion, M, y, W);
+    y += 10;
+  }
   for (const r of view.referencias) {
     if (draw) line(doc, r, M, y, W);
     y += 10;
@@ -119,44 +159,38 @@ function drawTableHeader(doc: Doc, cols: Column[], y: number): number {
   return y + 17;
 }
 
-function drawRow(doc: Doc, cols: Column[], l: ViewLine, y: number): void {
+function drawRow(doc: Doc, cols: Column[], r: Row, y: number): void {
+  const l = r.line;
   let x = M;
   font(doc, 8);
   for (const c of cols) {
     const v = l[c.key];
-    if (v) line(doc, v, x + 1, y, c.width - 2, c.align);
+    if (v && c.key === 'nombre' && r.nameWraps) para(doc, v, x + 1, y, c.width - 2);
+    else if (v) line(doc, v, x + 1, y, c.width - 2, c.align);
     x += c.width + 4;
   }
   if (l.descripcion) {
     font(doc, 7, false, GREY);
-    line(doc, l.descripcion, M + cols[0].width + 5, y + ROW_H - 1, cols[1].width + 200, 'left');
+    doc.text(l.descripcion, M + cols[0].width + 5, y + r.nameH - 1, { width: descWidth(cols), lineGap: 0, height: r.descH, ellipsis: true });
   }
 }
 
 /** Height of adjustments, totals, payment methods and adenda. */
 function drawTrailer(doc: Doc, view: CfeView, y: number, draw: boolean): number {
   const start = y;
-  const tw = 250;
+  const tw = 290;
   const tx = M + W - tw;
-  font(doc, 8.5);
-  for (const a of view.ajustes) {
-    if (draw) {
-      line(doc, a.label, M, y, W - 100);
-      line(doc, a.value, M + W - 100, y, 100, 'right');
-    }
-    y += 11;
-  }
-  if (view.ajustes.length) y += 4;
   const totalsTop = y;
-  for (const t of view.totals) {
+  // Global discounts and surcharges open the totals box: they are part of how the total is reached.
+  for (const t of [...view.ajustes, ...view.totals]) {
     if (draw) {
       font(doc, t.strong ? 9.5 : 8.5, t.strong);
-      line(doc, t.label, tx + 6, y + 3, tw - 110);
-      line(doc, t.value, tx + tw - 104, y + 3, 98, 'right');
+      line(doc, t.label, tx + 6, y + 3, tw - 114);
+      line(doc, t.value, tx + tw - 106, y + 3, 100, 'right');
     }
     y += t.strong ? 14 : 12;
   }
-  if (draw && view.totals.length) box(doc, tx, totalsTop, tw, y - totalsTop + 4);
+  if (draw && y > totalsTop) box(doc, tx, totalsTop, tw, y - totalsTop + 4);
   let yl = totalsTop;
   if (view.mediosPago.length) {
     font(doc, 8.5, true);
@@ -178,8 +212,20 @@ function drawTrailer(doc: Doc, view: CfeView, y: number, draw: boolean): number 
   return y - start;
 }
 
-function drawFooter(doc: Doc, view: CfeView): void {
-  const qy = PAGE_H - M - PAGE_NO_H - 14 - QR_SIDE;
+/** Footer at `qy` (QR top): QR, security code, CAE data and its expiry box, legends; returns its height. */
+function drawFooter(doc: Doc, view: CfeView, qy: number, draw: boolean): number {
+  const cx = M + QR_SIDE + 8 * MM;
+  const cw = 210;
+  const lx = cx + cw + 10;
+  const lw = M + W - lx;
+  let ly = qy;
+  font(doc, 8);
+  for (const l of view.legends) ly += para(doc, l, lx, ly, lw, 'left', draw) + 3;
+  font(doc, 7.5, false, GREY);
+  ly += para(doc, `Fecha de firma: ${view.firma}`, lx, ly + 2, lw, 'left', draw) + 2;
+  const height = Math.max(QR_SIDE + 14, ly - qy);
+  if (!draw) return height;
+
   if (view.qrUrl) drawQr(doc, view.qrUrl, M, qy, QR_SIDE);
   else {
     box(doc, M, qy, QR_SIDE, QR_SIDE);
@@ -189,8 +235,6 @@ function drawFooter(doc: Doc, view: CfeView): void {
   font(doc, 8, true);
   line(doc, `Código de seguridad: ${view.securityCode}`, M, qy + QR_SIDE + 4, 160);
 
-  const cx = M + QR_SIDE + 8 * MM;
-  const cw = 210;
   let y = qy;
   font(doc, 8.5, true);
   line(doc, `CAE N° ${view.cae.numero}`, cx, y, cw);
@@ -202,19 +246,55 @@ function drawFooter(doc: Doc, view: CfeView): void {
     line(doc, `CAE especial: ${view.cae.especial}`, cx, y, cw);
     y += 12;
   }
-  box(doc, cx, y + 2, 120, 28);
+  // DGI's "Fecha de vencimiento" box (BRIEF 4), named for the CAE so that nobody reads it as the payment due date.
+  box(doc, cx, y + 2, 130, 28);
   font(doc, 7.5, false, GREY);
-  line(doc, 'Fecha de vencimiento', cx + 6, y + 6, 110);
+  line(doc, 'Fecha de vencimiento del CAE', cx + 6, y + 6, 120);
   font(doc, 10, true);
-  line(doc, view.cae.vencimiento, cx + 6, y + 16, 110);
+  line(doc, view.cae.vencimiento, cx + 6, y + 16, 120);
+  return height;
+}
 
-  const lx = cx + cw + 10;
-  const lw = M + W - lx;
-  let ly = qy;
-  font(doc, 8);
-  for (const l of view.legends) ly += para(doc, l, lx, ly, lw) + 3;
+/** Page number and document name at the bottom of every page; the preview stamp. */
+function drawPageMarks(doc: Doc, view: CfeView, page: number, pages: number): void {
   font(doc, 7.5, false, GREY);
-  para(doc, `Fecha de firma: ${view.firma}`, lx, ly + 2, lw);
+  line(doc, `${view.tipoNombre} ${view.serieNumero}`, M, PAGE_H - M - 8, W / 2);
+  line(doc, `Página ${page} de ${pages}`, M + W / 2, PAGE_H - M - 8, W / 2, 'right');
+  if (view.preview) {
+    stamp(doc, PREVIEW_TEXT, PAGE_W / 2, PAGE_H / 2, 38, -52);
+    font(doc, 8, true, '#cc0000');
+    line(doc, PREVIEW_TEXT, M, M / 2 - 1, W, 'center');
+  }
+}
+
+/**
+ * Rows per page. The totals and footer go on the last page, after its rows; when they do not fit
+ * there, the last rows move with them to a new page (a page of totals alone reads as a separate
+ * document to whoever gets page 2 alone).
+ */
+function paginate(rows: Row[], rowsTop: number, pageBottom: number, tailH: number): Row[][] {
+  const pages: Row[][] = [[]];
+  let y = rowsTop;
+  for (const r of rows) {
+    if (y + r.h > pageBottom && pages[pages.length - 1].length) {
+      pages.push([]);
+      y = rowsTop;
+    }
+    pages[pages.length - 1].push(r);
+    y += r.h;
+  }
+  if (y + tailH <= pageBottom) return pages;
+  const last = pages[pages.length - 1];
+  const moved: Row[] = [];
+  const room = pageBottom - rowsTop - tailH;
+  let movedH = 0;
+  while (last.length > 1 && moved.length < ROWS_WITH_TOTALS && movedH + last[last.length - 1].h <= room) {
+    const r = last.pop() as Row;
+    moved.unshift(r);
+    movedH += r.h;
+  }
+  pages.push(moved);
+  return pages;
 }
 
 /** Draws the whole A4 document; the caller calls doc.end(). */
@@ -224,44 +304,27 @@ export function drawA4(doc: Doc, view: CfeView, logoBytes?: Buffer, onLogoSkippe
   const headerBottom = drawHeader(doc, view, logo, false);
   const rowsTop = headerBottom + 17;
   const pageBottom = PAGE_H - M - PAGE_NO_H;
-  const lastBottom = pageBottom - FOOTER_H;
   const trailerH = drawTrailer(doc, view, 0, false);
+  const footerH = drawFooter(doc, view, 0, false);
+  const rows = view.lines.map((l) => measureRow(doc, cols, l));
+  const pages = paginate(rows, rowsTop, pageBottom, 7 + trailerH + FOOTER_GAP + footerH);
 
-  // Pagination: rows fill pages; the trailer and footer go on the last page.
-  const pages: ViewLine[][] = [[]];
-  let y = rowsTop;
-  for (const l of view.lines) {
-    const h = rowHeight(l);
-    if (y + h > pageBottom) {
-      pages.push([]);
-      y = rowsTop;
-    }
-    pages[pages.length - 1].push(l);
-    y += h;
-  }
-  const trailerOnNewPage = y + 6 + trailerH > lastBottom;
-  if (trailerOnNewPage) pages.push([]);
-
-  pages.forEach((rows, i) => {
+  pages.forEach((page, i) => {
     doc.addPage({ size: [PAGE_W, PAGE_H], margin: 0 });
     drawHeader(doc, view, logo, true);
-    let ry = rows.length ? drawTableHeader(doc, cols, headerBottom) : headerBottom;
-    for (const l of rows) {
-      drawRow(doc, cols, l, ry);
-      ry += rowHeight(l);
+    let ry = page.length ? drawTableHeader(doc, cols, headerBottom) : headerBottom;
+    for (const r of page) {
+      drawRow(doc, cols, r, ry);
+      ry += r.h;
     }
-    if (rows.length) hr(doc, M, M + W, ry + 1);
-    if (i === pages.length - 1) {
-      drawTrailer(doc, view, ry + 6, true);
-      drawFooter(doc, view);
+    if (page.length) hr(doc, M, M + W, ry + 1);
+    if (i < pages.length - 1) {
+      font(doc, 7.5, false, GREY);
+      line(doc, `Continúa en la página ${i + 2}`, M, ry + 5, W, 'right');
+    } else {
+      const trailerEnd = ry + 7 + drawTrailer(doc, view, ry + 7, true);
+      drawFooter(doc, view, trailerEnd + FOOTER_GAP, true);
     }
-    font(doc, 7.5, false, GREY);
-    line(doc, `${view.tipoNombre} ${view.serieNumero}`, M, PAGE_H - M - 8, W / 2);
-    line(doc, `Página ${i + 1} de ${pages.length}`, M + W / 2, PAGE_H - M - 8, W / 2, 'right');
-    if (view.preview) {
-      stamp(doc, PREVIEW_TEXT, PAGE_W / 2, PAGE_H / 2, 38, -52);
-      font(doc, 8, true, '#cc0000');
-      line(doc, PREVIEW_TEXT, M, M / 2 - 1, W, 'center');
-    }
+    drawPageMarks(doc, view, i + 1, pages.length);
   });
 }
