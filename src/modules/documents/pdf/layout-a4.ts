@@ -10,73 +10,13 @@
  */
 import { drawQr, MM } from './qr-vector.ts';
 import { box, font, GREY, hr, line, openLogo, para, stamp, type Doc, type Logo, type LogoSkipped } from './draw.ts';
-import { PREVIEW_TEXT, type CfeView, type ViewLine } from './view.ts';
+import { columns, drawRow, drawTableFrame, drawTableHeader, M, measureRow, PAGE_H, PAGE_W, paginate, W } from './layout-a4-table.ts';
+import { PREVIEW_TEXT, type CfeView } from './view.ts';
 
-const PAGE_W = 595.28;
-const PAGE_H = 841.89;
-const M = 10 * MM;
-const W = PAGE_W - 2 * M;
 const QR_SIDE = 28 * MM;
-const ROW_H = 12;
-const DESC_H = 9;
-const DESC_LINE_H = 8.2;
 const PAGE_NO_H = 14;
 /** QR quiet margin above the footer (BRIEF 4: 5 mm for a QR up to 30 mm). */
 const FOOTER_GAP = 5 * MM;
-/** The last page keeps at least this many rows with the totals: never a page of totals alone. */
-const ROWS_WITH_TOTALS = 3;
-
-interface Column {
-  key: keyof ViewLine;
-  title: string;
-  width: number;
-  align: 'left' | 'right' | 'center';
-}
-
-function columns(view: CfeView): Column[] {
-  const cols: Column[] = [
-    { key: 'codigo', title: 'Código', width: 66, align: 'left' },
-    { key: 'nombre', title: 'Descripción', width: 0, align: 'left' },
-    { key: 'cantidad', title: 'Cant.', width: 44, align: 'right' },
-    { key: 'unidad', title: 'Unid.', width: 30, align: 'center' },
-    { key: 'precio', title: 'Precio unit.', width: 62, align: 'right' },
-    { key: 'descRec', title: 'Desc./Rec.', width: 50, align: 'right' },
-    ...(view.showIva ? [{ key: 'indicador', title: 'IVA', width: 40, align: 'center' } as Column] : []),
-    { key: 'importe', title: 'Importe', width: 78, align: 'right' },
-  ];
-  const fixed = cols.reduce((s, c) => s + c.width, 0);
-  cols[1].width = W - fixed - 4 * (cols.length - 1);
-  return cols;
-}
-
-/** A row measured for drawing: the name's lines and the description's, and its total height. */
-interface Row {
-  line: ViewLine;
-  /** Set when the name does not fit one line of its column: it wraps instead of being cut. */
-  nameWraps: boolean;
-  nameH: number;
-  descH: number;
-  h: number;
-}
-
-/** Width of the description line: from the name column to the end of the discount column. */
-function descWidth(cols: Column[]): number {
-  const last = cols.findIndex((c) => c.key === 'descRec');
-  return cols.slice(1, last + 1).reduce((s, c) => s + c.width + 4, 0) - 4;
-}
-
-function measureRow(doc: Doc, cols: Column[], l: ViewLine): Row {
-  font(doc, 8);
-  const nameWraps = doc.widthOfString(l.nombre) > cols[1].width - 2;
-  const nameH = nameWraps ? Math.max(ROW_H, doc.heightOfString(l.nombre, { width: cols[1].width - 2 }) + 3) : ROW_H;
-  let descH = 0;
-  if (l.descripcion) {
-    font(doc, 7);
-    descH = Math.max(DESC_H, Math.ceil(doc.heightOfString(l.descripcion, { width: descWidth(cols) }) / DESC_LINE_H) * DESC_LINE_H + 1);
-  }
-  return { line: l, nameWraps, nameH, descH, h: nameH + descH };
-}
-
 /** Header (issuer, identification box, receiver, references); returns the y below it. */
 function drawHeader(doc: Doc, view: CfeView, logo: Logo, draw: boolean): number {
   const top = M;
@@ -147,34 +87,6 @@ function drawHeader(doc: Doc, view: CfeView, logo: Logo, draw: boolean): number 
   }
   return y + 4;
 }
-
-function drawTableHeader(doc: Doc, cols: Column[], y: number): number {
-  doc.save().rect(M, y, W, 14).fill('#eeeeee').restore();
-  font(doc, 8, true);
-  let x = M;
-  for (const c of cols) {
-    line(doc, c.title, x + 1, y + 4, c.width - 2, c.align);
-    x += c.width + 4;
-  }
-  return y + 17;
-}
-
-function drawRow(doc: Doc, cols: Column[], r: Row, y: number): void {
-  const l = r.line;
-  let x = M;
-  font(doc, 8);
-  for (const c of cols) {
-    const v = l[c.key];
-    if (v && c.key === 'nombre' && r.nameWraps) para(doc, v, x + 1, y, c.width - 2);
-    else if (v) line(doc, v, x + 1, y, c.width - 2, c.align);
-    x += c.width + 4;
-  }
-  if (l.descripcion) {
-    font(doc, 7, false, GREY);
-    doc.text(l.descripcion, M + cols[0].width + 5, y + r.nameH - 1, { width: descWidth(cols), lineGap: 0, height: r.descH, ellipsis: true });
-  }
-}
-
 /** Height of adjustments, totals, payment methods and adenda. */
 function drawTrailer(doc: Doc, view: CfeView, y: number, draw: boolean): number {
   const start = y;
@@ -266,64 +178,38 @@ function drawPageMarks(doc: Doc, view: CfeView, page: number, pages: number): vo
     line(doc, PREVIEW_TEXT, M, M / 2 - 1, W, 'center');
   }
 }
-
-/**
- * Rows per page. The totals and footer go on the last page, after its rows; when they do not fit
- * there, the last rows move with them to a new page (a page of totals alone reads as a separate
- * document to whoever gets page 2 alone).
- */
-function paginate(rows: Row[], rowsTop: number, pageBottom: number, tailH: number): Row[][] {
-  const pages: Row[][] = [[]];
-  let y = rowsTop;
-  for (const r of rows) {
-    if (y + r.h > pageBottom && pages[pages.length - 1].length) {
-      pages.push([]);
-      y = rowsTop;
-    }
-    pages[pages.length - 1].push(r);
-    y += r.h;
-  }
-  if (y + tailH <= pageBottom) return pages;
-  const last = pages[pages.length - 1];
-  const moved: Row[] = [];
-  const room = pageBottom - rowsTop - tailH;
-  let movedH = 0;
-  while (last.length > 1 && moved.length < ROWS_WITH_TOTALS && movedH + last[last.length - 1].h <= room) {
-    const r = last.pop() as Row;
-    moved.unshift(r);
-    movedH += r.h;
-  }
-  pages.push(moved);
-  return pages;
-}
-
 /** Draws the whole A4 document; the caller calls doc.end(). */
 export function drawA4(doc: Doc, view: CfeView, logoBytes?: Buffer, onLogoSkipped?: LogoSkipped): void {
   const logo = openLogo(doc, logoBytes, 130, 50, onLogoSkipped);
-  const cols = columns(view);
+  const cols = columns(doc, view);
   const headerBottom = drawHeader(doc, view, logo, false);
   const rowsTop = headerBottom + 17;
   const pageBottom = PAGE_H - M - PAGE_NO_H;
   const trailerH = drawTrailer(doc, view, 0, false);
   const footerH = drawFooter(doc, view, 0, false);
   const rows = view.lines.map((l) => measureRow(doc, cols, l));
-  const pages = paginate(rows, rowsTop, pageBottom, 7 + trailerH + FOOTER_GAP + footerH);
+  const pages = paginate(rows, rowsTop, pageBottom, 8 + trailerH + FOOTER_GAP + footerH);
 
+  // The last page's totals and footer sit at its bottom, the QR in the bottom-left corner (BRIEF 4);
+  // the lines table is framed down to them, so the page is one form with no empty band.
+  const footerTop = pageBottom - footerH;
+  const trailerTop = footerTop - FOOTER_GAP - trailerH;
   pages.forEach((page, i) => {
+    const last = i === pages.length - 1;
     doc.addPage({ size: [PAGE_W, PAGE_H], margin: 0 });
     drawHeader(doc, view, logo, true);
-    let ry = page.length ? drawTableHeader(doc, cols, headerBottom) : headerBottom;
+    let ry = drawTableHeader(doc, cols, headerBottom);
     for (const r of page) {
       drawRow(doc, cols, r, ry);
       ry += r.h;
     }
-    if (page.length) hr(doc, M, M + W, ry + 1);
-    if (i < pages.length - 1) {
-      font(doc, 7.5, false, GREY);
-      line(doc, `Continúa en la página ${i + 2}`, M, ry + 5, W, 'right');
+    drawTableFrame(doc, cols, headerBottom, last ? trailerTop - 4 : pageBottom - 12);
+    if (last) {
+      drawTrailer(doc, view, trailerTop, true);
+      drawFooter(doc, view, footerTop, true);
     } else {
-      const trailerEnd = ry + 7 + drawTrailer(doc, view, ry + 7, true);
-      drawFooter(doc, view, trailerEnd + FOOTER_GAP, true);
+      font(doc, 7.5, false, GREY);
+      line(doc, `Continúa en la página ${i + 2}`, M, pageBottom - 8, W, 'right');
     }
     drawPageMarks(doc, view, i + 1, pages.length);
   });
