@@ -30,8 +30,8 @@ const CODE_MIN_W = 40;
 const CODE_MAX_W = 110;
 
 /**
- * The table's columns. Código and Unid. are left out when no line has one (the description gets
- * the room); the code column is as wide as the longest code so that codes print whole.
+ * The table's columns. Código, Unid. and Desc./Rec. are left out when no line has one (the
+ * description gets the room); the code column is as wide as the longest code so that codes print whole.
  */
 export function columns(doc: Doc, view: CfeView): Column[] {
   font(doc, 8);
@@ -43,7 +43,7 @@ export function columns(doc: Doc, view: CfeView): Column[] {
     { key: 'cantidad', title: 'Cant.', width: 44, align: 'right' },
     ...(view.lines.some((l) => l.unidad) ? [{ key: 'unidad', title: 'Unid.', width: 30, align: 'center' } as Column] : []),
     { key: 'precio', title: 'Precio unit.', width: 62, align: 'right' },
-    { key: 'descRec', title: 'Desc./Rec.', width: 50, align: 'right' },
+    ...(view.lines.some((l) => l.descRec) ? [{ key: 'descRec', title: 'Desc./Rec.', width: 50, align: 'right' } as Column] : []),
     ...(view.showIva ? [{ key: 'indicador', title: 'IVA', width: 40, align: 'center' } as Column] : []),
     { key: 'importe', title: 'Importe', width: 78, align: 'right' },
   ];
