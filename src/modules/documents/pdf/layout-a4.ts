@@ -9,7 +9,7 @@
  * pagination is decided first and nothing is buffered.
  */
 import { drawQr, MM } from './qr-vector.ts';
-import { box, font, GREY, hr, line, openLogo, para, stamp, type Doc, type Logo, type LogoSkipped } from './draw.ts';
+import { box, font, GREY, line, openLogo, para, stamp, wrapLines, type Doc, type Logo, type LogoSkipped } from './draw.ts';
 import { columns, drawRow, drawTableFrame, drawTableHeader, M, measureRow, PAGE_H, PAGE_W, paginate, W } from './layout-a4-table.ts';
 import { PREVIEW_TEXT, type CfeView } from './view.ts';
 
@@ -17,6 +17,7 @@ const QR_SIDE = 28 * MM;
 const PAGE_NO_H = 14;
 /** QR quiet margin above the footer (BRIEF 4: 5 mm for a QR up to 30 mm). */
 const FOOTER_GAP = 5 * MM;
+const ADENDA_LINE_H = 9.5;
 /** Header (issuer, identification box, receiver, references); returns the y below it. */
 function drawHeader(doc: Doc, view: CfeView, logo: Logo, draw: boolean): number {
   const top = M;
@@ -87,8 +88,8 @@ function drawHeader(doc: Doc, view: CfeView, logo: Logo, draw: boolean): number 
   }
   return y + 4;
 }
-/** Height of adjustments, totals, payment methods and adenda. */
-function drawTrailer(doc: Doc, view: CfeView, y: number, draw: boolean): number {
+/** Height of adjustments, totals, payment methods and the adenda's lines given. */
+function drawTrailer(doc: Doc, view: CfeView, adenda: string[], y: number, draw: boolean): number {
   const start = y;
   const tw = 290;
   const tx = M + W - tw;
@@ -115,11 +116,12 @@ function drawTrailer(doc: Doc, view: CfeView, y: number, draw: boolean): number 
     }
   }
   y = Math.max(y + 10, yl + 6);
-  if (view.adenda) {
+  if (adenda.length) {
     font(doc, 8, true);
     if (draw) line(doc, 'Adenda', M, y, W);
     font(doc, 8);
-    y += 11 + para(doc, view.adenda, M, y + 11, W, 'left', draw) + 6;
+    if (draw) adenda.forEach((l, i) => line(doc, l, M, y + 11 + i * ADENDA_LINE_H, W));
+    y += 11 + adenda.length * ADENDA_LINE_H + 6;
   }
   return y - start;
 }
@@ -185,10 +187,22 @@ export function drawA4(doc: Doc, view: CfeView, logoBytes?: Buffer, onLogoSkippe
   const headerBottom = drawHeader(doc, view, logo, false);
   const rowsTop = headerBottom + 17;
   const pageBottom = PAGE_H - M - PAGE_NO_H;
-  const trailerH = drawTrailer(doc, view, 0, false);
   const footerH = drawFooter(doc, view, 0, false);
+  font(doc, 8);
+  let adenda = view.adenda ? wrapLines(doc, view.adenda, W) : [];
+  let trailerH = drawTrailer(doc, view, adenda, 0, false);
+  // An adenda too long to share the last page with a few rows, the totals and the footer (it may
+  // have 10,000 characters) gets pages of its own after that page.
+  let adendaPages: string[][] = [];
+  if (rowsTop + 40 + 8 + trailerH + FOOTER_GAP + footerH > pageBottom) {
+    const perPage = Math.floor((pageBottom - rowsTop) / ADENDA_LINE_H);
+    for (let i = 0; i < adenda.length; i += perPage) adendaPages.push(adenda.slice(i, i + perPage));
+    adenda = ['Continúa en la página siguiente.'];
+    trailerH = drawTrailer(doc, view, adenda, 0, false);
+  }
   const rows = view.lines.map((l) => measureRow(doc, cols, l));
   const pages = paginate(rows, rowsTop, pageBottom, 8 + trailerH + FOOTER_GAP + footerH);
+  const total = pages.length + adendaPages.length;
 
   // The last page's totals and footer sit at its bottom, the QR in the bottom-left corner (BRIEF 4);
   // the lines table is framed down to them, so the page is one form with no empty band.
@@ -205,12 +219,21 @@ export function drawA4(doc: Doc, view: CfeView, logoBytes?: Buffer, onLogoSkippe
     }
     drawTableFrame(doc, cols, headerBottom, last ? trailerTop - 4 : pageBottom - 12);
     if (last) {
-      drawTrailer(doc, view, trailerTop, true);
+      drawTrailer(doc, view, adenda, trailerTop, true);
       drawFooter(doc, view, footerTop, true);
     } else {
       font(doc, 7.5, false, GREY);
       line(doc, `Continúa en la página ${i + 2}`, M, pageBottom - 8, W, 'right');
     }
-    drawPageMarks(doc, view, i + 1, pages.length);
+    drawPageMarks(doc, view, i + 1, total);
+  });
+  adendaPages.forEach((lines, i) => {
+    doc.addPage({ size: [PAGE_W, PAGE_H], margin: 0 });
+    drawHeader(doc, view, logo, true);
+    font(doc, 8, true);
+    line(doc, 'Adenda (continuación)', M, headerBottom, W);
+    font(doc, 8);
+    lines.forEach((l, j) => line(doc, l, M, rowsTop + j * ADENDA_LINE_H, W));
+    drawPageMarks(doc, view, pages.length + i + 1, total);
   });
 }

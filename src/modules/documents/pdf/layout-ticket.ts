@@ -6,7 +6,7 @@
  * limit), so a very long ticket continues on another page.
  */
 import { drawQr, MM } from './qr-vector.ts';
-import { box, font, GREY, hr, line, openLogo, para, stamp, type Doc, type LogoSkipped } from './draw.ts';
+import { box, font, GREY, hr, line, openLogo, para, stamp, wrapLines, type Doc, type LogoSkipped } from './draw.ts';
 import { PREVIEW_TEXT, type CfeView } from './view.ts';
 
 export const TICKET_WIDTH = 226.77;
@@ -86,8 +86,10 @@ function buildBlocks(doc: Doc, view: CfeView, logoBytes?: Buffer, onLogoSkipped?
     font(doc, 7.5);
     const nameWraps = doc.widthOfString(l.nombre) > CW;
     const nameH = nameWraps ? doc.heightOfString(l.nombre, { width: CW }) : 8.5;
+    font(doc, 6.5);
+    const desc = l.descripcion ? wrapLines(doc, l.descripcion, CW - 4) : [];
     b.push({
-      h: nameH + (l.descripcion ? 15.5 : 8.5),
+      h: nameH + desc.length * 7.5 + 8.5,
       kind: 'row',
       draw: (y) => {
         font(doc, 7.5);
@@ -95,8 +97,8 @@ function buildBlocks(doc: Doc, view: CfeView, logoBytes?: Buffer, onLogoSkipped?
         else line(doc, l.nombre, M, y, CW);
         font(doc, 6.5, false, GREY);
         let dy = nameH;
-        if (l.descripcion) {
-          line(doc, l.descripcion, M + 4, y + dy, CW - 4);
+        for (const d of desc) {
+          line(doc, d, M + 4, y + dy, CW - 4);
           dy += 7.5;
         }
         line(doc, detail, M + 4, y + dy, CW - 70);

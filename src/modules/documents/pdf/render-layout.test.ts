@@ -159,4 +159,23 @@ describe('printed receipt A4: page layout', () => {
     assert.match(lineWith(r.pages[1], 'TOTAL A PAGAR'), /\$ 54\.343,50/);
     assert.match(r.pages[1], /Descuento: Bonificación cliente frecuente\s+\$ -500,00/);
   });
+
+  it('a 10,000-character adenda and a 940-character description: every word printed, on A4 pages only', async () => {
+    const words = Array.from({ length: 1400 }, (_, i) => `palabra${i}`);
+    const cfe = oneLineInvoice();
+    cfe.Detalle[0].DscItem = Array.from({ length: 150 }, (_, i) => `det${i}`).join(' '); // 940 characters
+    for (const formato of ['A4', 'ticket80'] as const) {
+      const r = await render(`long-adenda-${formato}`, { cfe, adenda: words.join(' ').slice(0, 10_000) }, formato);
+      const printed = new Set(r.words.map((w) => w.text));
+      const expected = words.join(' ').slice(0, 10_000).split(' ');
+      assert.deepEqual(expected.filter((w) => !printed.has(w)), [], `${formato}: adenda words missing`);
+      assert.ok(printed.has('det149'), `${formato}: description cut`);
+      if (formato === 'A4') {
+        const sizes = execFileSync('pdfinfo', ['-f', '1', '-l', String(r.pages.length), r.file], { encoding: 'utf8' }).match(/size:\s+[\d.]+ x [\d.]+/g) ?? [];
+        assert.ok(sizes.length === r.pages.length && sizes.every((x) => /595\.2\d x 841\.8\d/.test(x)), sizes.join('; '));
+        assert.match(r.pages[r.pages.length - 1], new RegExp(`Página ${r.pages.length} de ${r.pages.length}`));
+        assert.match(r.text, /TOTAL A PAGAR/);
+      }
+    }
+  });
 });
