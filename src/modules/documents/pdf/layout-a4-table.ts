@@ -30,23 +30,25 @@ const CODE_MIN_W = 40;
 const CODE_MAX_W = 110;
 
 /**
- * The table's columns. Código, Unid. and Desc./Rec. are left out when no line has one (the
- * description gets the room); the code column is as wide as the longest code so that codes print whole.
+ * The table's columns: a column no line has a value for is left out (Código, Unid., Desc./Rec.
+ * often; prices and amounts on remitos and resguardos), the description gets the room. The code
+ * column is as wide as the longest code so that codes print whole.
  */
 export function columns(doc: Doc, view: CfeView): Column[] {
   font(doc, 8);
   const codes = view.lines.filter((l) => l.codigo);
-  const codeW = codes.length ? Math.min(CODE_MAX_W, Math.max(CODE_MIN_W, ...codes.map((l) => doc.widthOfString(l.codigo) + 6))) : 0;
-  const cols: Column[] = [
-    ...(codeW ? [{ key: 'codigo', title: 'Código', width: codeW, align: 'left' } as Column] : []),
+  const codeW = Math.min(CODE_MAX_W, Math.max(CODE_MIN_W, ...codes.map((l) => doc.widthOfString(l.codigo) + 6)));
+  const all: Column[] = [
+    { key: 'codigo', title: 'Código', width: codeW, align: 'left' },
     { key: 'nombre', title: 'Descripción', width: 0, align: 'left' },
     { key: 'cantidad', title: 'Cant.', width: 44, align: 'right' },
-    ...(view.lines.some((l) => l.unidad) ? [{ key: 'unidad', title: 'Unid.', width: 30, align: 'center' } as Column] : []),
+    { key: 'unidad', title: 'Unid.', width: 30, align: 'center' },
     { key: 'precio', title: 'Precio unit.', width: 62, align: 'right' },
-    ...(view.lines.some((l) => l.descRec) ? [{ key: 'descRec', title: 'Desc./Rec.', width: 50, align: 'right' } as Column] : []),
+    { key: 'descRec', title: 'Desc./Rec.', width: 50, align: 'right' },
     ...(view.showIva ? [{ key: 'indicador', title: 'IVA', width: 40, align: 'center' } as Column] : []),
     { key: 'importe', title: 'Importe', width: 78, align: 'right' },
   ];
+  const cols = all.filter((c) => c.key === 'nombre' || view.lines.some((l) => l[c.key]));
   const fixed = cols.reduce((s, c) => s + c.width, 0);
   nameColumn(cols).width = W - 2 * INSET - fixed - 4 * (cols.length - 1);
   return cols;
