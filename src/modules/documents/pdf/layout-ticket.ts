@@ -81,7 +81,8 @@ function buildBlocks(doc: Doc, view: CfeView, logoBytes?: Buffer, onLogoSkipped?
 
   for (const l of view.lines) {
     // The item code leads the grey detail line; a long name wraps instead of being cut.
-    const amounts = [`${l.cantidad}${l.unidad ? ` ${l.unidad}` : ''} x ${l.precio}`, l.descRec, view.showIva && l.indicador ? `(${l.indicador})` : ''].filter(Boolean).join(' ');
+    const quantity = `${l.cantidad}${l.unidad ? ` ${l.unidad}` : ''}`;
+    const amounts = [l.precio ? `${quantity} x ${l.precio}` : quantity, l.descRec, view.showIva && l.indicador ? `(${l.indicador})` : ''].filter(Boolean).join(' ');
     const detail = l.codigo ? `${l.codigo} · ${amounts}` : amounts;
     font(doc, 7.5);
     const nameWraps = doc.widthOfString(l.nombre) > CW;

@@ -178,4 +178,12 @@ describe('printed receipt A4: page layout', () => {
       }
     }
   });
+
+  it('an e-Remito prints no empty price, VAT or amount columns (A4) and no dangling "x" (ticket)', async () => {
+    const a4 = await render('remito', { cfe: sampleCfe(181) }, 'A4');
+    assert.match(a4.text, /Descripción\s+Cant\.\s+Unid\.\n/);
+    assert.doesNotMatch(a4.text, /Precio unit\.|Importe|Desc\.\/Rec\./);
+    const ticket = await render('remito', { cfe: sampleCfe(181) }, 'ticket80');
+    assert.match(ticket.text, /^\s*10 kg\s*$/m);
+  });
 });
