@@ -194,7 +194,7 @@ export function drawA4(doc: Doc, view: CfeView, logoBytes?: Buffer, onLogoSkippe
   // An adenda too long to share the last page with a few rows, the totals and the footer (it may
   // have 10,000 characters) gets pages of its own after that page.
   let adendaPages: string[][] = [];
-  if (rowsTop + 40 + 8 + trailerH + FOOTER_GAP + footerH > pageBottom) {
+  if (adenda.length > 1 && rowsTop + 40 + 8 + trailerH + FOOTER_GAP + footerH > pageBottom) {
     const perPage = Math.floor((pageBottom - rowsTop) / ADENDA_LINE_H);
     for (let i = 0; i < adenda.length; i += perPage) adendaPages.push(adenda.slice(i, i + perPage));
     adenda = ['Continúa en la página siguiente.'];
