@@ -1,12 +1,12 @@
 /**
  * A4 layout (BRIEF 4; FCFE "Representación impresa"): issuer upper left, identification box upper
- * right, receiver box, lines table over as many pages as needed (issuer header and table header
- * repeated on each page), and on the last page the totals and adenda followed directly by the
- * footer: QR at its left (28 mm, vector) with the security code under it, CAE data, the CAE expiry
- * box and legends. The footer follows the totals instead of sitting at the page bottom, so a short
- * invoice has no empty band between them (issue 27). "Página i de n" on every page.
- * Row heights (a long name wraps, a description adds lines) are measured once before drawing, so
- * pagination is decided first and nothing is buffered.
+ * right (with the payment due date when there is one), receiver box, lines table over as many
+ * pages as needed (issuer header and table header repeated on each page). On the last page the
+ * totals and adenda are followed directly by the footer, both at the page bottom: QR in the
+ * bottom-left corner (28 mm, vector) with the security code under it, CAE data, the CAE expiry box
+ * and legends; the table is framed down to the totals, so a short invoice has no empty band between
+ * totals and footer (issue 27). "Página i de n" on every page. Row heights are measured before
+ * drawing (layout-a4-table.ts), so pagination is decided first and nothing is buffered.
  */
 import { drawQr, MM } from './qr-vector.ts';
 import { box, font, GREY, line, openLogo, para, stamp, wrapLines, type Doc, type Logo, type LogoSkipped } from './draw.ts';
