@@ -39,7 +39,7 @@ export interface RootPlacement {
 }
 
 const USER = 'postgres';
-const WHAT_TO_DO = 'start the service as a normal user, set DATA_DIR to a folder outside it, or set DATABASE_URL to an external PostgreSQL';
+const WHAT_TO_DO = 'start the service as a normal user, set DATA_DIR to a folder that user can reach (such as /var/lib/cfe-uy), or set DATABASE_URL to an external PostgreSQL';
 
 function idOf(flag: '-u' | '-g'): number | undefined {
   try {
@@ -102,7 +102,7 @@ function ensureBase(base: string, runAs: RunAs): void {
   if (closed) throw new EmbeddedPostgresError(`Running as root, the embedded PostgreSQL needs ${base} to be reachable by the user "${USER}", but ${closed} is closed to it; ${WHAT_TO_DO}.`);
 }
 
-/** Makes a copied tree readable (and its folders enterable) by everyone, whatever root's umask. */
+/** Makes a copied tree readable, its folders enterable and its programs runnable by everyone, whatever root's umask. */
 function openTree(p: string): void {
   const st = fs.lstatSync(p);
   if (st.isSymbolicLink()) return;
@@ -110,7 +110,7 @@ function openTree(p: string): void {
     fs.chmodSync(p, 0o755);
     for (const e of fs.readdirSync(p)) openTree(path.join(p, e));
   } else {
-    fs.chmodSync(p, (st.mode & 0o777) | 0o444);
+    fs.chmodSync(p, (st.mode & 0o777) | 0o444 | (st.mode & 0o100 ? 0o111 : 0));
   }
 }
 

@@ -106,7 +106,7 @@ function launch(bin: string, dir: string, port: number, flags: string[], runAs: 
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
       if (!ready) {
-        const fatal = output.split('\n').filter((l) => /FATAL|ERROR/.test(l)).join(' / ') || lastLines(output);
+        const fatal = output.split('\n').filter((l) => /FATAL|ERROR|could not/.test(l)).map((l) => l.replace(/^[\d-]+ [\d:.]+ \w+ \[\d+\] /, '').trim()).join(' / ') || lastLines(output);
         reject(new EmbeddedPostgresError(`Embedded PostgreSQL did not start on port ${port} (data in ${dir}): ${fatal || `exit ${code ?? signal}`}. Is the port in use? Set EMBEDDED_PG_PORT to another one.`));
       } else if (!stopping.has(child)) {
         logger?.error({ code, signal }, 'embedded PostgreSQL exited unexpectedly');
@@ -122,14 +122,18 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGINT');
 });
 
-export async function startEmbeddedPostgres(opts: { dir: string; port: number; logger?: Logger; persistent?: boolean }): Promise<EmbeddedServer> {
+/**
+ * Starts (after initdb on first use) the cluster in `dir`. `persistent: false` removes it on stop.
+ * `rootBase`: where root's placement puts what the postgres user must reach (tests; default ROOT_BASE).
+ */
+export async function startEmbeddedPostgres(opts: { dir: string; port: number; logger?: Logger; persistent?: boolean; rootBase?: string }): Promise<EmbeddedServer> {
   const { port, logger } = opts;
   const installed = await installedBinaries();
   let dir = path.resolve(opts.dir);
   let nativeDir = installed.nativeDir;
   let runAs: RunAs | undefined;
   // PostgreSQL refuses to run as root (CI and containers run as root): it runs as the user postgres.
-  if (process.getuid?.() === 0) ({ runAs, nativeDir, dataDir: dir } = placeForRoot({ dataDir: opts.dir, nativeDir, version: installed.version, logger }));
+  if (process.getuid?.() === 0) ({ runAs, nativeDir, dataDir: dir } = placeForRoot({ dataDir: opts.dir, nativeDir, version: installed.version, base: opts.rootBase, logger }));
   const bin = path.join(nativeDir, 'bin');
   if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await initialise(bin, dir, runAs, logger);
 
