@@ -41,26 +41,27 @@ export interface RootPlacement {
 const USER = 'postgres';
 const WHAT_TO_DO = 'start the service as a normal user, set DATA_DIR to a folder that user can reach (such as /var/lib/cfe-uy), or set DATABASE_URL to an external PostgreSQL';
 
-function idOf(flag: '-u' | '-g'): number | undefined {
+function idOf(flag: '-u' | '-g', name: string): number | undefined {
   try {
-    return Number(execFileSync('id', [flag, USER], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+    return Number(execFileSync('id', [flag, name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
   } catch {
     return undefined;
   }
 }
 
-/** The `postgres` user, created (system user, own group, no home) when the machine has none. */
-export function ensurePostgresUser(): RunAs {
-  let uid = idOf('-u');
+/** The `postgres` user, created (system user, no home, its own group) when the machine has none. */
+export function ensurePostgresUser(name = USER): RunAs {
+  let uid = idOf('-u', name);
   if (uid === undefined) {
-    const r = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', '--user-group', USER], { encoding: 'utf8' });
-    uid = idOf('-u');
+    const group = spawnSync('getent', ['group', name]).status === 0 ? ['--gid', name] : ['--user-group'];
+    const r = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', ...group, name], { encoding: 'utf8' });
+    uid = idOf('-u', name);
     if (uid === undefined) {
       const why = r.error ? r.error.message : r.stderr.trim();
-      throw new EmbeddedPostgresError(`PostgreSQL refuses to run as root and the user "${USER}" to run it as could not be created (useradd: ${why}); create that user, or ${WHAT_TO_DO}.`);
+      throw new EmbeddedPostgresError(`PostgreSQL refuses to run as root and the user "${name}" to run it as could not be created (useradd: ${why}); create that user, or ${WHAT_TO_DO}.`);
     }
   }
-  return { uid, gid: idOf('-g')! };
+  return { uid, gid: idOf('-g', name)! };
 }
 
 /**
