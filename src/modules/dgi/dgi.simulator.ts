@@ -16,7 +16,7 @@ import { RutService } from './simulator/rut-service.ts';
 import { issueTestCertificate, toPkcs12 } from '../../platform/crypto/test-ca.js';
 import { newIdentity, openSimulatorState, SimulatorStateError, type SimulatorIdentity, type SimulatorRecord } from './simulator/state.ts';
 import { signEnveloped } from './simulator/xmldsig.ts';
-import { bodyOperation, childText, verifyWsSecurity } from './simulator/wss-verify.ts';
+import { bodyOperation, childText, verifyWsSecurity, xmlDataOf } from './simulator/wss-verify.ts';
 
 export const SIMULATOR_PATHS = {
   efactura: '/ePrueba/ws_eprueba',
@@ -159,7 +159,7 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
       return { reply, submission: { ...base, service: 'RUT', xmlData: rutValue, httpStatus: reply.status } };
     }
     if (path === SIMULATOR_PATHS.efactura && op) {
-      const xmlData = childText(op.body, 'xmlData') ?? '';
+      const xmlData = xmlDataOf(request) ?? '';
       const name = op.operation.replace(/^WS_eFactura\./, '');
       if (name === 'EFACRECEPCIONSOBRE') {
         const r = efactura.receiveEnvelope(xmlData, wss.certificate);

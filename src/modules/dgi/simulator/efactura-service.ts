@@ -10,7 +10,8 @@ import type { Motivo } from '../dgi.client.ts';
 import { escapeXml, soapEnvelope, soapFaultXml } from '../dgi.soap.ts';
 import { ackCfeXml, ackRepDiarioXml, ackSobreXml, motivo, type CaratulaValues, type CfeResult } from './ack-xml.ts';
 import { checkCfe, type CaeRange, type RejectRule } from './cfe-checks.ts';
-import { base64ToPem, rucFromCertificate, signEnveloped, verifyEnveloped } from './xmldsig.ts';
+import { rootChildSpans, verifyStandaloneSignature } from './standalone-signature.ts';
+import { base64ToPem, rucFromCertificate, signEnveloped } from './xmldsig.ts';
 
 const CFE_NS = 'http://cfe.dgi.gub.uy';
 const MAX_ENVELOPE_BYTES = 2 * 1024 * 1024; // S07, FSOB
@@ -145,6 +146,9 @@ export class EfacturaService {
     if (!xsd.ok) return reject(motivo('S04', xsd.errors[0]));
 
     const cfes = Array.from(root.childNodes).filter((n) => n.nodeType === 1 && (n as Element).localName === 'CFE') as Element[];
+    // The CFEs' own bytes, in the same order: signatures are checked on them, never on a DOM copy.
+    const spans = (rootChildSpans(xmlData) ?? []).filter((s) => s.name.replace(/^[^:]*:/, '') === 'CFE');
+    if (spans.length !== cfes.length) return reject(motivo('S01', 'No se pudo delimitar cada CFE del sobre'));
     if (cfes.length !== Number(peek('CantCFE'))) {
       return reject(motivo('S05', `CantCFE=${peek('CantCFE')}, CFE en el sobre=${cfes.length}`));
     }
@@ -169,8 +173,8 @@ export class EfacturaService {
     // CFEs accepted by this envelope are collected apart and become known only once it is journaled.
     const seen = new Set<string>();
     const results = cfes.map((cfe, i) =>
-      checkCfe(cfe, i + 1, {
-        certificatePem: envelopeCertPem,
+      checkCfe(cfe, xmlData.slice(spans[i].start, spans[i].end), i + 1, {
+        certificate: envelopeCert.publicKey,
         caes: this.caes,
         seen: { has: (key) => this.seenCfes.has(key) || seen.has(key), add: (key) => seen.add(key) },
         rejectRules: this.rejectRules,
@@ -244,7 +248,7 @@ export class EfacturaService {
     const xsd = validateXml('Reporte', xmlData);
     if (!xsd.ok) return answer('BR', [motivo('R04', xsd.errors[0])]);
     if (rucFromCertificate(callerCert) !== ruc) return answer('BR', [motivo('R02')]);
-    const signature = verifyEnveloped(xmlData, callerCert.toString());
+    const signature = verifyStandaloneSignature(xmlData, callerCert.publicKey);
     if (!signature.ok) return answer('BR', [motivo('R03', signature.reason)]);
 
     const fechaResumen = peek('FechaResumen');
