@@ -63,6 +63,8 @@ export class EfacturaService {
   private readonly envelopeKeys = new Set<string>();
   private readonly seenCfes = new Set<string>();
   private readonly reportSeq = new Map<string, number>();
+  /** `ruc:tipo:serie:nro` → IDReceptor of every envelope that carried it, in arrival order (ws_consultas). */
+  private readonly cfeEnvelopes = new Map<string, string[]>();
 
   constructor(
     private readonly keys: { privateKeyPem: string; certificatePem: string },
@@ -85,6 +87,10 @@ export class EfacturaService {
       this.envelopeKeys.add(record.key);
       for (const key of record.seen) this.seenCfes.add(key);
       this.envelopes.set(record.id, record.envelope);
+      for (const r of record.envelope.results) {
+        const key = `${record.envelope.caratula.RUCEmisor}:${r.TipoCFE}:${r.Serie}:${r.NroCFE}`;
+        this.cfeEnvelopes.set(key, [...(this.cfeEnvelopes.get(key) ?? []), record.id]);
+      }
     } else {
       this.reportSeq.set(record.key, record.seq);
     }
@@ -191,6 +197,15 @@ export class EfacturaService {
       ackEstado: 'AS',
       idReceptor: id,
     };
+  }
+
+  /** What DGI holds of a CFE of `ruc` (ws_consultas): the envelopes that carried it and its result in each. */
+  envelopesOfCfe(ruc: string, tipoCfe: string, serie: string, nro: string): { idReceptor: string; envelope: StoredEnvelope; result: CfeResult }[] {
+    return (this.cfeEnvelopes.get(`${ruc}:${tipoCfe}:${serie}:${nro}`) ?? []).map((idReceptor) => {
+      const envelope = this.envelopes.get(idReceptor)!;
+      const result = envelope.results.find((r) => r.TipoCFE === tipoCfe && r.Serie === serie && r.NroCFE === nro)!;
+      return { idReceptor, envelope, result };
+    });
   }
 
   /** EFACCONSULTARESTADOENVIO: faults 2/3/4/104 for bad input, 105 before Fechahora. */
