@@ -37,10 +37,15 @@ export interface ElementSpan {
  * skipped; attribute values may hold '>'. Null when the text holds a DOCTYPE.
  */
 export function rootChildSpans(xml: string): ElementSpan[] | null {
+  return childSpans(xml, 0);
+}
+
+/** The child elements of the first element starting at or after `from` (see rootChildSpans). */
+export function childSpans(xml: string, from: number): ElementSpan[] | null {
   const spans: ElementSpan[] = [];
   let depth = 0;
   let current: ElementSpan | null = null;
-  let i = xml.indexOf('<');
+  let i = xml.indexOf('<', from);
   while (i >= 0 && i < xml.length) {
     if (xml.startsWith('<!--', i)) i = xml.indexOf('-->', i + 4) + 3;
     else if (xml.startsWith('<![CDATA[', i)) i = xml.indexOf(']]>', i + 9) + 3;
@@ -54,6 +59,7 @@ export function rootChildSpans(xml: string): ElementSpan[] | null {
         spans.push(current);
         current = null;
       }
+      if (depth === 0) return spans;
       i = end;
     } else {
       let j = i + 1;
@@ -126,7 +132,7 @@ export function verifyStandaloneSignature(xml: string, certificate: string | Key
     if (!digestHash) return { ok: false, reason: 'DigestMethod no admitido' };
     const digestValue = (dsig(reference, 'DigestValue')[0]?.content ?? '').trim();
     // Canonical SignedInfo first (it carries the namespaces in scope), then the document without it.
-    const canonicalSignedInfo = signedInfo.canonicalizeToString();
+    const canonicalSignedInfo = canonicalSignedInfoOf(xml, doc.root, signature, signedInfo);
     const signatureBytes = Buffer.from(signatureValue.content.replace(/\s+/g, ''), 'base64');
     signature.remove();
     const canonical = doc.canonicalizeToString();
@@ -141,6 +147,40 @@ export function verifyStandaloneSignature(xml: string, certificate: string | Key
     return { ok: false, reason: (error as Error).message };
   } finally {
     doc.dispose();
+  }
+}
+
+const localName = (qname: string) => qname.slice(qname.indexOf(':') + 1);
+const escapeAttr = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+
+/**
+ * Inclusive C14N of the SignedInfo subset. libxml2-wasm canonicalises a subtree through a JS
+ * visibility callback per node of the whole document (~1 ms a CFE); the same output comes from
+ * SignedInfo's own bytes read as a document with every namespace in scope declared on it
+ * (REC-xml-c14n §2.4: the apex of a subset carries all its namespace nodes). xml:* attributes of
+ * ancestors would be inherited too (§2.4): then the slow path.
+ */
+function canonicalSignedInfoOf(xml: string, root: XmlElement, signature: XmlElement, signedInfo: XmlElement): string {
+  const rootStart = xml.indexOf('<', xml.search(/<[^?!]/));
+  const sigSpan = (childSpans(xml, 0) ?? []).filter((s) => localName(s.name) === 'Signature').at(-1);
+  const siSpan = sigSpan && (childSpans(xml, sigSpan.start) ?? []).find((s) => localName(s.name) === 'SignedInfo');
+  const startTag = (at: number) => xml.slice(at, xml.indexOf('>', at));
+  if (!sigSpan || !siSpan || /\sxml:/.test(startTag(rootStart)) || /\sxml:/.test(startTag(sigSpan.start))) return signedInfo.canonicalizeToString();
+  // In scope at SignedInfo: its ancestors' declarations (Signature is a child of the root), inner ones winning.
+  const inScope: Record<string, string> = { ...root.nsDeclarations, ...signature.nsDeclarations };
+  const own = signedInfo.nsDeclarations;
+  let declarations = '';
+  for (const [prefix, uri] of Object.entries(inScope)) {
+    if (prefix in own || (prefix === '' && uri === '')) continue;
+    declarations += prefix === '' ? ` xmlns="${escapeAttr(uri)}"` : ` xmlns:${prefix}="${escapeAttr(uri)}"`;
+  }
+  const bytes = xml.slice(siSpan.start, siSpan.end);
+  const nameEnd = 1 + siSpan.name.length;
+  const standalone = XmlDocument.fromString(bytes.slice(0, nameEnd) + declarations + bytes.slice(nameEnd), { option: PARSE_OPTIONS });
+  try {
+    return standalone.canonicalizeToString();
+  } finally {
+    standalone.dispose();
   }
 }
 
