@@ -69,6 +69,25 @@ describe('happy path', () => {
     runner = undefined;
   });
 
+  test('the same with fault 108 "Sobre duplicado" on the resend instead of S08', async () => {
+    runner = await startRunner(t);
+    sim.control.setDuplicateAsFault(true);
+    try {
+      const cfe = await emitTicket(t, admin, issuer.company.id);
+      sim.control.loseNextAnswers('EFACRECEPCIONSOBRE');
+      await enqueueSubmitPending(t.db);
+      const final = await waitForState(t, admin, cfe.id, ['aceptado', 'rechazado']);
+      assert.equal(final.estado, 'aceptado');
+      const env = await envelope(envelopeIdOf(final.historial));
+      assert.deepEqual(sobreSubmissions(env.idEmisor).map((s) => [s.ackEstado, s.answerLost ?? false]), [['AS', true], ['FAULT', false]]);
+      assert.ok(env.recoveredAt);
+    } finally {
+      sim.control.setDuplicateAsFault(false);
+      await runner.stop();
+      runner = undefined;
+    }
+  });
+
   test('stale-receipt sweep: an envelope given up on (DGI had it) is asked about once its receipts are older than the threshold', async () => {
     const worker = t.modules.services.dgiSubmissionWorker;
     const cfe = await emitTicket(t, admin, issuer.company.id);

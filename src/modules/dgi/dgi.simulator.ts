@@ -78,6 +78,8 @@ export interface DgiSimulatorControl {
    * answer was lost" (issue 29).
    */
   loseNextAnswers(service: Submission['service'], count?: number): void;
+  /** A resent Idemisor is answered with WS fault 108 "Sobre duplicado" instead of ACKSobre BS S08. */
+  setDuplicateAsFault(on: boolean): void;
   setAckDelay(ms: number): void;
   submissions(): Submission[];
   addRut(info: RutInfo): void;
@@ -254,6 +256,7 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
     },
     setLatency: (ms) => void (latencyMs = ms),
     setDown: (value) => void (down = value === true ? 'reset' : value),
+    setDuplicateAsFault: (on) => void (efactura.duplicateAsFault = on),
     loseNextAnswers: (service, count = 1) => void lostAnswers.set(service, (lostAnswers.get(service) ?? 0) + count),
     setAckDelay: (ms) => void (efactura.ackDelayMs = ms),
     submissions: () => [...log],

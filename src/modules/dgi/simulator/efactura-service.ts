@@ -55,6 +55,8 @@ export class EfacturaService {
   readonly envelopeRejects: string[][] = [];
   ackDelayMs = 0;
   checkCaeRanges = true;
+  /** Answer a resent Idemisor with fault 108 instead of ACKSobre BS S08. */
+  duplicateAsFault = false;
   /** Persists a change before it is applied; throwing aborts it (the caller gets a SOAP fault). */
   journal: (record: EfacturaRecord) => void = () => {};
   private nextId = 306_900_000;
@@ -173,7 +175,11 @@ export class EfacturaService {
     const scripted = this.envelopeRejects.shift();
     if (scripted) return { ...this.reply(ackSobreXml(caratula, 'BS', scripted.map((c) => motivo(c, 'Rechazo programado en el simulador')), null), 'EFACRECEPCIONSOBRE'), ackEstado: 'BS', idReceptor: id };
     const envelopeKey = `${caratula.RUCEmisor}:${caratula.IDEmisor}`;
-    if (this.envelopeKeys.has(envelopeKey)) return reject(motivo('S08', `Idemisor ${caratula.IDEmisor} ya recibido`));
+    if (this.envelopeKeys.has(envelopeKey)) {
+      // DGI answers a duplicate either way (BRIEF 5): ACKSobre BS S08, or WS fault 108.
+      if (this.duplicateAsFault) return { status: 500, body: soapFaultXml(108, 'Sobre duplicado'), ackEstado: 'FAULT', idReceptor: id };
+      return reject(motivo('S08', `Idemisor ${caratula.IDEmisor} ya recibido`));
+    }
 
     const today = uyDate(now);
     // CFEs accepted by this envelope are collected apart and become known only once it is journaled.
