@@ -29,7 +29,10 @@ const DEMO_NAME = 'Empresa Demo S.A.';
 const env = { DATA_DIR: './data-demo', EMBEDDED_PG_PORT: '54339', LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'demo-password-1', ...process.env } as Record<string, string>;
 const config = loadConfig(env);
 const logger = createLogger(config);
-const runtime = await startProcess(config, logger);
+const runtime = await startProcess(config, logger).catch((err: Error) => {
+  console.error(`demo: could not start: ${err.message}`);
+  process.exit(1);
+});
 const { app, modules } = await buildApp({ config, logger, ...runtime });
 
 try {

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { connectDatabase } from '../src/platform/db/client.js';
-import { startEmbeddedPostgres, type EmbeddedServer } from '../src/platform/db/embedded.js';
+import { EmbeddedPostgresError, startEmbeddedPostgres, type EmbeddedServer } from '../src/platform/db/embedded.js';
 import { migrateDatabase } from '../src/platform/db/migrate.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -111,6 +111,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err);
+  // A database that cannot start is one sentence saying what to do (embedded-root.ts), not a stack.
+  console.error(err instanceof EmbeddedPostgresError ? `tests: ${err.message}` : err);
   process.exit(1);
 });

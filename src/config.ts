@@ -52,6 +52,8 @@ const envSchema = z.object({
   DGI_RUT_URL: z.string().url().default('https://efactura.dgi.gub.uy:6470/ePrueba/ws_personaGetActEmpresarialPrueba'),
   /** DGI WS_eFactura reception (envelopes, daily report) in `real` mode; default the Testing endpoint (BRIEF 6). */
   DGI_EFACTURA_URL: z.string().url().default('https://efactura.dgi.gub.uy:6443/ePrueba/ws_eprueba'),
+  /** DGI's consultas service (BRIEF 7), asked when an envelope's answer was lost (DGI_MODE=real). */
+  DGI_CONSULTAS_URL: z.string().url().default('https://efactura.dgi.gub.uy:6460/ePrueba/ws_consultasPrueba'),
   /** DGI environment: RutReceptor of envelopes to DGI (BRIEF 5: testing 219999830019, production 214844360018). */
   DGI_ENVIRONMENT: z.enum(['testing', 'production']).default('testing'),
   DGI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
@@ -65,6 +67,11 @@ const envSchema = z.object({
   DGI_POLL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(48),
   /** Upper bound on the wait before the first EFACCONSULTARESTADOENVIO, whatever Fechahora DGI gives. */
   DGI_POLL_DELAY_CAP_MS: z.coerce.number().int().min(0).max(86_400_000).default(600_000),
+  /**
+   * A receipt sent to DGI (en_cola_dgi, sobre_recibido) unchanged this long makes the worker ask
+   * DGI's consultas service what it holds (issue 29; BRIEF 7). Every minute, by cron.
+   */
+  DGI_STALE_RECEIPT_SECONDS: z.coerce.number().int().min(1).max(30 * 86_400).default(1800),
   /** Delay of the submission worker's wake-up after emissions (a burst becomes one envelope). */
   DGI_WAKE_DEBOUNCE_MS: z.coerce.number().int().min(0).max(60_000).default(500),
   /** Uruguay hour (0-23) from which the daily task sends yesterday's daily report (BRIEF 9). */
@@ -138,7 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     secrets: { masterKey: e.MASTER_KEY },
     dgi: {
-      mode: e.DGI_MODE, simulatorUrl: e.DGI_SIMULATOR_URL, rutUrl: e.DGI_RUT_URL, bcuUrl: e.BCU_RATES_URL, cacheTtlSeconds: e.LOOKUP_CACHE_TTL_SECONDS, efacturaUrl: e.DGI_EFACTURA_URL,
+      mode: e.DGI_MODE, simulatorUrl: e.DGI_SIMULATOR_URL, rutUrl: e.DGI_RUT_URL, bcuUrl: e.BCU_RATES_URL, cacheTtlSeconds: e.LOOKUP_CACHE_TTL_SECONDS, efacturaUrl: e.DGI_EFACTURA_URL, consultasUrl: e.DGI_CONSULTAS_URL,
       /** The in-process simulator's memory (keys, CAE, envelopes): a restart must meet the same DGI. */
       simulatorStatePath: path.join(dataDir, 'dgi-simulator', 'state.jsonl'),
     },
@@ -149,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       maxEnvelopeBytes: e.DGI_ENVELOPE_MAX_BYTES,
       pollDelayCapMs: e.DGI_POLL_DELAY_CAP_MS,
       wakeDebounceMs: e.DGI_WAKE_DEBOUNCE_MS,
+      staleAfterMs: e.DGI_STALE_RECEIPT_SECONDS * 1000,
       send: { baseDelayMs: e.DGI_RETRY_BASE_MS, maxDelayMs: e.DGI_RETRY_MAX_MS, maxAttempts: e.DGI_SEND_MAX_ATTEMPTS },
       poll: { baseDelayMs: e.DGI_RETRY_BASE_MS, maxDelayMs: e.DGI_RETRY_MAX_MS, maxAttempts: e.DGI_POLL_MAX_ATTEMPTS },
     },

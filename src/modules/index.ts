@@ -103,7 +103,7 @@ export function createModules(deps: ModuleDeps) {
   // DGI round trip (issue 6): envelopes to DGI, ACKs, states. The simulator is the one the RUT lookup uses.
   const dgiSubmission = createDgiSubmissionModule({
     database, logger, certificates, cae, events, states: issuedCfeStates,
-    cfes: { companiesWithPending: issuedCfeHandoff.companiesWithPending, claimPending: issuedCfeHandoff.claimPending, cfesForEnvelope: issuedCfeHandoff.cfesForEnvelope },
+    cfes: { companiesWithPending: issuedCfeHandoff.companiesWithPending, claimPending: issuedCfeHandoff.claimPending, cfesForEnvelope: issuedCfeHandoff.cfesForEnvelope, awaitingDgiSince: issuedCfeHandoff.awaitingDgiSince },
     settings: { ...config.dgiSubmission, rutReceptor: DGI_RUC[config.dgiSubmission.environment], uiThresholdUyu: new Decimal(5000).times(config.emission.uiValue).toString(), leaseMs: config.dgiSubmission.timeoutMs * 2 },
     async endpoint() {
       if (config.dgi.mode === 'real') return config.dgi.efacturaUrl;
@@ -111,6 +111,13 @@ export function createModules(deps: ModuleDeps) {
       const sim = await issuedCfe.lookups.simulator();
       if (!sim) throw new Error('DGI simulator not available');
       return sim.urls.efactura;
+    },
+    async consultasEndpoint() {
+      if (config.dgi.mode === 'real') return config.dgi.consultasUrl;
+      if (config.dgi.simulatorUrl) return config.dgi.simulatorUrl.replace(/\/$/, '') + SIMULATOR_PATHS.consultas;
+      const sim = await issuedCfe.lookups.simulator();
+      if (!sim) throw new Error('DGI simulator not available');
+      return sim.urls.consultas;
     },
   });
   const receiverExchange = createReceiverExchangeModule({

@@ -13,7 +13,7 @@ export const caeErrors = defineErrors({
   /** Another live range of the same type and serie already holds some of these numbers: emitting would repeat them. */
   CAE_SUPERPUESTO: { status: 409, message: 'El rango del CAE se superpone con otro CAE no anulado de la empresa para ese tipo y serie.' },
   CAE_NO_ENCONTRADO: { status: 404, message: 'El CAE no existe.' },
-  CAE_SIN_NUMEROS: { status: 409, message: 'No hay un CAE vigente con números disponibles para ese tipo de CFE y serie; importe un CAE nuevo.' },
+  CAE_SIN_NUMEROS: { status: 409, message: 'No hay un CAE vigente con números disponibles para ese tipo de CFE y serie: cargue uno con POST /api/v1/cae/importar (el archivo XML del CAE firmado por DGI) o POST /api/v1/cae/importar-manual (los datos de un CAE recibido en papel).' },
   CAE_NUMERO_INVALIDO: { status: 400, message: 'El número indicado no es válido para el rango del CAE.' },
   CAE_NO_MODIFICABLE: { status: 409, message: 'El CAE está anulado o agotado y no admite cambios.' },
   CAE_SUCURSAL_NO_ENCONTRADA: { status: 404, message: 'La sucursal no existe en la empresa del CAE.' },

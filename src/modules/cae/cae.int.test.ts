@@ -10,7 +10,7 @@ import { addDays, uyToday } from '../../lib/dates.js';
 import { signEnveloped } from '../dgi/simulator/xmldsig.js';
 import * as repo from './cae.repository.js';
 
-const SAMPLES = path.resolve(import.meta.dirname, '../../../../shared/dgi/samples/cae');
+const SAMPLES = path.resolve(import.meta.dirname, '../../../test/fixtures/dgi/cae');
 const sample = (name: string) => fs.readFileSync(path.join(SAMPLES, name), 'utf8');
 const files = fs.readdirSync(SAMPLES).filter((f) => f.endsWith('.xml'));
 

@@ -145,7 +145,7 @@ export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust
       }
       for (let k = 0; k < got.taken; k++) numbers.push({ ...got.first, numero: got.first.numero + k });
     }
-    if (numbers.length < count) throw caeErrors.CAE_SIN_NUMEROS(`No hay CAE vigente con números para tipo ${input.tipoCfe}${input.serie ? ` serie ${input.serie}` : ''}.`);
+    if (numbers.length < count) throw caeErrors.CAE_SIN_NUMEROS(`No hay un CAE vigente con números disponibles para el tipo ${input.tipoCfe}${input.serie ? ` serie ${input.serie}` : ''}: cargue uno con POST /api/v1/cae/importar (el archivo XML del CAE firmado por DGI) o POST /api/v1/cae/importar-manual (los datos de un CAE recibido en papel).`);
     return numbers;
   }
 

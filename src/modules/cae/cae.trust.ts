@@ -5,7 +5,7 @@
  * E04 "certificate not trusted", BRIEF 3).
  *
  * Anchors: the built-in "Correo Uruguayo - CA" below (the CA of every DGI signer in
- * /work/shared/dgi/samples/cae, 2012-2016), the PEM file named by CAE_TRUST_ANCHORS (a newer DGI
+ * test/fixtures/dgi/cae, 2012-2016), the PEM file named by CAE_TRUST_ANCHORS (a newer DGI
  * CA, Abitab, the PKI Uruguay root...) and, outside production in DGI_MODE=simulator, the in-process
  * simulator's CA. Revocation (CRL/OCSP) is not checked: a CAE is checked offline, at import.
  */

@@ -9,7 +9,7 @@ import { caeRuleProblems } from './cae.rules.js';
 import { CORREO_URUGUAYO_CA_PEM } from './cae.trust.js';
 import { checkCaeXml } from './cae.xml.js';
 
-const SAMPLES = path.resolve(import.meta.dirname, '../../../../shared/dgi/samples/cae');
+const SAMPLES = path.resolve(import.meta.dirname, '../../../test/fixtures/dgi/cae');
 const sample = (name: string) => fs.readFileSync(path.join(SAMPLES, name), 'utf8');
 const REAL = 'CAE_215071660012_90160134272_e-Factura.xml';
 const TODAY = '2026-11-21';

@@ -21,5 +21,5 @@ export const certificateErrors = defineErrors({
   CERTIFICADO_USO_NO_FIRMA: { status: 422, message: 'El certificado no es para firma digital.' },
   CERTIFICADO_DUPLICADO: { status: 409, message: 'Ese certificado ya fue importado en la empresa.' },
   CERTIFICADO_NO_ENCONTRADO: { status: 404, message: 'El certificado no existe.' },
-  EMPRESA_SIN_CERTIFICADO: { status: 422, message: 'La empresa no tiene un certificado de firma activo; importe o asigne uno.' },
+  EMPRESA_SIN_CERTIFICADO: { status: 422, message: 'La empresa no tiene un certificado de firma activo: importe uno con POST /api/v1/empresa/importarCertificado (idEmpresa, clave y el archivo .p12/.pfx; el primero queda activo) o active uno ya importado con POST /api/v1/empresa/asignarCertificado.' },
 });

@@ -33,6 +33,8 @@ let previewUrl: string;
 const previewBody = () => ({ idEmpresa: company.id, codComercio: 'C1', codTerminal: 'T1', cfe: { idDoc: { tipoCfe: 111, fechaEmision: today }, receptor: { idCliente: clienteId }, detalles: [line], adenda: 'Presupuesto 42' } });
 const issuedCount = async () => Number(((await t.db.execute(sql`select count(*)::int as n from issued_cfes where company_id = ${company.id}`)).rows[0] as { n: number }).n);
 const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10);
+const dueDate = new Date(Date.now() - 3 * 3600_000 + 30 * 86_400_000).toISOString().slice(0, 10);
+const ddmmyyyy = (iso: string) => iso.split('-').reverse().join('/');
 const line = { indicadorFacturacion: 3, nombreItem: 'Yerba mate 1 kg', cantidad: 2, precioUnitario: '1189.90' };
 
 async function emit(cfe: Record<string, unknown>, idEmpresa = company.id) {
@@ -76,7 +78,12 @@ before(async () => {
   const cliente = await t.call(admin, 'POST', '/api/v1/cliente/crear', { idEmpresa: company.id, tipoDocumento: 2, documento: '214844360018', razonSocial: 'Cliente Mayorista S.R.L.', email: 'compras@cliente.uy' });
   assert.equal(cliente.status, 201, JSON.stringify(cliente.body));
   clienteId = cliente.body.id;
-  factura = await emit({ idDoc: { tipoCfe: 111, fechaEmision: today, formaPago: 2 }, receptor: { idCliente: cliente.body.id }, adenda: 'Entregar en depósito 3' });
+  factura = await emit({
+    idDoc: { tipoCfe: 111, fechaEmision: today, formaPago: 2, fechaVencimiento: dueDate },
+    receptor: { idCliente: cliente.body.id },
+    detalles: [{ ...line, unidadMedida: 'unid', codigoItem: [{ tpoCod: 'INT1', cod: 'YER-1KG' }] }],
+    adenda: 'Entregar en depósito 3',
+  });
   ticket = await emit({ idDoc: { tipoCfe: 101, fechaEmision: today } });
   await emit({ idDoc: { tipoCfe: 101, fechaEmision: today } });
   runner = await startJobRunner({ pool: t.database.pool, jobs: t.modules.jobs, concurrency: 2, logger: t.app.log as never });
@@ -103,6 +110,10 @@ describe('happy path', () => {
     assert.match(text, /Cliente Mayorista S\.R\.L\./);
     assert.match(text, /Entregar en depósito 3/);
     assert.match(text, /Crédito/);
+    // What the request sent, read back from the signed XML (issue 27): payment due date, item code and unit.
+    assert.ok(text.includes(`Vencimiento: ${ddmmyyyy(dueDate)}`), 'payment due date');
+    assert.match(text.split('\n').find((l) => l.includes('Yerba mate 1 kg')) ?? '', /YER-1KG\s+Yerba mate 1 kg\s+2\s+unid/);
+    assert.match(text, /Fecha de vencimiento del CAE/);
     // 2 × 1189.90 = 2379.80 net + 22 % = 523.56 VAT → 2903.36, printed with Uruguayan separators.
     assert.equal(factura.totales.MntPagar, '2903.36');
     assert.match(text, /2\.903,36/);

@@ -17,7 +17,7 @@ export const companyErrors = defineErrors({
   PUNTO_EMISION_DESHABILITADO: { status: 422, message: 'El punto de emisión está deshabilitado y no puede emitir.' },
   CODIGO_DGI_NO_DEFINIDO: {
     status: 422,
-    message: 'No hay código DGI de sucursal para esa fecha: cargue el historial de la sucursal, Sucursal.CodigoCasaDgi o Empresa.CodigoCasaDgiPorDefecto.',
+    message: 'No hay código DGI de sucursal (CdgDGISucur) para la fecha de emisión: envíe CodigoCasaDgi (o el historial codigosDgi) de la sucursal con POST /api/v1/sucursal/editar, o CodigoCasaDgiPorDefecto de la empresa con POST /api/v1/empresa/editar.',
   },
   HISTORIAL_CODIGOS_INVALIDO: { status: 400, message: 'El historial de códigos DGI de la sucursal no es válido.' },
   LOGO_INVALIDO: { status: 400, message: 'El logo debe ser una imagen PNG, JPEG o SVG.' },

@@ -52,7 +52,11 @@ export function createEmissionResolver(db: DbOrTx, invalidation?: CacheInvalidat
     if (!point) throw companyErrors.PUNTO_EMISION_NO_ENCONTRADO(`La sucursal "${branch.codComercio}" no tiene un punto de emisión con codTerminal "${input.codTerminal}".`);
     if (!point.enabled) throw companyErrors.PUNTO_EMISION_DESHABILITADO(`El punto de emisión "${point.codTerminal}" está deshabilitado y no puede emitir.`);
     const code = pickDgiBranchCode(row.historyCode, branch.codigoCasaDgi, company.codigoCasaDgiPorDefecto);
-    if (!code) throw companyErrors.CODIGO_DGI_NO_DEFINIDO();
+    if (!code) {
+      throw companyErrors.CODIGO_DGI_NO_DEFINIDO(
+        `La sucursal "${branch.codComercio}" (idSucursal ${branch.id}) no tiene código DGI (CdgDGISucur) para el ${input.fecha}: envíe CodigoCasaDgi (o el historial codigosDgi) con POST /api/v1/sucursal/editar, o CodigoCasaDgiPorDefecto de la empresa con POST /api/v1/empresa/editar.`,
+      );
+    }
     return {
       company, branch, point,
       codigoDgiSucursal: code.codigoDgiSucursal,

@@ -134,7 +134,7 @@ export function createDailyReportService(deps: DailyReportDeps) {
     if (!row) return repo.findReport(db, id);
     const ctx = await deps.signingContext(row.companyId);
     if (!ctx) {
-      return repo.updateReport(db, id, { estado: 'error', ultimoError: 'La empresa no tiene certificado activo para el envío (WS-Security).' });
+      return repo.updateReport(db, id, { estado: 'error', ultimoError: 'La empresa no tiene certificado activo para el envío (WS-Security): importe uno con POST /api/v1/empresa/importarCertificado.' });
     }
     try {
       const client = await deps.receptionClient(row.companyId, ctx);

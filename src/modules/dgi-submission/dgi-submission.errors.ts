@@ -9,7 +9,7 @@ export const dgiSubmissionErrors = defineErrors({
   SOBRE_CERTIFICADOS_DISTINTOS: { status: 422, message: 'Los comprobantes de un sobre deben estar firmados con el mismo certificado: hay comprobantes de otra empresa.' },
   SOBRE_CFE_ANULADO: { status: 409, message: 'Hay comprobantes rechazados por DGI: su número está anulado y no puede volver a enviarse (DGI respondería E01).' },
   SOBRE_CFE_YA_EN_DGI: { status: 409, message: 'Hay comprobantes que DGI ya recibió o aceptó: enviarlos en otro sobre sería un duplicado (E02).' },
-  SOBRE_SIN_CERTIFICADO: { status: 422, message: 'La empresa no tiene un certificado activo para la carátula del sobre.' },
+  SOBRE_SIN_CERTIFICADO: { status: 422, message: 'La empresa no tiene un certificado activo para la carátula del sobre: importe uno con POST /api/v1/empresa/importarCertificado (idEmpresa, clave y el archivo .p12/.pfx; el primero queda activo) o active uno ya importado con POST /api/v1/empresa/asignarCertificado.' },
   SOBRE_NO_ENCONTRADO: { status: 404, message: 'El sobre no existe.' },
   MARCAR_ACEPTADO_ESTADO: { status: 409, message: 'El comprobante ya tiene una respuesta definitiva de DGI y no se puede marcar como aceptado a mano.' },
 });

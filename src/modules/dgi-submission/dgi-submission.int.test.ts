@@ -130,7 +130,7 @@ describe('happy path', () => {
     assert.equal(stored.sendAttempts, 2);
   });
 
-  test('killed after DGI received it: the resend gets S08, the envelope is duplicado and the CFE is in no other envelope', async () => {
+  test('killed after DGI received it: the resend gets S08, DGI is asked (recovery), the CFE reaches its verdict in no other envelope', async () => {
     await runner!.stop();
     runner = undefined;
     const cfe = await emitTicket(t, admin, issuer.company.id);
@@ -138,15 +138,15 @@ describe('happy path', () => {
     const client = new DgiSoapReceptionClient({ endpoint: sim.urls.efactura, credentials: issuer.signer });
     assert.equal((await client.sendEnvelope(env.xml)).Estado, 'AS'); // DGI got it; our worker never saw the answer
     runner = await startRunner(t);
-    await waitFor('envelope duplicado', async () => (await t.modules.services.dgiSubmission.getEnvelope({ userId: 0, email: '', isOperator: true, companies: new Map() }, env.id)).estado === 'duplicado');
+    const final = await waitForState(t, admin, cfe.id, ['aceptado', 'rechazado']);
+    assert.equal(final.estado, 'aceptado');
     const sent = sobreSubmissions(env.idEmisor, issuer.company.rut);
     assert.deepEqual(sent.map((s) => s.ackEstado), ['AS', 'BS']);
-    await enqueueSubmitPending(t.db);
-    await new Promise((r) => setTimeout(r, 300));
     const items = await t.db.select().from(dgiEnvelopeItems).where(eq(dgiEnvelopeItems.issuedCfeId, cfe.id));
-    assert.equal(items.length, 1);
-    const states = await t.call(admin, 'GET', `/api/v1/cfeemitido/${cfe.id}/estados`);
-    assert.equal(states.body.estado, 'en_cola_dgi');
+    assert.deepEqual(items.map((i) => i.envelopeId), [env.id]);
+    const [stored] = await t.db.select().from(dgiEnvelopes).where(eq(dgiEnvelopes.id, env.id));
+    assert.equal(stored.estado, 'procesado');
+    assert.equal(stored.errorCodigo, null);
   });
 
   test('simulator down: transient failures are retried with backoff until DGI answers', async () => {

@@ -4,11 +4,11 @@
  * The decisions themselves are emission/cfe-states.ts (applyAckSobre / applyAckCfe).
  */
 import type { Db, DbOrTx } from '../../platform/db/client.js';
-import type { AckCfe, AckSobre, Motivo } from '../dgi/dgi.client.js';
+import type { AckCfe, AckSobre, DatosSobre, Motivo } from '../dgi/dgi.client.js';
 import { applyAckCfe, CfeStateError, findAckCfeDetalle, type CfeState, type StateDecision } from '../emission/cfe-states.js';
 import type { RecordEventInput } from '../events/events.service.js';
 import type { DgiStateChange } from '../issued-cfe/issued-cfe.history.js';
-import { enqueuePoll } from './dgi-submission.jobs.js';
+import { enqueuePoll, enqueueRecover } from './dgi-submission.jobs.js';
 import * as repo from './dgi-submission.repository.js';
 import type { DgiEnvelopeRow } from './dgi-submission.tables.js';
 
@@ -35,7 +35,9 @@ export async function applyEnvelopeAck(deps: OutcomeDeps, db: Db, env: DgiEnvelo
     if (ack.Estado !== 'AS' && ack.motivos.some((m) => m.Motivo === 'S08')) {
       // BRIEF 5: the same Idemisor again is S08. Only a resend of ours gets here (the answer to an
       // earlier attempt was lost): the CFEs stay en_cola_dgi, in this envelope only, never resent.
+      // DGI does not repeat the lost ACKSobre: ask it what it holds (dgi-submission.recovery.ts).
       await repo.updateEnvelope(tx, env.id, { ...common, estado: 'duplicado', errorCodigo: 'S08', errorMensaje: mensajeOf(ack.motivos) });
+      await enqueueRecover(tx, env.id);
       return 'duplicado';
     }
     const ids = await repo.envelopeItems(tx, env.id);
@@ -71,7 +73,10 @@ export async function applyStatusAck(deps: OutcomeDeps, db: Db, envelopeId: numb
     const env = await repo.lockEnvelope(tx, envelopeId);
     if (!env || env.estado !== 'recibido') return 'skipped';
     const cfes = await deps.states.lockCfesForState(tx, await repo.envelopeItems(tx, envelopeId));
-    const referencia = `sobre:${envelopeId} IDReceptor:${env.idReceptor}`;
+    // An envelope whose ACKSobre was lost and learnt from ws_consultas: its verdicts say so.
+    const recovered = env.recoveredAt !== null;
+    const referencia = `sobre:${envelopeId} IDReceptor:${env.idReceptor}${recovered ? ' recuperacion:EFACCONSULTARENVIOSCFE' : ''}`;
+    const via = recovered ? ' (veredicto obtenido tras consulta de recuperación a DGI)' : '';
     const decided: { cfe: LockedCfe; decision: StateDecision<CfeState> }[] = [];
     let missing = 0;
     for (const cfe of cfes) {
@@ -91,7 +96,7 @@ export async function applyStatusAck(deps: OutcomeDeps, db: Db, envelopeId: numb
     const written = await deps.states.applyDgiStateChanges(tx, decided.map(({ cfe, decision }) => ({
       issuedCfeId: cfe.id, companyId: cfe.companyId, from: cfe.estado as CfeState, to: decision.state,
       codigo: decision.motivos[0]?.Motivo ?? (decision.state === 'aceptado' ? 'AE' : null), motivos: decision.motivos,
-      mensaje: mensajeOf(decision.motivos) ?? (decision.state === 'aceptado' ? 'Comprobante aceptado por DGI' : null), referencia,
+      mensaje: (mensajeOf(decision.motivos) ?? (decision.state === 'aceptado' ? 'Comprobante aceptado por DGI' : '')) + via || null, referencia,
     })));
     const writtenIds = new Set(written.map((w) => w.issuedCfeId));
     for (const { cfe, decision } of decided) {
@@ -115,5 +120,41 @@ export async function applyStatusAck(deps: OutcomeDeps, db: Db, envelopeId: numb
     if (missing > 0) return 'incompleto';
     await repo.updateEnvelope(tx, envelopeId, { estado: 'procesado', ackCfeXml: ack.xml, processedAt: new Date(), nextAttemptAt: null, errorCodigo: null, errorMensaje: null });
     return 'procesado';
+  });
+}
+
+/** Envelope states in which DGI's record of the envelope is unknown to us and may be asked for. */
+export const RECOVERABLE_ENVELOPE_STATES: ReadonlySet<string> = new Set(['duplicado', 'error', 'creado']);
+
+/**
+ * What ws_consultas said DGI holds of our envelope (issue 29), applied as its lost ACKSobre would
+ * have been: AS → envelope `recibido` with DGI's IdReceptor/Token, CFEs `sobre_recibido`, poll
+ * scheduled (the verdicts then come from ACKCFE); BS/BA → envelope `rechazado`, CFEs
+ * `sobre_rechazado`. History rows name the recovery query.
+ */
+export async function applyRecoveredEnvelope(deps: OutcomeDeps, db: Db, envelopeId: number, datos: DatosSobre, pollAt: (fechahora: string | null) => Date): Promise<string> {
+  return db.transaction(async (tx) => {
+    const env = await repo.lockEnvelope(tx, envelopeId);
+    if (!env || !RECOVERABLE_ENVELOPE_STATES.has(env.estado)) return 'skipped';
+    const cfes = await deps.states.lockCfesForState(tx, await repo.envelopeItems(tx, envelopeId));
+    const referencia = `sobre:${envelopeId} IDReceptor:${datos.IdReceptor} recuperacion:EFACCONSULTARENVIOSCFE`;
+    const common = { idReceptor: datos.IdReceptor, recoveredAt: new Date(), leaseUntil: null, nextAttemptAt: null, errorCodigo: null, errorMensaje: null };
+    if (datos.EstadoSobre === 'AS' && datos.ParamConsulta) {
+      const consultarDesde = pollAt(datos.ParamConsulta.Fechahora || null);
+      await repo.updateEnvelope(tx, envelopeId, { ...common, estado: 'recibido', ackEstado: 'AS', token: datos.ParamConsulta.Token, consultarDesde, pollAttempts: 0 });
+      await deps.states.applyDgiStateChanges(tx, cfes.filter((c) => c.estado === 'en_cola_dgi').map((c) => ({
+        issuedCfeId: c.id, companyId: c.companyId, from: 'en_cola_dgi' as const, to: 'sobre_recibido' as const, codigo: 'AS', referencia,
+        mensaje: 'Sobre recibido por DGI (respuesta perdida; confirmado por consulta de recuperación EFACCONSULTARENVIOSCFE)',
+      })));
+      await enqueuePoll(tx, envelopeId, consultarDesde);
+      return 'recibido';
+    }
+    await repo.updateEnvelope(tx, envelopeId, { ...common, estado: 'rechazado', ackEstado: datos.EstadoSobre.slice(0, 2), errorCodigo: datos.EstadoSobre.slice(0, 20) });
+    await repo.markItemsDead(tx, envelopeId);
+    await deps.states.applyDgiStateChanges(tx, cfes.filter((c) => c.estado === 'en_cola_dgi').map((c) => ({
+      issuedCfeId: c.id, companyId: c.companyId, from: 'en_cola_dgi' as const, to: 'sobre_rechazado' as const, codigo: datos.EstadoSobre, referencia,
+      mensaje: `Sobre rechazado por DGI (${datos.EstadoSobre}; según consulta de recuperación EFACCONSULTARENVIOSCFE)`,
+    })));
+    return 'rechazado';
   });
 }

@@ -39,6 +39,10 @@ export const dgiEnvelopes = pgTable(
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     sentAt: timestamp({ withTimezone: true, mode: 'date' }),
     processedAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /** Recovery queries made (ws_consultas) after an answer was lost or the CFEs made no progress. */
+    recoveryAttempts: integer().notNull().default(0),
+    /** When DGI's record of this envelope was learnt from a recovery query rather than its ACKSobre. */
+    recoveredAt: timestamp({ withTimezone: true, mode: 'date' }),
   },
   (t) => [
     uniqueIndex('dgi_envelopes_idemisor_uq').on(t.companyId, t.idEmisor),

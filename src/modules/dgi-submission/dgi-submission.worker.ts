@@ -13,7 +13,7 @@ import { DgiError, DgiPermanentError, isTransientDgiError } from '../dgi/dgi.err
 import type { DgiReceptionClient } from '../dgi/dgi.client.js';
 import { buildEnvioCfe, envelopeOverheadBytes, planEnvelopes } from '../emission/sobre.js';
 import * as repo from './dgi-submission.repository.js';
-import { enqueuePoll, enqueueSend } from './dgi-submission.jobs.js';
+import { enqueuePoll, enqueueRecover, enqueueSend } from './dgi-submission.jobs.js';
 import { NET_AMOUNT_FIELDS, pollAt, retryDelayMs, TICKET_TYPES, uyFechaHora, type RetrySettings } from './dgi-submission.policy.js';
 import type { BelowThresholdFilter, PendingCfe } from '../issued-cfe/index.js';
 import { applyEnvelopeAck, applyStatusAck, type OutcomeDeps } from './dgi-submission.outcomes.js';
@@ -107,12 +107,18 @@ export function createSubmissionWorker(deps: SubmissionWorkerDeps) {
       ack = await client.sendEnvelope(env.xml);
     } catch (err) {
       if (err instanceof DgiPermanentError) {
-        // Fault 108 "Sobre duplicado" (ExcepcionesServicios.xsd): DGI already holds this Idemisor.
-        await repo.updateEnvelope(db, id, {
-          estado: err.faultCode === 108 ? 'duplicado' : 'error', errorCodigo: err.faultCode === null ? 'FALLA' : String(err.faultCode),
-          errorMensaje: err.message.slice(0, 2000), leaseUntil: null,
+        // Fault 108 "Sobre duplicado" (ExcepcionesServicios.xsd): DGI already holds this Idemisor;
+        // what it made of it is asked for (dgi-submission.recovery.ts).
+        const duplicate = err.faultCode === 108;
+        await db.transaction(async (tx) => {
+          await repo.updateEnvelope(tx, id, {
+            estado: duplicate ? 'duplicado' : 'error', errorCodigo: err.faultCode === null ? 'FALLA' : String(err.faultCode),
+            errorMensaje: err.message.slice(0, 2000), leaseUntil: null,
+          });
+          if (duplicate) await enqueueRecover(tx, id);
         });
-        return 'error';
+        if (duplicate) logger.warn({ envelopeId: id, idEmisor: env.idEmisor }, 'DGI envelope: fault 108 (already received); asking DGI what it holds');
+        return duplicate ? 'duplicado' : 'error';
       }
       if (!(err instanceof DgiError) && !isNetworkError(err)) {
         await failEnvelope(id, 'RESPUESTA_INVALIDA', (err as Error).message ?? String(err));
@@ -133,7 +139,8 @@ export function createSubmissionWorker(deps: SubmissionWorkerDeps) {
       return 'retry';
     }
     const outcome = await applyEnvelopeAck(deps, db, env, ack, (runAtFechahora) => pollAt(runAtFechahora, new Date(), settings.pollDelayCapMs));
-    logger.info({ envelopeId: id, idEmisor: env.idEmisor, estado: ack.Estado, outcome }, 'DGI ACKSobre');
+    if (outcome === 'duplicado') logger.warn({ envelopeId: id, idEmisor: env.idEmisor }, 'DGI ACKSobre S08 (an earlier send reached DGI, its answer was lost); asking DGI what it holds');
+    else logger.info({ envelopeId: id, idEmisor: env.idEmisor, estado: ack.Estado, outcome }, 'DGI ACKSobre');
     return outcome;
   }
 

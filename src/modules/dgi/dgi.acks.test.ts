@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { AckParseError, parseAckCfe, parseAckRepDiario, parseAckSobre } from './dgi.acks.ts';
 
-// Real DGI Testing answers (2026-07-08), see /work/shared/dgi/samples/SOURCE.md.
+// Real DGI Testing answers (2026-07-08): copies of test/fixtures/dgi/acks, sources in its SOURCE.md.
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 
 test('ACKSobre AS carries Token and Fechahora', () => {

@@ -157,3 +157,38 @@ export interface WsSecurityCredentials {
   /** Defaults to rsa-sha1/sha1 as in DGI's examples (BRIEF §6); sha256 also passes DGI's layer. */
   algorithm?: 'sha1' | 'sha256';
 }
+
+// ---- ws_consultas (BRIEF 7, WSC v1.10): what DGI holds, asked after an answer was lost ----
+
+/** Cfeid: a CFE by its DGI identity. */
+export interface CfeId {
+  TipoCFE: number;
+  Serie: string;
+  Nro: number;
+}
+
+/** DatosSobre of EFACCONSULTARENVIOSCFE: one envelope that carried the CFE. */
+export interface DatosSobre {
+  /** The envelope's ACKSobre state at DGI: AS received, BS/BA rejected. */
+  EstadoSobre: string;
+  FechaHoraSobre: string | null;
+  IdEmisor: string;
+  IdReceptor: string;
+  /** What EFACCONSULTARESTADOENVIO needs for the envelope's ACKCFE (absent when not received). */
+  ParamConsulta: { Token: string; Fechahora: string } | null;
+}
+
+/** Ackconsultaestadocfe of EFACCONSULTARESTADOCFE: the CFE's state and its first envelope. */
+export interface EstadoCfeConsulta {
+  EstadoCFE: string;
+  IdEmisor: string;
+  IdReceptor: string;
+  ParamConsulta: { Token: string; Fechahora: string } | null;
+}
+
+export interface DgiConsultasClient {
+  /** EFACCONSULTARENVIOSCFE: every envelope DGI received that carried the CFE (empty: none). */
+  cfeEnvelopes(cfe: CfeId): Promise<DatosSobre[]>;
+  /** EFACCONSULTARESTADOCFE: the CFE's state at DGI; null when DGI holds no such CFE. */
+  cfeState(cfe: CfeId): Promise<EstadoCfeConsulta | null>;
+}

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { BcuSoapClient } from './bcu.soap-client.ts';
 import { DgiSoapReceptionClient } from './dgi.soap-client.ts';
+import { DgiSoapConsultasClient } from './dgi.consultas-client.ts';
 import { startDgiSimulator } from './dgi.simulator.ts';
 import { envelope, signedTicket, zeroReport } from './dgi.test-helpers.ts';
 import { RutSoapClient } from './rut.soap-client.ts';
@@ -61,6 +62,10 @@ describe('simulator state file', () => {
     // a new number under the CAE the first process issued is accepted (not E09).
     const resent = await client2.sendEnvelope(sent);
     assert.deepEqual([resent.Estado, resent.motivos[0]?.Motivo], ['BS', 'S08']);
+    // ws_consultas of the second process knows the envelope the first one received (recovery, issue 29).
+    const consultas = new DgiSoapConsultasClient({ endpoint: second.urls.consultas, credentials: company, timeoutMs: 5000 });
+    const held = await consultas.cfeEnvelopes({ TipoCFE: 101, Serie: 'A', Nro: 1 });
+    assert.deepEqual(held.map((d) => [d.EstadoSobre, d.IdEmisor, d.IdReceptor, d.ParamConsulta?.Token]), [['AS', '1', ack.caratula.IDReceptor, ack.paramConsulta!.Token]]);
     const next = await client2.sendEnvelope(envelope(company, {
       rucEmisor: RUC, idEmisor: 2, cfes: [signedTicket(company, { rucEmisor: RUC, serie: 'A', nro: 1 }), signedTicket(company, { rucEmisor: RUC, serie: 'A', nro: 2 })],
     }));

@@ -13,14 +13,16 @@ import { BcuService } from './simulator/bcu-service.ts';
 import type { CaeRange, CfeMatcher, CfeSummary } from './simulator/cfe-checks.ts';
 import { EfacturaService, uyDate, uyDateTime, type SoapReply } from './simulator/efactura-service.ts';
 import { RutService } from './simulator/rut-service.ts';
+import { answerConsulta, CONSULTAS_OPERATIONS, type ConsultasOperation } from './simulator/consultas-service.ts';
 import { issueTestCertificate, toPkcs12 } from '../../platform/crypto/test-ca.js';
 import { builtInTrustAnchors } from '../../platform/crypto/trust-store.js';
 import { newIdentity, openSimulatorState, SimulatorStateError, type SimulatorIdentity, type SimulatorRecord } from './simulator/state.ts';
 import { signEnveloped } from './simulator/xmldsig.ts';
-import { bodyOperation, childText, verifyWsSecurity } from './simulator/wss-verify.ts';
+import { bodyOperation, childText, verifyWsSecurity, xmlDataOf } from './simulator/wss-verify.ts';
 
 export const SIMULATOR_PATHS = {
   efactura: '/ePrueba/ws_eprueba',
+  consultas: '/ePrueba/ws_consultasPrueba',
   rut: '/ePrueba/ws_personaGetActEmpresarialPrueba',
   bcu: '/wscotizaciones/servlet/awsbcucotizaciones',
 } as const;
@@ -48,13 +50,15 @@ export interface DgiSimulatorOptions {
 }
 
 export interface Submission {
-  service: 'EFACRECEPCIONSOBRE' | 'EFACCONSULTARESTADOENVIO' | 'EFACRECEPCIONREPORTE' | 'RUT' | 'BCU' | 'UNKNOWN';
+  service: 'EFACRECEPCIONSOBRE' | 'EFACCONSULTARESTADOENVIO' | 'EFACRECEPCIONREPORTE' | ConsultasOperation | 'RUT' | 'BCU' | 'UNKNOWN';
   at: string;
   xmlData: string;
   httpStatus: number;
   ackEstado?: string;
   idReceptor?: string;
   fault?: string;
+  /** The request was processed (and remembered) but its answer never left: `loseNextAnswers`. */
+  answerLost?: boolean;
 }
 
 export interface IssueCaeInput {
@@ -74,6 +78,14 @@ export interface DgiSimulatorControl {
   observe(listener: (submission: Submission) => void): () => void;
   setLatency(ms: number): void;
   setDown(down: boolean | 'reset' | '503'): void;
+  /**
+   * The next `count` requests to `service` are processed as usual (an envelope is received and
+   * remembered) but the connection is dropped instead of answering: the crash "DGI got it, the
+   * answer was lost" (issue 29).
+   */
+  loseNextAnswers(service: Submission['service'], count?: number): void;
+  /** A resent Idemisor is answered with WS fault 108 "Sobre duplicado" instead of ACKSobre BS S08. */
+  setDuplicateAsFault(on: boolean): void;
   setAckDelay(ms: number): void;
   submissions(): Submission[];
   addRut(info: RutInfo): void;
@@ -89,7 +101,7 @@ export interface DgiSimulatorControl {
 
 export interface DgiSimulator {
   url: string;
-  urls: { efactura: string; rut: string; bcu: string };
+  urls: { efactura: string; rut: string; bcu: string; consultas: string };
   control: DgiSimulatorControl;
   close(): Promise<void>;
 }
@@ -141,6 +153,7 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
   const listeners = new Set<(s: Submission) => void>();
   let latencyMs = 0;
   let down: false | 'reset' | '503' = false;
+  const lostAnswers = new Map<Submission['service'], number>();
   const sockets = new Set<Socket>();
 
   const record = (s: Submission) => {
@@ -166,7 +179,7 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
       return { reply, submission: { ...base, service: 'RUT', xmlData: rutValue, httpStatus: reply.status } };
     }
     if (path === SIMULATOR_PATHS.efactura && op) {
-      const xmlData = childText(op.body, 'xmlData') ?? '';
+      const xmlData = xmlDataOf(request) ?? '';
       const name = op.operation.replace(/^WS_eFactura\./, '');
       if (name === 'EFACRECEPCIONSOBRE') {
         const r = efactura.receiveEnvelope(xmlData, wss.certificate);
@@ -179,6 +192,14 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
       if (name === 'EFACRECEPCIONREPORTE') {
         const r = efactura.receiveReport(xmlData, wss.certificate);
         return { reply: r, submission: { ...base, service: name, xmlData, httpStatus: r.status, ackEstado: r.ackEstado } };
+      }
+    }
+    if (path === SIMULATOR_PATHS.consultas && op) {
+      const name = op.operation.replace(/^WS_eFactura_Consultas\./, '') as ConsultasOperation;
+      if (CONSULTAS_OPERATIONS.includes(name)) {
+        const cfeid = { TipoCFE: childText(op.body, 'TipoCFE'), Serie: childText(op.body, 'Serie'), Nro: childText(op.body, 'Nro') };
+        const reply = answerConsulta(efactura, name, cfeid, wss.certificate);
+        return { reply, submission: { ...base, service: name, xmlData: `${cfeid.TipoCFE}-${cfeid.Serie}-${cfeid.Nro}`, httpStatus: reply.status } };
       }
     }
     const reply = { status: 500, body: soapFaultXml(100, 'El método invocado ha detectado una excepción en su ejecución.', 'Operación desconocida') };
@@ -209,6 +230,12 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
             submission: { service: 'UNKNOWN', at: uyDateTime(), xmlData: '', httpStatus: 500, fault: String(error) },
           };
         }
+        const lose = lostAnswers.get(result.submission.service) ?? 0;
+        if (lose > 0) {
+          lostAnswers.set(result.submission.service, lose - 1);
+          record({ ...result.submission, answerLost: true });
+          return req.socket.destroy();
+        }
         record(result.submission);
         res.writeHead(result.reply.status, { 'content-type': 'text/xml; charset=utf-8' }).end(result.reply.body);
       };
@@ -236,6 +263,8 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
     },
     setLatency: (ms) => void (latencyMs = ms),
     setDown: (value) => void (down = value === true ? 'reset' : value),
+    setDuplicateAsFault: (on) => void (efactura.duplicateAsFault = on),
+    loseNextAnswers: (service, count = 1) => void lostAnswers.set(service, (lostAnswers.get(service) ?? 0) + count),
     setAckDelay: (ms) => void (efactura.ackDelayMs = ms),
     submissions: () => [...log],
     addRut: (info) => commit({ t: 'rut', record: info }),
@@ -268,6 +297,7 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
     url,
     urls: {
       efactura: url + SIMULATOR_PATHS.efactura,
+      consultas: url + SIMULATOR_PATHS.consultas,
       rut: url + SIMULATOR_PATHS.rut,
       bcu: url + SIMULATOR_PATHS.bcu,
     },

@@ -56,12 +56,26 @@ export function createWsSecurity(credentials: WsSecurityCredentials): WSSecurity
     const before = process.noDeprecation;
     process.noDeprecation = true;
     try {
-      return postProcess(xml, envelopeKey);
+      return postProcess(xml10LineSeparatorsAsReferences(xml), envelopeKey);
     } finally {
       process.noDeprecation = before;
     }
   };
   return security;
+}
+
+const XML11_LINE_ENDS = /[\u0085\u2028\u2029]/g;
+
+/**
+ * The signer and the simulator read SOAP messages with xmldom, which treats raw U+0085, U+2028
+ * and U+2029 as line ends (XML 1.1 §2.11); XML 1.0, and so DGI, reads them as themselves. The
+ * signer re-serialises the message, so a CFE holding one left as a line feed (changing its bytes
+ * after it was signed: E04). As character references they are the same characters to XML 1.0
+ * and xmldom reads them as such. Used only on messages we build, where they sit in text or
+ * attribute values, never in comments or CDATA.
+ */
+export function xml10LineSeparatorsAsReferences(xml: string): string {
+  return xml.replace(XML11_LINE_ENDS, (c) => `&#x${c.charCodeAt(0).toString(16).toUpperCase()};`);
 }
 
 /** Signs an envelope built with `soapEnvelope` (envelope prefix `soapenv`). */

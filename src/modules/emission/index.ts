@@ -17,7 +17,7 @@ export {
 export type { SignatureHash, SignedXmlResult, SigningContext, SigningContextInput, SigningKeyMaterial, VerifyOptions, VerifyResult } from './signer.ts';
 export { extractEnvelopeCfes, type EnvelopeCfes } from './envelope-cfes.ts';
 export { buildQrUrl, QR_BASE_URL, qrAmount, qrDate, qrPngBase64, securityCode, type QrInput } from './qr.ts';
-export { SAMPLE_TYPES, sampleCfe } from './sample-cfes.ts';
+export { SAMPLE_EMISOR, SAMPLE_TYPES, sampleCfe } from './sample-cfes.ts';
 export * from './sobre.ts';
 export * from './reporte-diario.ts';
 export * from './cfe-states.ts';

@@ -25,7 +25,7 @@ export const issuedCfeErrors = defineErrors({
   INDICADOR_FACTURACION_INVALIDO: { status: 422, message: 'El indicadorFacturacion de una línea no está permitido para este tipo de comprobante.' },
   TOTALES_INVALIDOS: { status: 422, message: 'Los totales no se pueden calcular con los datos enviados.' },
   XML_INVALIDO: { status: 422, message: 'El comprobante no cumple el esquema XSD de DGI.' },
-  SIN_CERTIFICADO: { status: 422, message: 'La empresa no tiene un certificado de firma activo.' },
+  SIN_CERTIFICADO: { status: 422, message: 'La empresa no tiene un certificado de firma activo: importe uno con POST /api/v1/empresa/importarCertificado (idEmpresa, clave y el archivo .p12/.pfx; el primero queda activo) o active uno ya importado con POST /api/v1/empresa/asignarCertificado.' },
   LIMITE_MENSUAL_EXCEDIDO: { status: 429, message: 'La empresa alcanzó su límite mensual de comprobantes.' },
   IDEMPOTENCIA_CONFLICTO: { status: 409, message: 'La Idempotency-Key ya se usó con otra solicitud distinta; use una clave nueva.' },
   FIRMA_XML_INVALIDA: { status: 422, message: 'El XML enviado no se pudo firmar.' },

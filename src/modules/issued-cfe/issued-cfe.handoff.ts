@@ -64,6 +64,20 @@ export async function cfesForEnvelope(db: DbOrTx, ids: number[]) {
   return db.select({ id: issuedCfes.id, companyId: issuedCfes.companyId, tipoCfe: issuedCfes.tipoCfe, xml: issuedCfes.xml, estado: issuedCfes.estado, estadoReceptor: issuedCfes.estadoReceptor }).from(issuedCfes).where(inArray(issuedCfes.id, ids));
 }
 
+/**
+ * Receipts sent to DGI (en_cola_dgi, sobre_recibido) whose state has not changed since `before`:
+ * the stale-receipt sweep asks DGI about them (issue 29). Reads issued_cfes_awaiting_dgi_idx.
+ */
+export async function awaitingDgiSince(db: DbOrTx, before: Date, limit: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: issuedCfes.id })
+    .from(issuedCfes)
+    .where(and(inArray(issuedCfes.estado, ['en_cola_dgi', 'sobre_recibido']), sql`${issuedCfes.estadoActualizadoEn} < ${before.toISOString()}::timestamptz`))
+    .orderBy(issuedCfes.estadoActualizadoEn)
+    .limit(limit);
+  return rows.map((r) => Number(r.id));
+}
+
 // ---- Exchange with electronic receivers (issue 6 point 1: only the receiver-side columns) ------
 
 const exchangeColumns = {

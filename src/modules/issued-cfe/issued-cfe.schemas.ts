@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { calendarDate } from '../../platform/http/dates.js';
+import { withFreeTextPolicy } from './free-text.js';
 
 /** Amounts travel as JSON numbers or decimal strings; both become exact decimal strings. */
 const decimal = z
@@ -182,17 +183,20 @@ export const cfeBody = z.object({
   adenda: z.string().max(10000).optional().describe('Free text; stored and printed, not part of the signed CFE (BRIEF 2.11).'),
 });
 
-export const issueCfeBody = z.object({
+const issueCfeObject = z.object({
   idEmpresa: int.positive(),
   codComercio: z.string().min(1).max(40),
   codTerminal: z.string().min(1).max(40),
   cfe: cfeBody,
 });
 
+/** Every string of the body follows the free-text policy (free-text.ts: CR → LF, controls refused). */
+export const issueCfeBody = withFreeTextPolicy(issueCfeObject);
+
 export type IssueCfeBody = z.infer<typeof issueCfeBody>;
 
 /** Transcription of a paper contingency CFC (BRIEF 10): the emitir body plus the printed serie and number. */
-export const contingencyBody = issueCfeBody.extend({
+export const contingencyBody = withFreeTextPolicy(issueCfeObject.extend({
   cfe: cfeBody.extend({
     idDoc: idDocBody.extend({
       tipoCfe: int.describe('Contingency type (2xx: 201 e-Ticket, 211 e-Factura, … = electronic code + 100).').meta({ example: 211 }),
@@ -200,7 +204,7 @@ export const contingencyBody = issueCfeBody.extend({
       numero: int.positive().max(9_999_999).describe('Number printed on the paper CFC: must be in a registered CFC range (altaCfc) and not used before.'),
     }),
   }),
-});
+}));
 export type ContingencyBody = z.infer<typeof contingencyBody>;
 export type CfeBody = IssueCfeBody['cfe'];
 export type DetalleBody = z.infer<typeof detalleBody>;

@@ -72,6 +72,8 @@ export const issuedCfes = pgTable(
     index('issued_cfes_receptor_nombre_trgm_idx').using('gin', t.receptorNombre.op('gin_trgm_ops')).where(sql`${t.receptorNombre} is not null`),
     // The DGI submission queue is the CFE's own state (dgi-submission module): as small as the backlog.
     index('issued_cfes_pending_dgi_idx').on(t.companyId, t.id).where(sql`${t.estado} = 'firmado'`),
+    // Receipts sent to DGI and still waiting for its verdict, by last change: the stale-receipt sweep (issue 29).
+    index('issued_cfes_awaiting_dgi_idx').on(t.estadoActualizadoEn).where(sql`${t.estado} in ('en_cola_dgi', 'sobre_recibido')`),
   ],
 );
 

@@ -10,7 +10,7 @@ export const receiverErrors = defineErrors({
   SOBRE_RECEPTOR_RECHAZADO_DGI: { status: 409, message: 'Hay comprobantes rechazados por DGI: están anulados (no pueden volver a usarse) y nunca se envían al receptor como válidos.' },
   SOBRE_RECEPTOR_SIN_DGI: { status: 409, message: 'Hay comprobantes que DGI todavía no recibió: cada CFE se envía a DGI antes que al receptor electrónico.' },
   SOBRE_RECEPTOR_INVALIDO: { status: 422, message: 'El sobre generado no cumple EnvioCFE_entreEmpresas.xsd.' },
-  SIN_CERTIFICADO_SOBRE: { status: 422, message: 'La empresa no tiene un certificado activo; el sobre lleva el certificado que firmó los comprobantes.' },
+  SIN_CERTIFICADO_SOBRE: { status: 422, message: 'La empresa no tiene un certificado activo (el sobre lleva el certificado que firmó los comprobantes): importe uno con POST /api/v1/empresa/importarCertificado (idEmpresa, clave y el archivo .p12/.pfx; el primero queda activo) o active uno ya importado con POST /api/v1/empresa/asignarCertificado.' },
   RESPUESTA_RECEPTOR_INVALIDA: { status: 422, message: 'La respuesta del receptor no es un ACKSobre ni un ACKCFE válido según los XSD de DGI.' },
   RESPUESTA_RECEPTOR_FIRMA: { status: 422, message: 'La firma de la respuesta del receptor no es válida o no trae el certificado del receptor.' },
   RESPUESTA_RECEPTOR_OTRA_EMPRESA: { status: 422, message: 'La respuesta del receptor es para otro emisor (RUCEmisor distinto del RUT de la empresa).' },

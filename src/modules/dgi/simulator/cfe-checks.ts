@@ -3,10 +3,10 @@
  * duplicates (E02), plus rejections scripted by tests. CFCs (types 2xx) are never rejected, only
  * observed: the same findings become CE with C-codes (BRIEF §6, §10).
  */
-import { XMLSerializer } from '@xmldom/xmldom';
+import type { KeyObject } from 'node:crypto';
 import type { Motivo } from '../dgi.client.ts';
 import { GLOSAS, motivo, type CfeResult } from './ack-xml.ts';
-import { verifyEnveloped } from './xmldsig.ts';
+import { verifyStandaloneSignature } from './standalone-signature.ts';
 
 export interface CfeSummary {
   rucEmisor: string;
@@ -61,7 +61,8 @@ export function summarize(cfe: Element): CfeSummary {
 }
 
 export interface CfeCheckContext {
-  certificatePem: string;
+  /** The envelope's certificate (Caratula/X509Certificate): every CFE must verify with it (S06/E04). */
+  certificate: string | KeyObject;
   /**
    * Why the envelope's certificate is outside this DGI's trust store (accredited Uruguayan CAs and
    * the simulator's own test CA), if it is: every CFE signed with it is E04 "certificate not trusted"
@@ -76,16 +77,17 @@ export interface CfeCheckContext {
   today: string;
 }
 
-/** Evaluates one CFE element of an accepted envelope. Consumes a matching reject rule. */
-export function checkCfe(element: Element, ordinal: number, ctx: CfeCheckContext): CfeResult {
+/**
+ * Evaluates one CFE of an accepted envelope: `element` (parsed) for its identity, `standalone`
+ * (the CFE's own bytes cut from the envelope) for the signature. Consumes a matching reject rule.
+ */
+export function checkCfe(element: Element, standalone: string, ordinal: number, ctx: CfeCheckContext): CfeResult {
   const cfe = summarize(element);
   const isCfc = cfe.tipoCFE.startsWith('2');
   const found: Motivo[] = [];
 
-  // DGI verifies each CFE as a standalone document (BRIEF §3): serializing the subtree keeps
-  // the namespace declarations the CFE itself carries, exactly like extracting it to a file.
-  const standalone = new XMLSerializer().serializeToString(element as never);
-  const signature = verifyEnveloped(standalone, ctx.certificatePem);
+  // DGI verifies each CFE as a standalone document (BRIEF §3), on the bytes it was sent with.
+  const signature = verifyStandaloneSignature(standalone, ctx.certificate);
   if (!signature.ok) found.push(motivo('E04', signature.reason));
   else if (ctx.certificateUntrusted) found.push(motivo('E04', ctx.certificateUntrusted));
 

@@ -11,7 +11,8 @@ import type { Motivo } from '../dgi.client.ts';
 import { escapeXml, soapEnvelope, soapFaultXml } from '../dgi.soap.ts';
 import { ackCfeXml, ackRepDiarioXml, ackSobreXml, motivo, type CaratulaValues, type CfeResult } from './ack-xml.ts';
 import { checkCfe, type CaeRange, type RejectRule } from './cfe-checks.ts';
-import { base64ToPem, rucFromCertificate, signEnveloped, verifyEnveloped } from './xmldsig.ts';
+import { rootChildSpans, verifyStandaloneSignature } from './standalone-signature.ts';
+import { base64ToPem, rucFromCertificate, signEnveloped } from './xmldsig.ts';
 
 const CFE_NS = 'http://cfe.dgi.gub.uy';
 const MAX_ENVELOPE_BYTES = 2 * 1024 * 1024; // S07, FSOB
@@ -57,6 +58,8 @@ export class EfacturaService {
   checkCaeRanges = true;
   /** CAs whose certificates this DGI trusts (E04 otherwise); set by startDgiSimulator. Empty = no trust check. */
   trustAnchors: X509Certificate[] = [];
+  /** Answer a resent Idemisor with fault 108 instead of ACKSobre BS S08. */
+  duplicateAsFault = false;
   /** Persists a change before it is applied; throwing aborts it (the caller gets a SOAP fault). */
   journal: (record: EfacturaRecord) => void = () => {};
   private nextId = 306_900_000;
@@ -65,6 +68,8 @@ export class EfacturaService {
   private readonly envelopeKeys = new Set<string>();
   private readonly seenCfes = new Set<string>();
   private readonly reportSeq = new Map<string, number>();
+  /** `ruc:tipo:serie:nro` → IDReceptor of every envelope that carried it, in arrival order (ws_consultas). */
+  private readonly cfeEnvelopes = new Map<string, string[]>();
 
   constructor(
     private readonly keys: { privateKeyPem: string; certificatePem: string },
@@ -87,6 +92,10 @@ export class EfacturaService {
       this.envelopeKeys.add(record.key);
       for (const key of record.seen) this.seenCfes.add(key);
       this.envelopes.set(record.id, record.envelope);
+      for (const r of record.envelope.results) {
+        const key = `${record.envelope.caratula.RUCEmisor}:${r.TipoCFE}:${r.Serie}:${r.NroCFE}`;
+        this.cfeEnvelopes.set(key, [...(this.cfeEnvelopes.get(key) ?? []), record.id]);
+      }
     } else {
       this.reportSeq.set(record.key, record.seq);
     }
@@ -148,6 +157,9 @@ export class EfacturaService {
     if (!xsd.ok) return reject(motivo('S04', xsd.errors[0]));
 
     const cfes = Array.from(root.childNodes).filter((n) => n.nodeType === 1 && (n as Element).localName === 'CFE') as Element[];
+    // The CFEs' own bytes, in the same order: signatures are checked on them, never on a DOM copy.
+    const spans = (rootChildSpans(xmlData) ?? []).filter((s) => s.name.replace(/^[^:]*:/, '') === 'CFE');
+    if (spans.length !== cfes.length) return reject(motivo('S01', 'No se pudo delimitar cada CFE del sobre'));
     if (cfes.length !== Number(peek('CantCFE'))) {
       return reject(motivo('S05', `CantCFE=${peek('CantCFE')}, CFE en el sobre=${cfes.length}`));
     }
@@ -166,7 +178,11 @@ export class EfacturaService {
     const scripted = this.envelopeRejects.shift();
     if (scripted) return { ...this.reply(ackSobreXml(caratula, 'BS', scripted.map((c) => motivo(c, 'Rechazo programado en el simulador')), null), 'EFACRECEPCIONSOBRE'), ackEstado: 'BS', idReceptor: id };
     const envelopeKey = `${caratula.RUCEmisor}:${caratula.IDEmisor}`;
-    if (this.envelopeKeys.has(envelopeKey)) return reject(motivo('S08', `Idemisor ${caratula.IDEmisor} ya recibido`));
+    if (this.envelopeKeys.has(envelopeKey)) {
+      // DGI answers a duplicate either way (BRIEF 5): ACKSobre BS S08, or WS fault 108.
+      if (this.duplicateAsFault) return { status: 500, body: soapFaultXml(108, 'Sobre duplicado'), ackEstado: 'FAULT', idReceptor: id };
+      return reject(motivo('S08', `Idemisor ${caratula.IDEmisor} ya recibido`));
+    }
 
     const today = uyDate(now);
     const trust = this.trustAnchors.length ? checkChain(envelopeCert, { anchors: this.trustAnchors, at: new Date(now) }) : undefined;
@@ -174,8 +190,8 @@ export class EfacturaService {
     // CFEs accepted by this envelope are collected apart and become known only once it is journaled.
     const seen = new Set<string>();
     const results = cfes.map((cfe, i) =>
-      checkCfe(cfe, i + 1, {
-        certificatePem: envelopeCertPem,
+      checkCfe(cfe, xmlData.slice(spans[i].start, spans[i].end), i + 1, {
+        certificate: envelopeCert.publicKey,
         certificateUntrusted,
         caes: this.caes,
         seen: { has: (key) => this.seenCfes.has(key) || seen.has(key), add: (key) => seen.add(key) },
@@ -193,6 +209,15 @@ export class EfacturaService {
       ackEstado: 'AS',
       idReceptor: id,
     };
+  }
+
+  /** What DGI holds of a CFE of `ruc` (ws_consultas): the envelopes that carried it and its result in each. */
+  envelopesOfCfe(ruc: string, tipoCfe: string, serie: string, nro: string): { idReceptor: string; envelope: StoredEnvelope; result: CfeResult }[] {
+    return (this.cfeEnvelopes.get(`${ruc}:${tipoCfe}:${serie}:${nro}`) ?? []).map((idReceptor) => {
+      const envelope = this.envelopes.get(idReceptor)!;
+      const result = envelope.results.find((r) => r.TipoCFE === tipoCfe && r.Serie === serie && r.NroCFE === nro)!;
+      return { idReceptor, envelope, result };
+    });
   }
 
   /** EFACCONSULTARESTADOENVIO: faults 2/3/4/104 for bad input, 105 before Fechahora. */
@@ -250,7 +275,7 @@ export class EfacturaService {
     const xsd = validateXml('Reporte', xmlData);
     if (!xsd.ok) return answer('BR', [motivo('R04', xsd.errors[0])]);
     if (rucFromCertificate(callerCert) !== ruc) return answer('BR', [motivo('R02')]);
-    const signature = verifyEnveloped(xmlData, callerCert.toString());
+    const signature = verifyStandaloneSignature(xmlData, callerCert.publicKey);
     if (!signature.ok) return answer('BR', [motivo('R03', signature.reason)]);
 
     const fechaResumen = peek('FechaResumen');

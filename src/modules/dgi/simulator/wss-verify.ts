@@ -5,8 +5,9 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
+import { ParseOption, XmlDocument } from 'libxml2-wasm';
 import { SignedXml } from 'xml-crypto';
-import { SOAP_ENV_NS } from '../dgi.soap.ts';
+import { SOAP_ENV_NS, xml10LineSeparatorsAsReferences } from '../dgi.soap.ts';
 import { base64ToPem } from './xmldsig.ts';
 
 const WSSE_NS = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd';
@@ -17,7 +18,9 @@ export type WssResult =
   | { ok: true; certificatePem: string; certificate: X509Certificate; document: Document }
   | { ok: false; reason: string; document: Document | null };
 
-export function verifyWsSecurity(xml: string): WssResult {
+export function verifyWsSecurity(request: string): WssResult {
+  // XML 1.0 reading of U+0085/U+2028/U+2029 for xmldom (dgi.soap.ts): the same characters.
+  const xml = xml10LineSeparatorsAsReferences(request);
   let document: Document;
   try {
     document = new DOMParser().parseFromString(xml, 'text/xml') as unknown as Document;
@@ -69,4 +72,23 @@ export function bodyOperation(document: Document): { operation: string; namespac
 export function childText(parent: Element, localName: string): string | null {
   const found = Array.from(parent.getElementsByTagName('*')).find((e) => e.localName === localName);
   return found ? (found.textContent ?? '') : null;
+}
+
+/**
+ * Datain/xmlData read by libxml2 from the request's bytes: the payload exactly as an XML 1.0
+ * parser reads it. xmldom (the DOM above) reads U+0085, U+2028 and U+2029 as line ends, which
+ * changed a CFE's text, and so its digest, before the simulated DGI looked at it.
+ */
+export function xmlDataOf(request: string): string | null {
+  let doc: XmlDocument;
+  try {
+    doc = XmlDocument.fromString(request, { option: ParseOption.XML_PARSE_NONET });
+  } catch {
+    return null;
+  }
+  try {
+    return doc.get('/*[local-name()="Envelope"]/*[local-name()="Body"]/*[1]//*[local-name()="xmlData"]')?.content ?? null;
+  } finally {
+    doc.dispose();
+  }
 }

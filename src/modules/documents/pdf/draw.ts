@@ -32,6 +32,41 @@ export function line(doc: Doc, text: string, x: number, y: number, width: number
   doc.text(s.text, x + dx, y, { lineBreak: false });
 }
 
+/**
+ * Breaks `text` into lines no wider than `width` in the current font (words kept whole unless one
+ * alone is wider; the text's own line breaks kept), so that a long text can be paginated line by line.
+ */
+export function wrapLines(doc: Doc, text: string, width: number): string[] {
+  const out: string[] = [];
+  for (const paragraph of text.split(/\r?\n/)) {
+    let current = '';
+    for (const word of paragraph.split(/\s+/).filter(Boolean)) {
+      const candidate = current ? `${current} ${word}` : word;
+      if (doc.widthOfString(candidate) <= width) {
+        current = candidate;
+        continue;
+      }
+      if (current) out.push(current);
+      current = word;
+      while (doc.widthOfString(current) > width) {
+        // The longest prefix that fits (at least one character), by bisection.
+        let lo = 1;
+        let hi = current.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (doc.widthOfString(current.slice(0, mid)) <= width) lo = mid;
+          else hi = mid - 1;
+        }
+        out.push(current.slice(0, lo));
+        current = current.slice(lo);
+      }
+    }
+    out.push(current);
+  }
+  while (out.length && !out[out.length - 1]) out.pop();
+  return out;
+}
+
 /** Sets font, size and colour in one call. */
 export function font(doc: Doc, size: number, bold = false, color = 'black'): Doc {
   doc.font(bold ? FONT_BOLD : FONT).fontSize(size);

@@ -1,52 +1,23 @@
 /**
  * A4 layout (BRIEF 4; FCFE "Representación impresa"): issuer upper left, identification box upper
- * right, receiver box, lines table over as many pages as needed (header repeated on each page),
- * totals and adenda, and on the last page the footer: QR bottom left (28 mm, vector) with the
- * security code under it, CAE data, expiry box and legends. "Página i de n" on every page.
- * Rows have a fixed height, so pagination is computed before drawing and nothing is buffered.
+ * right (with the payment due date when there is one), receiver box, lines table over as many
+ * pages as needed (issuer header and table header repeated on each page). On the last page the
+ * totals and adenda are followed directly by the footer, both at the page bottom: QR in the
+ * bottom-left corner (28 mm, vector) with the security code under it, CAE data, the CAE expiry box
+ * and legends; the table is framed down to the totals, so a short invoice has no empty band between
+ * totals and footer (issue 27). "Página i de n" on every page. Row heights are measured before
+ * drawing (layout-a4-table.ts), so pagination is decided first and nothing is buffered.
  */
 import { drawQr, MM } from './qr-vector.ts';
-import { box, font, GREY, hr, line, openLogo, para, stamp, type Doc, type Logo, type LogoSkipped } from './draw.ts';
-import { PREVIEW_TEXT, type CfeView, type ViewLine } from './view.ts';
+import { box, font, GREY, line, openLogo, para, stamp, wrapLines, type Doc, type Logo, type LogoSkipped } from './draw.ts';
+import { columns, drawRow, drawTableFrame, drawTableHeader, M, measureRow, PAGE_H, PAGE_W, paginate, W } from './layout-a4-table.ts';
+import { PREVIEW_TEXT, type CfeView } from './view.ts';
 
-const PAGE_W = 595.28;
-const PAGE_H = 841.89;
-const M = 10 * MM;
-const W = PAGE_W - 2 * M;
 const QR_SIDE = 28 * MM;
-const ROW_H = 12;
-const DESC_H = 9;
 const PAGE_NO_H = 14;
-/** Footer block: QR + security code line + 5 mm quiet margin above. */
-const FOOTER_H = QR_SIDE + 14 + 5 * MM;
-
-interface Column {
-  key: keyof ViewLine;
-  title: string;
-  width: number;
-  align: 'left' | 'right' | 'center';
-}
-
-function columns(view: CfeView): Column[] {
-  const cols: Column[] = [
-    { key: 'codigo', title: 'Código', width: 58, align: 'left' },
-    { key: 'nombre', title: 'Descripción', width: 0, align: 'left' },
-    { key: 'cantidad', title: 'Cant.', width: 44, align: 'right' },
-    { key: 'unidad', title: 'Unid.', width: 30, align: 'center' },
-    { key: 'precio', title: 'Precio unit.', width: 62, align: 'right' },
-    { key: 'descRec', title: 'Desc./Rec.', width: 50, align: 'right' },
-    ...(view.showIva ? [{ key: 'indicador', title: 'IVA', width: 40, align: 'center' } as Column] : []),
-    { key: 'importe', title: 'Importe', width: 78, align: 'right' },
-  ];
-  const fixed = cols.reduce((s, c) => s + c.width, 0);
-  cols[1].width = W - fixed - 4 * (cols.length - 1);
-  return cols;
-}
-
-function rowHeight(l: ViewLine): number {
-  return l.descripcion ? ROW_H + DESC_H : ROW_H;
-}
-
+/** QR quiet margin above the footer (BRIEF 4: 5 mm for a QR up to 30 mm). */
+const FOOTER_GAP = 5 * MM;
+const ADENDA_LINE_H = 9.5;
 /** Header (issuer, identification box, receiver, references); returns the y below it. */
 function drawHeader(doc: Doc, view: CfeView, logo: Logo, draw: boolean): number {
   const top = M;
@@ -85,6 +56,12 @@ function drawHeader(doc: Doc, view: CfeView, logo: Logo, draw: boolean): number 
   const sub = [view.formaPago, `Fecha: ${view.fecha}`].filter(Boolean).join('   ');
   if (draw) line(doc, sub, bx, yr, bw, 'center');
   yr += 11;
+  if (view.vencimiento) {
+    font(doc, 9, true);
+    if (draw) line(doc, `Vencimiento: ${view.vencimiento}`, bx, yr, bw, 'center');
+    yr += 11;
+    font(doc, 9);
+  }
   if (draw) line(doc, view.moneda, bx, yr, bw, 'center');
   yr += 11 + pad - 4;
   if (draw) box(doc, bx, top, bw, yr - top);
@@ -101,62 +78,32 @@ function drawHeader(doc: Doc, view: CfeView, logo: Logo, draw: boolean): number 
   }
   y += recH + 4;
   font(doc, 8);
+  if (view.exportacion) {
+    if (draw) line(doc, view.exportacion, M, y, W);
+    y += 10;
+  }
   for (const r of view.referencias) {
     if (draw) line(doc, r, M, y, W);
     y += 10;
   }
   return y + 4;
 }
-
-function drawTableHeader(doc: Doc, cols: Column[], y: number): number {
-  doc.save().rect(M, y, W, 14).fill('#eeeeee').restore();
-  font(doc, 8, true);
-  let x = M;
-  for (const c of cols) {
-    line(doc, c.title, x + 1, y + 4, c.width - 2, c.align);
-    x += c.width + 4;
-  }
-  return y + 17;
-}
-
-function drawRow(doc: Doc, cols: Column[], l: ViewLine, y: number): void {
-  let x = M;
-  font(doc, 8);
-  for (const c of cols) {
-    const v = l[c.key];
-    if (v) line(doc, v, x + 1, y, c.width - 2, c.align);
-    x += c.width + 4;
-  }
-  if (l.descripcion) {
-    font(doc, 7, false, GREY);
-    line(doc, l.descripcion, M + cols[0].width + 5, y + ROW_H - 1, cols[1].width + 200, 'left');
-  }
-}
-
-/** Height of adjustments, totals, payment methods and adenda. */
-function drawTrailer(doc: Doc, view: CfeView, y: number, draw: boolean): number {
+/** Height of adjustments, totals, payment methods and the adenda's lines given. */
+function drawTrailer(doc: Doc, view: CfeView, adenda: string[], y: number, draw: boolean): number {
   const start = y;
-  const tw = 250;
+  const tw = 290;
   const tx = M + W - tw;
-  font(doc, 8.5);
-  for (const a of view.ajustes) {
-    if (draw) {
-      line(doc, a.label, M, y, W - 100);
-      line(doc, a.value, M + W - 100, y, 100, 'right');
-    }
-    y += 11;
-  }
-  if (view.ajustes.length) y += 4;
   const totalsTop = y;
-  for (const t of view.totals) {
+  // Global discounts and surcharges open the totals box: they are part of how the total is reached.
+  for (const t of [...view.ajustes, ...view.totals]) {
     if (draw) {
       font(doc, t.strong ? 9.5 : 8.5, t.strong);
-      line(doc, t.label, tx + 6, y + 3, tw - 110);
-      line(doc, t.value, tx + tw - 104, y + 3, 98, 'right');
+      line(doc, t.label, tx + 6, y + 3, tw - 114);
+      line(doc, t.value, tx + tw - 106, y + 3, 100, 'right');
     }
     y += t.strong ? 14 : 12;
   }
-  if (draw && view.totals.length) box(doc, tx, totalsTop, tw, y - totalsTop + 4);
+  if (draw && y > totalsTop) box(doc, tx, totalsTop, tw, y - totalsTop + 4);
   let yl = totalsTop;
   if (view.mediosPago.length) {
     font(doc, 8.5, true);
@@ -169,17 +116,30 @@ function drawTrailer(doc: Doc, view: CfeView, y: number, draw: boolean): number 
     }
   }
   y = Math.max(y + 10, yl + 6);
-  if (view.adenda) {
+  if (adenda.length) {
     font(doc, 8, true);
     if (draw) line(doc, 'Adenda', M, y, W);
     font(doc, 8);
-    y += 11 + para(doc, view.adenda, M, y + 11, W, 'left', draw) + 6;
+    if (draw) adenda.forEach((l, i) => line(doc, l, M, y + 11 + i * ADENDA_LINE_H, W));
+    y += 11 + adenda.length * ADENDA_LINE_H + 6;
   }
   return y - start;
 }
 
-function drawFooter(doc: Doc, view: CfeView): void {
-  const qy = PAGE_H - M - PAGE_NO_H - 14 - QR_SIDE;
+/** Footer at `qy` (QR top): QR, security code, CAE data and its expiry box, legends; returns its height. */
+function drawFooter(doc: Doc, view: CfeView, qy: number, draw: boolean): number {
+  const cx = M + QR_SIDE + 8 * MM;
+  const cw = 210;
+  const lx = cx + cw + 10;
+  const lw = M + W - lx;
+  let ly = qy;
+  font(doc, 8);
+  for (const l of view.legends) ly += para(doc, l, lx, ly, lw, 'left', draw) + 3;
+  font(doc, 7.5, false, GREY);
+  ly += para(doc, `Fecha de firma: ${view.firma}`, lx, ly + 2, lw, 'left', draw) + 2;
+  const height = Math.max(QR_SIDE + 14, ly - qy);
+  if (!draw) return height;
+
   if (view.qrUrl) drawQr(doc, view.qrUrl, M, qy, QR_SIDE);
   else {
     box(doc, M, qy, QR_SIDE, QR_SIDE);
@@ -189,8 +149,6 @@ function drawFooter(doc: Doc, view: CfeView): void {
   font(doc, 8, true);
   line(doc, `Código de seguridad: ${view.securityCode}`, M, qy + QR_SIDE + 4, 160);
 
-  const cx = M + QR_SIDE + 8 * MM;
-  const cw = 210;
   let y = qy;
   font(doc, 8.5, true);
   line(doc, `CAE N° ${view.cae.numero}`, cx, y, cw);
@@ -202,66 +160,80 @@ function drawFooter(doc: Doc, view: CfeView): void {
     line(doc, `CAE especial: ${view.cae.especial}`, cx, y, cw);
     y += 12;
   }
-  box(doc, cx, y + 2, 120, 28);
+  // DGI's "Fecha de vencimiento" box (BRIEF 4), named for the CAE so that nobody reads it as the payment due date.
+  box(doc, cx, y + 2, 130, 28);
   font(doc, 7.5, false, GREY);
-  line(doc, 'Fecha de vencimiento', cx + 6, y + 6, 110);
+  line(doc, 'Fecha de vencimiento del CAE', cx + 6, y + 6, 120);
   font(doc, 10, true);
-  line(doc, view.cae.vencimiento, cx + 6, y + 16, 110);
-
-  const lx = cx + cw + 10;
-  const lw = M + W - lx;
-  let ly = qy;
-  font(doc, 8);
-  for (const l of view.legends) ly += para(doc, l, lx, ly, lw) + 3;
-  font(doc, 7.5, false, GREY);
-  para(doc, `Fecha de firma: ${view.firma}`, lx, ly + 2, lw);
+  line(doc, view.cae.vencimiento, cx + 6, y + 16, 120);
+  return height;
 }
 
+/** Page number and document name at the bottom of every page; the preview stamp. */
+function drawPageMarks(doc: Doc, view: CfeView, page: number, pages: number): void {
+  font(doc, 7.5, false, GREY);
+  line(doc, `${view.tipoNombre} ${view.serieNumero}`, M, PAGE_H - M - 8, W / 2);
+  line(doc, `Página ${page} de ${pages}`, M + W / 2, PAGE_H - M - 8, W / 2, 'right');
+  if (view.preview) {
+    stamp(doc, PREVIEW_TEXT, PAGE_W / 2, PAGE_H / 2, 38, -52);
+    font(doc, 8, true, '#cc0000');
+    line(doc, PREVIEW_TEXT, M, M / 2 - 1, W, 'center');
+  }
+}
 /** Draws the whole A4 document; the caller calls doc.end(). */
 export function drawA4(doc: Doc, view: CfeView, logoBytes?: Buffer, onLogoSkipped?: LogoSkipped): void {
   const logo = openLogo(doc, logoBytes, 130, 50, onLogoSkipped);
-  const cols = columns(view);
+  const cols = columns(doc, view);
   const headerBottom = drawHeader(doc, view, logo, false);
   const rowsTop = headerBottom + 17;
   const pageBottom = PAGE_H - M - PAGE_NO_H;
-  const lastBottom = pageBottom - FOOTER_H;
-  const trailerH = drawTrailer(doc, view, 0, false);
-
-  // Pagination: rows fill pages; the trailer and footer go on the last page.
-  const pages: ViewLine[][] = [[]];
-  let y = rowsTop;
-  for (const l of view.lines) {
-    const h = rowHeight(l);
-    if (y + h > pageBottom) {
-      pages.push([]);
-      y = rowsTop;
-    }
-    pages[pages.length - 1].push(l);
-    y += h;
+  const footerH = drawFooter(doc, view, 0, false);
+  font(doc, 8);
+  let adenda = view.adenda ? wrapLines(doc, view.adenda, W) : [];
+  let trailerH = drawTrailer(doc, view, adenda, 0, false);
+  // An adenda too long to share the last page with a few rows, the totals and the footer (it may
+  // have 10,000 characters) gets pages of its own after that page.
+  let adendaPages: string[][] = [];
+  if (adenda.length > 1 && rowsTop + 40 + 8 + trailerH + FOOTER_GAP + footerH > pageBottom) {
+    const perPage = Math.floor((pageBottom - rowsTop) / ADENDA_LINE_H);
+    for (let i = 0; i < adenda.length; i += perPage) adendaPages.push(adenda.slice(i, i + perPage));
+    adenda = ['Continúa en la página siguiente.'];
+    trailerH = drawTrailer(doc, view, adenda, 0, false);
   }
-  const trailerOnNewPage = y + 6 + trailerH > lastBottom;
-  if (trailerOnNewPage) pages.push([]);
+  const rows = view.lines.map((l) => measureRow(doc, cols, l));
+  const pages = paginate(rows, rowsTop, pageBottom, 8 + trailerH + FOOTER_GAP + footerH);
+  const total = pages.length + adendaPages.length;
 
-  pages.forEach((rows, i) => {
+  // The last page's totals and footer sit at its bottom, the QR in the bottom-left corner (BRIEF 4);
+  // the lines table is framed down to them, so the page is one form with no empty band.
+  const footerTop = pageBottom - footerH;
+  const trailerTop = footerTop - FOOTER_GAP - trailerH;
+  pages.forEach((page, i) => {
+    const last = i === pages.length - 1;
     doc.addPage({ size: [PAGE_W, PAGE_H], margin: 0 });
     drawHeader(doc, view, logo, true);
-    let ry = rows.length ? drawTableHeader(doc, cols, headerBottom) : headerBottom;
-    for (const l of rows) {
-      drawRow(doc, cols, l, ry);
-      ry += rowHeight(l);
+    let ry = drawTableHeader(doc, cols, headerBottom);
+    for (const r of page) {
+      drawRow(doc, cols, r, ry);
+      ry += r.h;
     }
-    if (rows.length) hr(doc, M, M + W, ry + 1);
-    if (i === pages.length - 1) {
-      drawTrailer(doc, view, ry + 6, true);
-      drawFooter(doc, view);
+    drawTableFrame(doc, cols, headerBottom, last ? trailerTop - 4 : pageBottom - 12);
+    if (last) {
+      drawTrailer(doc, view, adenda, trailerTop, true);
+      drawFooter(doc, view, footerTop, true);
+    } else {
+      font(doc, 7.5, false, GREY);
+      line(doc, `Continúa en la página ${i + 2}`, M, pageBottom - 8, W, 'right');
     }
-    font(doc, 7.5, false, GREY);
-    line(doc, `${view.tipoNombre} ${view.serieNumero}`, M, PAGE_H - M - 8, W / 2);
-    line(doc, `Página ${i + 1} de ${pages.length}`, M + W / 2, PAGE_H - M - 8, W / 2, 'right');
-    if (view.preview) {
-      stamp(doc, PREVIEW_TEXT, PAGE_W / 2, PAGE_H / 2, 38, -52);
-      font(doc, 8, true, '#cc0000');
-      line(doc, PREVIEW_TEXT, M, M / 2 - 1, W, 'center');
-    }
+    drawPageMarks(doc, view, i + 1, total);
+  });
+  adendaPages.forEach((lines, i) => {
+    doc.addPage({ size: [PAGE_W, PAGE_H], margin: 0 });
+    drawHeader(doc, view, logo, true);
+    font(doc, 8, true);
+    line(doc, 'Adenda (continuación)', M, headerBottom, W);
+    font(doc, 8);
+    lines.forEach((l, j) => line(doc, l, M, rowsTop + j * ADENDA_LINE_H, W));
+    drawPageMarks(doc, view, pages.length + i + 1, total);
   });
 }

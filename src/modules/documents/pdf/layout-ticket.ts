@@ -6,7 +6,7 @@
  * limit), so a very long ticket continues on another page.
  */
 import { drawQr, MM } from './qr-vector.ts';
-import { box, font, GREY, hr, line, openLogo, para, stamp, type Doc, type LogoSkipped } from './draw.ts';
+import { box, font, GREY, hr, line, openLogo, para, stamp, wrapLines, type Doc, type LogoSkipped } from './draw.ts';
 import { PREVIEW_TEXT, type CfeView } from './view.ts';
 
 export const TICKET_WIDTH = 226.77;
@@ -68,29 +68,38 @@ function buildBlocks(doc: Doc, view: CfeView, logoBytes?: Buffer, onLogoSkipped?
   b.push(centred(doc, view.tipoNombre, 8.5, true));
   b.push(centred(doc, `Serie ${view.serieNumero.replace('-', '  N° ')}`, 10, true));
   b.push(centred(doc, [view.formaPago, `Fecha: ${view.fecha}`].filter(Boolean).join(' - '), 7.5));
+  if (view.vencimiento) b.push(centred(doc, `Vencimiento: ${view.vencimiento}`, 7.5, true));
   b.push(centred(doc, view.moneda, 7.5));
   b.push(rule(doc));
   const rec = view.receptor;
   b.push(centred(doc, rec.documento ? `${rec.label}: ${rec.documento}` : rec.label, 8, true));
   for (const l of rec.lines) b.push(centred(doc, l, 7));
+  if (view.exportacion) b.push(centred(doc, view.exportacion, 7));
   for (const r of view.referencias) b.push(centred(doc, r, 7));
   b.push(rule(doc));
   b.push(pair(doc, 'Descripción', 'Importe', 7, true, 'head'));
 
   for (const l of view.lines) {
-    const detail = [`${l.cantidad}${l.unidad ? ` ${l.unidad}` : ''} x ${l.precio}`, l.descRec, view.showIva && l.indicador ? `(${l.indicador})` : '']
-      .filter(Boolean)
-      .join(' ');
+    // The item code leads the grey detail line; a long name wraps instead of being cut.
+    const quantity = `${l.cantidad}${l.unidad ? ` ${l.unidad}` : ''}`;
+    const amounts = [l.precio ? `${quantity} x ${l.precio}` : quantity, l.descRec, view.showIva && l.indicador ? `(${l.indicador})` : ''].filter(Boolean).join(' ');
+    const detail = l.codigo ? `${l.codigo} · ${amounts}` : amounts;
+    font(doc, 7.5);
+    const nameWraps = doc.widthOfString(l.nombre) > CW;
+    const nameH = nameWraps ? doc.heightOfString(l.nombre, { width: CW }) : 8.5;
+    font(doc, 6.5);
+    const desc = l.descripcion ? wrapLines(doc, l.descripcion, CW - 4) : [];
     b.push({
-      h: l.descripcion ? 24 : 17,
+      h: nameH + desc.length * 7.5 + 8.5,
       kind: 'row',
       draw: (y) => {
         font(doc, 7.5);
-        line(doc, l.nombre, M, y, CW);
+        if (nameWraps) para(doc, l.nombre, M, y, CW);
+        else line(doc, l.nombre, M, y, CW);
         font(doc, 6.5, false, GREY);
-        let dy = 8.5;
-        if (l.descripcion) {
-          line(doc, l.descripcion, M + 4, y + dy, CW - 4);
+        let dy = nameH;
+        for (const d of desc) {
+          line(doc, d, M + 4, y + dy, CW - 4);
           dy += 7.5;
         }
         line(doc, detail, M + 4, y + dy, CW - 70);
@@ -138,9 +147,10 @@ function footerBlock(doc: Doc, view: CfeView): Block {
       font(doc, 6.5);
       cy += para(doc, view.cae.rango, cx, cy, cw) + 3;
       if (view.cae.especial) cy += para(doc, `CAE especial: ${view.cae.especial}`, cx, cy, cw) + 3;
+      // DGI's "Fecha de vencimiento" box (BRIEF 4), named for the CAE: it is not the payment due date.
       box(doc, cx, cy, cw, 22);
       font(doc, 6.5, false, GREY);
-      line(doc, 'Fecha de vencimiento', cx + 4, cy + 3, cw - 8);
+      line(doc, 'Fecha de vencimiento del CAE', cx + 4, cy + 3, cw - 8);
       font(doc, 8.5, true);
       line(doc, view.cae.vencimiento, cx + 4, cy + 11, cw - 8);
     },

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sampleCfe } from '../../emission/index.ts';
+import { creditNote, exportInvoice, oneLineInvoice } from './sample-receipts.ts';
 import { buildCfeView, mentionsIva } from './view.ts';
 
 const digestValue = 'dpmLMfgpd/WbZvORW8oErIkY+DtbsUHnh2gnmZyu5HY=';
@@ -57,5 +58,24 @@ describe('buildCfeView', () => {
     assert.equal(v.securityCode, 'dpmLMf');
     assert.match(v.qrUrl ?? '', /^https:\/\/www\.efactura\.dgi\.gub\.uy\/consultaQR\/cfe\?219999830019,101,A,1,/);
     assert.equal(buildCfeView({ cfe, digestValue, qrUrl: 'https://example.test/qr' }).qrUrl, 'https://example.test/qr');
+  });
+
+  it('the payment due date comes from IdDoc FchVenc only (never the CAE expiry); code and unit from CodItem and UniMed', () => {
+    const v = buildCfeView({ cfe: oneLineInvoice(), digestValue });
+    assert.equal(v.vencimiento, '07/08/2026');
+    assert.equal(v.cae.vencimiento, '31/12/2027');
+    assert.deepEqual([v.lines[0].codigo, v.lines[0].unidad], ['CEM-50', 'unid']);
+    assert.equal(buildCfeView({ cfe: sampleCfe(111), digestValue }).vencimiento, undefined);
+    // "N/A" is DGI's "no unit": nothing to print.
+    assert.equal(buildCfeView({ cfe: sampleCfe(111), digestValue }).lines[0].unidad, '');
+  });
+
+  it('export terms in words; a credit note totals what is credited', () => {
+    assert.equal(buildCfeView({ cfe: exportInvoice(), digestValue }).exportacion, 'Cláusula de venta: FOB - Modalidad: Régimen general - Vía de transporte: Terrestre');
+    assert.equal(buildCfeView({ cfe: sampleCfe(111), digestValue }).exportacion, undefined);
+    const nc = buildCfeView({ cfe: creditNote(), digestValue }).totals;
+    assert.equal(nc[nc.length - 1].label, 'TOTAL A ACREDITAR');
+    const fact = buildCfeView({ cfe: sampleCfe(111), digestValue }).totals;
+    assert.equal(fact[fact.length - 1].label, 'TOTAL A PAGAR');
   });
 });

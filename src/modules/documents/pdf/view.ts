@@ -62,6 +62,10 @@ export interface CfeView {
   serieNumero: string;
   formaPago?: string;
   fecha: string;
+  /** Payment due date (IdDoc FchVenc, credit sales), dd/mm/yyyy; never the CAE's expiry. */
+  vencimiento?: string;
+  /** Export terms (ClauVenta, ModVenta, ViaTransp) in words, export CFEs only. */
+  exportacion?: string;
   /** Signing timestamp (TmstFirma), dd/mm/yyyy hh:mm. */
   firma: string;
   moneda: string;
@@ -99,6 +103,12 @@ const IND_FACT_SHORT: Readonly<Record<number, string>> = {
   16: '',
   17: '',
 };
+
+/** ModVenta and ViaTransp codes (BRIEF 2.1, XSD). */
+const MOD_VENTA: Readonly<Record<number, string>> = {
+  1: 'Régimen general', 2: 'Consignación', 3: 'Precio revisable', 4: 'Bienes propios a exclaves aduaneros', 80: 'Tax Free', 90: 'Exportación de servicios', 91: 'Exportación mandante', 99: 'Otras',
+};
+const VIA_TRANSP: Readonly<Record<number, string>> = { 1: 'Marítimo', 2: 'Aéreo', 3: 'Terrestre', 8: 'N/A', 9: 'Otro' };
 
 // Only "Exonerado" is printed: naming the IVA-mínimo regime would mention IVA (BRIEF 4).
 const CAE_ESPECIAL: Readonly<Record<number, string>> = { 1: 'Exonerado' };
@@ -154,6 +164,8 @@ function lineView(item: Item, currencyFmt: (v: string) => string): ViewLine {
 }
 
 function totalsView(cfe: Cfe, fmt: (v: string) => string, showIva: boolean): ViewTotal[] {
+  // MntPagar of a credit note is what the buyer is credited, not what anyone pays.
+  const payLabel = getCfeType(cfe.IdDoc.TipoCFE).note === 'NC' ? 'TOTAL A ACREDITAR' : 'TOTAL A PAGAR';
   const t = cfe.Totales;
   const out: ViewTotal[] = [];
   const add = (label: string, value: string | undefined, strong = false) => {
@@ -181,7 +193,7 @@ function totalsView(cfe: Cfe, fmt: (v: string) => string, showIva: boolean): Vie
   add('Total retenido/percibido', t.MntTotRetenido);
   add('Crédito fiscal', t.MntTotCredFisc);
   add('Monto no facturable', t.MontoNF);
-  if (t.MntPagar !== undefined) out.push({ label: 'TOTAL A PAGAR', value: fmt(t.MntPagar), strong: true });
+  if (t.MntPagar !== undefined) out.push({ label: payLabel, value: fmt(t.MntPagar), strong: true });
   return out;
 }
 
@@ -194,6 +206,15 @@ function referenciaText(ref: NonNullable<Cfe['Referencia']>[number]): string {
   if (ref.MntCFEref !== undefined) parts.push(`por ${formatMonto(ref.MntCFEref, ref.TpoMonedaRef ?? 'UYU')}${ref.TpoCambioRef !== undefined ? ` (T/C ${ref.TpoCambioRef})` : ''}`);
   if (ref.RazonRef) parts.push(`- ${ref.RazonRef}`);
   return `Ref.: ${parts.join(' ')}`;
+}
+
+function exportTerms(idDoc: Cfe['IdDoc']): string | undefined {
+  const parts = [
+    idDoc.ClauVenta ? `Cláusula de venta: ${idDoc.ClauVenta}` : undefined,
+    idDoc.ModVenta !== undefined ? `Modalidad: ${MOD_VENTA[idDoc.ModVenta] ?? idDoc.ModVenta}` : undefined,
+    idDoc.ViaTransp !== undefined ? `Vía de transporte: ${VIA_TRANSP[idDoc.ViaTransp] ?? idDoc.ViaTransp}` : undefined,
+  ].filter(Boolean);
+  return parts.length ? parts.join(' - ') : undefined;
 }
 
 function safeTypeName(code: number): string | undefined {
@@ -238,6 +259,8 @@ export function buildCfeView(input: CfePdfInput): CfeView {
     serieNumero,
     formaPago: fmaPago,
     fecha: formatFecha(cfe.IdDoc.FchEmis),
+    vencimiento: cfe.IdDoc.FchVenc ? formatFecha(cfe.IdDoc.FchVenc) : undefined,
+    exportacion: exportTerms(cfe.IdDoc),
     firma: formatFechaHora(cfe.TmstFirma),
     moneda: monedaText,
     receptor: receptorView(cfe),

@@ -1,0 +1,189 @@
+/**
+ * How the simulated DGI checks a CFE signature (BRIEF 3): each CFE is cut out of the received
+ * envelope as the very bytes it was sent with, read as a document of its own by libxml2 (the
+ * parser and C14N of xmlsec1), and the enveloped signature is checked on that document.
+ *
+ * Nothing is re-serialised: a DOM round trip (xmldom) wrote a decoded carriage return raw, which a
+ * second parse turns into a line feed (XML 1.0 §2.11), and read U+0085 / U+2028 / U+2029 as line
+ * ends (XML 1.1 rules), so a receipt that xmlsec1 verifies came back E04 and its number was voided.
+ */
+import { createHash, createPublicKey, verify, type KeyObject } from 'node:crypto';
+import { ParseOption, XmlDocument, XmlElement } from 'libxml2-wasm';
+
+const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
+const C14N = 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315';
+const ENVELOPED = 'http://www.w3.org/2000/09/xmldsig#enveloped-signature';
+const SIGNATURE_HASH: Readonly<Record<string, string>> = {
+  'http://www.w3.org/2000/09/xmldsig#rsa-sha1': 'sha1',
+  'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256': 'sha256',
+};
+const DIGEST_HASH: Readonly<Record<string, string>> = {
+  'http://www.w3.org/2000/09/xmldsig#sha1': 'sha1',
+  'http://www.w3.org/2001/04/xmlenc#sha256': 'sha256',
+};
+// No network, no entity expansion (libxml2's defaults); a DOCTYPE is refused before parsing.
+const PARSE_OPTIONS = ParseOption.XML_PARSE_NONET;
+
+export interface ElementSpan {
+  /** Qualified name as written (prefix included). */
+  name: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * The child elements of the root of a well-formed document, as offsets into the text (the
+ * caller has already parsed it). Comments, CDATA sections and processing instructions are
+ * skipped; attribute values may hold '>'. Null when the text holds a DOCTYPE.
+ */
+export function rootChildSpans(xml: string): ElementSpan[] | null {
+  return childSpans(xml, 0);
+}
+
+/** The child elements of the first element starting at or after `from` (see rootChildSpans). */
+export function childSpans(xml: string, from: number): ElementSpan[] | null {
+  const spans: ElementSpan[] = [];
+  let depth = 0;
+  let current: ElementSpan | null = null;
+  let i = xml.indexOf('<', from);
+  while (i >= 0 && i < xml.length) {
+    if (xml.startsWith('<!--', i)) i = xml.indexOf('-->', i + 4) + 3;
+    else if (xml.startsWith('<![CDATA[', i)) i = xml.indexOf(']]>', i + 9) + 3;
+    else if (xml.startsWith('<?', i)) i = xml.indexOf('?>', i + 2) + 2;
+    else if (xml.startsWith('<!', i)) return null;
+    else if (xml.charCodeAt(i + 1) === 0x2f) {
+      const end = xml.indexOf('>', i) + 1;
+      depth--;
+      if (depth === 1 && current) {
+        current.end = end;
+        spans.push(current);
+        current = null;
+      }
+      if (depth === 0) return spans;
+      i = end;
+    } else {
+      let j = i + 1;
+      for (let quote = 0; j < xml.length; j++) {
+        const c = xml.charCodeAt(j);
+        if (quote) {
+          if (c === quote) quote = 0;
+        } else if (c === 0x22 || c === 0x27) quote = c;
+        else if (c === 0x3e) break;
+      }
+      const name = /^[^\s/>]+/.exec(xml.slice(i + 1, j))?.[0] ?? '';
+      const empty = xml.charCodeAt(j - 1) === 0x2f;
+      if (depth === 1) current = { name, start: i, end: -1 };
+      if (!empty) depth++;
+      else if (depth === 1 && current) {
+        current.end = j + 1;
+        spans.push(current);
+        current = null;
+      }
+      i = j + 1;
+    }
+    if (i <= 0) return spans; // unterminated construct: the caller's parse already refused it
+    i = xml.indexOf('<', i);
+  }
+  return spans;
+}
+
+export type SignatureCheck = { ok: true; digestValue: string } | { ok: false; reason: string };
+
+const elementChildren = (parent: XmlElement): XmlElement[] => {
+  const out: XmlElement[] = [];
+  for (let n = parent.firstChild; n; n = n.next) if (n instanceof XmlElement) out.push(n);
+  return out;
+};
+const dsig = (parent: XmlElement, name: string): XmlElement[] =>
+  elementChildren(parent).filter((e) => e.name === name && e.namespaceUri === DSIG_NS);
+const algorithmOf = (el: XmlElement | undefined): string => el?.attr('Algorithm')?.value ?? '';
+
+/**
+ * Verifies the one enveloped signature (Reference URI="", transforms enveloped-signature and
+ * inclusive C14N 1.0, rsa-sha1 or rsa-sha256) of a standalone document with `certificate`.
+ * Integrity only, like xmlsec1 with a given key: trust in the certificate is the caller's.
+ */
+export function verifyStandaloneSignature(xml: string, certificate: string | KeyObject): SignatureCheck {
+  if (/<!DOCTYPE/i.test(xml)) return { ok: false, reason: 'DOCTYPE no admitido' };
+  let doc: XmlDocument;
+  try {
+    doc = XmlDocument.fromString(xml, { option: PARSE_OPTIONS });
+  } catch (error) {
+    return { ok: false, reason: `XML mal formado: ${(error as Error).message}` };
+  }
+  try {
+    const signatures = dsig(doc.root, 'Signature');
+    if (signatures.length !== 1) return { ok: false, reason: `se esperaba una Signature hija de la raíz, hay ${signatures.length}` };
+    const signature = signatures[0];
+    const [signedInfo] = dsig(signature, 'SignedInfo');
+    const [signatureValue] = dsig(signature, 'SignatureValue');
+    if (!signedInfo || !signatureValue) return { ok: false, reason: 'Signature sin SignedInfo o SignatureValue' };
+    if (algorithmOf(dsig(signedInfo, 'CanonicalizationMethod')[0]) !== C14N) return { ok: false, reason: 'CanonicalizationMethod no es C14N 1.0 inclusivo' };
+    const signatureHash = SIGNATURE_HASH[algorithmOf(dsig(signedInfo, 'SignatureMethod')[0])];
+    if (!signatureHash) return { ok: false, reason: 'SignatureMethod no admitido' };
+    const references = dsig(signedInfo, 'Reference');
+    if (references.length !== 1 || references[0].attr('URI')?.value !== '') return { ok: false, reason: 'se esperaba una Reference URI=""' };
+    const reference = references[0];
+    const transforms = (dsig(reference, 'Transforms')[0] ? dsig(dsig(reference, 'Transforms')[0], 'Transform') : []).map(algorithmOf);
+    if (transforms[0] !== ENVELOPED || transforms.length > 2 || (transforms[1] !== undefined && transforms[1] !== C14N)) {
+      return { ok: false, reason: 'Transforms deben ser enveloped-signature y C14N 1.0' };
+    }
+    const digestHash = DIGEST_HASH[algorithmOf(dsig(reference, 'DigestMethod')[0])];
+    if (!digestHash) return { ok: false, reason: 'DigestMethod no admitido' };
+    const digestValue = (dsig(reference, 'DigestValue')[0]?.content ?? '').trim();
+    // Canonical SignedInfo first (it carries the namespaces in scope), then the document without it.
+    const canonicalSignedInfo = canonicalSignedInfoOf(xml, doc.root, signature, signedInfo);
+    const signatureBytes = Buffer.from(signatureValue.content.replace(/\s+/g, ''), 'base64');
+    signature.remove();
+    const canonical = doc.canonicalizeToString();
+    const computed = createHashBase64(digestHash, canonical);
+    if (computed !== digestValue) return { ok: false, reason: 'el DigestValue no corresponde al contenido firmado' };
+    const key = typeof certificate === 'string' ? createPublicKey(certificate) : certificate;
+    if (!verify(signatureHash, Buffer.from(canonicalSignedInfo, 'utf8'), key, signatureBytes)) {
+      return { ok: false, reason: 'SignatureValue no verifica con el certificado' };
+    }
+    return { ok: true, digestValue };
+  } catch (error) {
+    return { ok: false, reason: (error as Error).message };
+  } finally {
+    doc.dispose();
+  }
+}
+
+const localName = (qname: string) => qname.slice(qname.indexOf(':') + 1);
+const escapeAttr = (v: string) => v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+
+/**
+ * Inclusive C14N of the SignedInfo subset. libxml2-wasm canonicalises a subtree through a JS
+ * visibility callback per node of the whole document (~1 ms a CFE); the same output comes from
+ * SignedInfo's own bytes read as a document with every namespace in scope declared on it
+ * (REC-xml-c14n §2.4: the apex of a subset carries all its namespace nodes). xml:* attributes of
+ * ancestors would be inherited too (§2.4): then the slow path.
+ */
+function canonicalSignedInfoOf(xml: string, root: XmlElement, signature: XmlElement, signedInfo: XmlElement): string {
+  const rootStart = xml.indexOf('<', xml.search(/<[^?!]/));
+  const sigSpan = (childSpans(xml, 0) ?? []).filter((s) => localName(s.name) === 'Signature').at(-1);
+  const siSpan = sigSpan && (childSpans(xml, sigSpan.start) ?? []).find((s) => localName(s.name) === 'SignedInfo');
+  const startTag = (at: number) => xml.slice(at, xml.indexOf('>', at));
+  if (!sigSpan || !siSpan || /\sxml:/.test(startTag(rootStart)) || /\sxml:/.test(startTag(sigSpan.start))) return signedInfo.canonicalizeToString();
+  // In scope at SignedInfo: its ancestors' declarations (Signature is a child of the root), inner ones winning.
+  const inScope: Record<string, string> = { ...root.nsDeclarations, ...signature.nsDeclarations };
+  const own = signedInfo.nsDeclarations;
+  let declarations = '';
+  for (const [prefix, uri] of Object.entries(inScope)) {
+    if (prefix in own || (prefix === '' && uri === '')) continue;
+    declarations += prefix === '' ? ` xmlns="${escapeAttr(uri)}"` : ` xmlns:${prefix}="${escapeAttr(uri)}"`;
+  }
+  const bytes = xml.slice(siSpan.start, siSpan.end);
+  const nameEnd = 1 + siSpan.name.length;
+  const standalone = XmlDocument.fromString(bytes.slice(0, nameEnd) + declarations + bytes.slice(nameEnd), { option: PARSE_OPTIONS });
+  try {
+    return standalone.canonicalizeToString();
+  } finally {
+    standalone.dispose();
+  }
+}
+
+function createHashBase64(algorithm: string, text: string): string {
+  return createHash(algorithm).update(text, 'utf8').digest('base64');
+}
