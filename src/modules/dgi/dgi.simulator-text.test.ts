@@ -15,7 +15,7 @@ import { DgiSoapReceptionClient } from './dgi.soap-client.ts';
 import { startDgiSimulator, type DgiSimulator } from './dgi.simulator.ts';
 import { envelope, type Signer } from './dgi.test-helpers.ts';
 import { uyDateTime } from './simulator/efactura-service.ts';
-import { rootChildSpans, verifyStandaloneSignature } from './simulator/standalone-signature.ts';
+import { rootChildSpans, verifyStandaloneSignature } from '../../platform/xml/standalone-signature.ts';
 
 const RUC = '219999830019';
 const NAMES = [

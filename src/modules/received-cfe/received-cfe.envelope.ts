@@ -11,9 +11,10 @@
  *  another certificate. Per CFE: E05 CFEDGI.xsd, E04 its XMLDSig (against the Caratula certificate).
  */
 import { createHash, X509Certificate } from 'node:crypto';
-import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
+import { DOMParser } from '@xmldom/xmldom';
+import { childSpans, rootChildSpans, verifyStandaloneSignature } from '../../platform/xml/standalone-signature.js';
 import { validateXml } from '../../platform/xml/xsd.js';
-import { CFE_NAMESPACE, ENVELOPE_MAX_BYTES, verifyXmlSignature } from '../emission/index.js';
+import { CFE_NAMESPACE, ENVELOPE_MAX_BYTES } from '../emission/index.js';
 import type { CheckResult, Motive } from './received-cfe.tables.js';
 
 /** ACKSobre motive glosas, verbatim from DGITypes.xsd (RechazoSobreType; Glosa50Type). */
@@ -139,13 +140,16 @@ export function readEnvelope(bytes: Buffer, companyRut: string): EnvelopeReading
   if (cert.error) return fail('certificado', cert.error);
   pass('certificado');
 
-  const serializer = new XMLSerializer();
+  // Each CFE is cut out of the text as the bytes it was sent with (BRIEF 3: its signature covers it as a
+  // standalone document), never re-serialised from a DOM (which would change CR, U+0085, U+2028...).
+  const itemSpans = (rootChildSpans(xml) ?? []).filter((sp) => localName(sp.name) === 'CFE_Adenda');
   for (let i = 0; i < items.length; i += 1) {
     const item = items[i];
     const cfeEl = item.getElementsByTagNameNS(CFE_NAMESPACE, 'CFE')[0];
     const adendaEl = item.getElementsByTagNameNS(CFE_NAMESPACE, 'Adenda')[0];
-    const cfeXml = serializer.serializeToString(cfeEl as never);
-    const cfe: EnvelopeCfe = { nroOrdinal: i + 1, xml: cfeXml, adenda: adendaEl?.textContent ?? null, checks: [], motivos: [] };
+    const cfeSpan = itemSpans[i] && (childSpans(xml, itemSpans[i].start) ?? []).find((sp) => localName(sp.name) === 'CFE');
+    if (!cfeEl || !cfeSpan) return fail('formato', motive('S04', `El elemento CFE_Adenda ${i + 1} no trae CFE.`));
+    const cfe: EnvelopeCfe = { nroOrdinal: i + 1, xml: standaloneCfe(xml.slice(cfeSpan.start, cfeSpan.end), cfeSpan.name), adenda: adendaEl?.textContent ?? null, checks: [], motivos: [] };
     reading.cfes.push(cfe);
     // S02: every CFE is the envelope issuer's.
     const ruc = cfeEl.getElementsByTagNameNS(CFE_NAMESPACE, 'RUCEmisor')[0]?.textContent?.trim();
@@ -161,6 +165,22 @@ export function readEnvelope(bytes: Buffer, companyRut: string): EnvelopeReading
   return reading;
 }
 
+const localName = (qname: string) => qname.slice(qname.indexOf(':') + 1);
+
+/**
+ * The CFE's bytes as a document of its own. A CFE written with a prefix, or relying on a default
+ * namespace declared by the envelope, gets that declaration on its start tag (what it had when it was
+ * signed alone); one carrying its own declaration is left byte for byte.
+ */
+function standaloneCfe(text: string, qname: string): string {
+  const tagEnd = text.indexOf('>');
+  const prefix = qname.includes(':') ? qname.slice(0, qname.indexOf(':')) : '';
+  const decl = prefix ? `xmlns:${prefix}=` : 'xmlns=';
+  if (text.slice(0, tagEnd).includes(decl)) return text;
+  const at = 1 + qname.length;
+  return `${text.slice(0, at)} ${decl}"${CFE_NAMESPACE}"${text.slice(at)}`;
+}
+
 /** E05 (CFEDGI.xsd), E04 (signature with the envelope's certificate), and that we are its receiver. */
 export function checkCfe(cfe: EnvelopeCfe, cert: X509Certificate | undefined, companyRut: string): void {
   const be = (control: string, codigo: string, glosa: string, detalle: string) => {
@@ -170,10 +190,21 @@ export function checkCfe(cfe: EnvelopeCfe, cert: X509Certificate | undefined, co
   const xsd = validateXml('CFE', cfe.xml);
   if (xsd.ok) cfe.checks.push({ control: 'xsd_cfe', ok: true });
   else be('xsd_cfe', 'E05', 'No cumple validaciones de Formato comprobantes', xsd.errors.slice(0, 3).join('; '));
-  const sig = verifyXmlSignature(cfe.xml, cert ? { certificate: cert } : {});
-  if (sig.valid) cfe.checks.push({ control: 'firma', ok: true });
-  else be('firma', 'E04', 'Firma electrónica no es válida', sig.reason ?? 'firma inválida');
+  const key = cert ?? keyInfoCertificate(cfe.xml);
+  const sig = key ? verifyStandaloneSignature(cfe.xml, key.publicKey) : { ok: false as const, reason: 'el CFE no trae certificado (KeyInfo) y no hay carátula' };
+  if (sig.ok) cfe.checks.push({ control: 'firma', ok: true });
+  else be('firma', 'E04', 'Firma electrónica no es válida', sig.reason);
   const doc = /<(?:\w+:)?DocRecep>\s*([^<]*?)\s*<\/(?:\w+:)?DocRecep>/.exec(cfe.xml)?.[1];
   if (doc === companyRut) cfe.checks.push({ control: 'receptor', ok: true });
   else be('receptor', 'E05', 'No cumple validaciones de Formato comprobantes', `El receptor del CFE (${doc ?? 'ninguno'}) no es la empresa ${companyRut}.`);
+}
+
+/** A lone CFE (uploaded without its envelope) is verified with the certificate in its own KeyInfo, if any. */
+function keyInfoCertificate(xml: string): X509Certificate | undefined {
+  const b64 = /<(?:\w+:)?X509Certificate>\s*([A-Za-z0-9+/=\s]+?)\s*<\/(?:\w+:)?X509Certificate>/.exec(xml)?.[1];
+  try {
+    return b64 ? new X509Certificate(Buffer.from(b64.replace(/\s+/g, ''), 'base64')) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -6,7 +6,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { Motivo } from '../dgi.client.ts';
 import { GLOSAS, motivo, type CfeResult } from './ack-xml.ts';
-import { verifyStandaloneSignature } from './standalone-signature.ts';
+import { verifyStandaloneSignature } from '../../../platform/xml/standalone-signature.ts';
 
 export interface CfeSummary {
   rucEmisor: string;

@@ -11,7 +11,7 @@ import type { Motivo } from '../dgi.client.ts';
 import { escapeXml, soapEnvelope, soapFaultXml } from '../dgi.soap.ts';
 import { ackCfeXml, ackRepDiarioXml, ackSobreXml, motivo, type CaratulaValues, type CfeResult } from './ack-xml.ts';
 import { checkCfe, type CaeRange, type RejectRule } from './cfe-checks.ts';
-import { rootChildSpans, verifyStandaloneSignature } from './standalone-signature.ts';
+import { rootChildSpans, verifyStandaloneSignature } from '../../../platform/xml/standalone-signature.ts';
 import { base64ToPem, rucFromCertificate, signEnveloped } from './xmldsig.ts';
 
 const CFE_NS = 'http://cfe.dgi.gub.uy';

@@ -1,6 +1,6 @@
 /**
- * How the simulated DGI checks a CFE signature (BRIEF 3): each CFE is cut out of the received
- * envelope as the very bytes it was sent with, read as a document of its own by libxml2 (the
+ * How a receiver of CFEs checks a CFE signature (BRIEF 3), used by the simulated DGI and by our own
+ * intake of received CFEs: each CFE is cut out of the received envelope as the very bytes it was sent with, read as a document of its own by libxml2 (the
  * parser and C14N of xmlsec1), and the enveloped signature is checked on that document.
  *
  * Nothing is re-serialised: a DOM round trip (xmldom) wrote a decoded carriage return raw, which a
