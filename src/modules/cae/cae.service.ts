@@ -69,7 +69,31 @@ export interface ManualCaeInput {
   idSucursal?: number | null;
 }
 
-export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust; companyRut(companyId: number): Promise<string | undefined> }) {
+/** A manually entered range as the simulated DGI records it (issue 27 point 2). */
+export interface SimulatedDgiRange {
+  rucEmisor: string;
+  tipoCfe: number;
+  serie: string;
+  desde: number;
+  hasta: number;
+  fechaVencimiento: string;
+  NA: string;
+}
+
+export interface CaeServiceDeps {
+  db: Db;
+  logger: Logger;
+  trust: CaeTrust;
+  companyRut(companyId: number): Promise<string | undefined>;
+  /**
+   * DGI_MODE=simulator only: tells the simulated DGI about a range typed in with importar-manual, which
+   * it did not issue itself (it answers E09 for ranges it does not know). Returns a warning for the
+   * answer when the range could not be registered.
+   */
+  registerWithSimulatedDgi?(range: SimulatedDgiRange): Promise<string | undefined>;
+}
+
+export function createCaeService(deps: CaeServiceDeps) {
   const { db } = deps;
 
   async function loadVisible(actor: Actor, id: number, minRole: 'lectura' | 'emisor' | 'administrador', forUpdateTx?: DbOrTx) {
@@ -158,6 +182,13 @@ export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust
     return { ...found, rutEmpresa: rut };
   }
 
+  /** Simulator mode: the stored range is registered with the simulated DGI too (see deps). */
+  async function withSimulatedDgi(view: CaeRangeView, data: CaeData): Promise<CaeRangeView & { advertencias?: string[] }> {
+    if (!deps.registerWithSimulatedDgi) return view;
+    const warning = await deps.registerWithSimulatedDgi({ rucEmisor: data.rucE, tipoCfe: data.tipoCfe, serie: data.serie, desde: data.dNro, hasta: data.hNro, fechaVencimiento: data.fvd, NA: data.na });
+    return warning ? { ...view, advertencias: [warning] } : view;
+  }
+
   return {
     // Contingency ranges (CFC): altaCfc, editarCfc, listCfc, numeroDisponibleContingencia, reserveContingencyNumber.
     ...createCfcFunctions({ db }),
@@ -169,7 +200,10 @@ export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust
       const first = found.problems[0];
       if (first) throw (caeErrors as Record<string, (m?: string) => Error>)[first.code](first.message);
       deps.logger.info({ companyId, NA: found.data!.na, warnings: found.warnings }, 'CAE imported');
-      return store(found.data!, companyId, { origin: 'xml', xml, branchId });
+      const data = found.data!;
+      const view = await store(data, companyId, { origin: 'xml', xml, branchId });
+      // A file the simulator issued is already known to it; one from elsewhere (a DGI sample) is not.
+      return withSimulatedDgi(view, { ...data, rucE: found.rutEmpresa ?? data.rucE });
     },
 
     /** importar-manual: a CAE received on paper, typed in. No signature to check; DGI's data rules apply (cae.rules). */
@@ -181,7 +215,14 @@ export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust
       };
       const [problem] = caeRuleProblems(data, uyToday());
       if (problem) throw caeErrors[problem.code](problem.message);
-      return store(data, input.idEmpresa, { origin: 'manual', branchId: input.idSucursal });
+      const view = await store(data, input.idEmpresa, { origin: 'manual', branchId: input.idSucursal });
+      return withSimulatedDgi(view, { ...data, rucE: (await deps.companyRut(input.idEmpresa)) ?? '' });
+    },
+
+    /** For the simulated DGI's sandbox: refuses, with importar's own error, range data importar would refuse. */
+    assertRangeRules(d: { tipoCfe: number; dNro: number; hNro: number; fa: string; fvd: string }) {
+      const [problem] = caeRuleProblems(d, uyToday());
+      if (problem) throw caeErrors[problem.code](problem.message);
     },
 
     /** validar: reports what the file contains and every problem found, storing nothing. */
