@@ -84,8 +84,14 @@ export function createModules(deps: ModuleDeps) {
     registerWithSimulatedDgi: config.dgi.mode !== 'simulator' ? undefined : async (range) => {
       const sim = inProcessSimulator ? await simulatorControl() : undefined;
       if (sim) {
-        sim.registerCae({ ...range, tipoCfe: String(range.tipoCfe) });
-        return undefined;
+        try {
+          sim.registerCae({ ...range, tipoCfe: String(range.tipoCfe) });
+          return undefined;
+        } catch (err) {
+          // The range is stored; only the simulated DGI failed to learn it (its state file): say what follows.
+          logger.error({ err, NA: range.NA }, 'the DGI simulator could not record a CAE range');
+          return `El DGI simulado no pudo registrar este rango (${(err as Error).message}) y rechazará sus comprobantes con E09: obtenga otro CAE con POST /api/v1/sandbox/dgi/cae e impórtelo con POST /api/v1/cae/importar.`;
+        }
       }
       return `El DGI simulado externo (DGI_SIMULATOR_URL) no conoce este rango y rechazará sus comprobantes con E09: inicie el servicio sin DGI_SIMULATOR_URL (simulador interno) y obtenga el CAE con POST /api/v1/sandbox/dgi/cae, o inicie el simulador con --no-cae-check.`;
     },
