@@ -137,6 +137,7 @@ describe('simulator state file', () => {
     const send = async (idEmisor: number, nro: number) => {
       const ack = await client.sendEnvelope(envelope(company, { rucEmisor: RUC, idEmisor, cfes: [signedTicket(company, { rucEmisor: RUC, serie: 'M', nro })] }));
       const status = await client.queryEnvelopeStatus(ack.caratula.IDReceptor, ack.paramConsulta!.Token);
+      assert.ok(status.ready);
       return status.detalles.map((d) => [d.Estado, d.motivos.map((m) => m.Motivo).join()]);
     };
     assert.deepEqual(await send(1, 1), [['BE', 'E09']], 'unknown range');
