@@ -14,6 +14,8 @@ import { createCfcFunctions } from './cfc.service.js';
 import { caeRuleProblems } from './cae.rules.js';
 import type { CaeTrust } from './cae.trust.js';
 import { checkCaeXml, type CaeCheck, type CaeData } from './cae.xml.js';
+import { rangeView } from './cae.view.js';
+import { withSimulatedDgi, type RegisterWithSimulatedDgi } from './cae.simulated-dgi.js';
 
 export interface ReserveInput {
   companyId: number;
@@ -26,34 +28,7 @@ export interface ReserveInput {
   fecha?: string;
 }
 
-export function rangeView(r: repo.CaeRangeRow, voided: number, today: string) {
-  const consumed = r.nextNumber - r.dNro;
-  const remaining = r.annulledAt ? 0 : r.hNro - r.nextNumber + 1;
-  const vencido = r.fvd < today;
-  return {
-    id: r.id,
-    idEmpresa: r.companyId,
-    idSucursal: r.branchId,
-    tipoCfe: r.tipoCfe,
-    serie: r.serie,
-    desde: r.dNro,
-    hasta: r.hNro,
-    numeroCae: r.caeNumber,
-    fechaAutorizacion: r.fa,
-    fechaVencimiento: r.fvd,
-    caeEspecial: r.caeEspecial,
-    causalCaeEspecial: r.causalCaeEsp,
-    origen: r.origin,
-    proximoNumero: remaining > 0 ? r.nextNumber : null,
-    utilizados: consumed - voided,
-    anulados: voided,
-    disponibles: vencido ? 0 : remaining,
-    vencido,
-    anulado: r.annulledAt !== null,
-    estado: r.annulledAt ? ('anulado' as const) : vencido ? ('vencido' as const) : remaining === 0 ? ('agotado' as const) : ('vigente' as const),
-  };
-}
-export type CaeRangeView = ReturnType<typeof rangeView>;
+export { rangeView, type CaeRangeView } from './cae.view.js';
 
 export interface ManualCaeInput {
   idEmpresa: number;
@@ -69,28 +44,13 @@ export interface ManualCaeInput {
   idSucursal?: number | null;
 }
 
-/** A manually entered range as the simulated DGI records it (issue 27 point 2). */
-export interface SimulatedDgiRange {
-  rucEmisor: string;
-  tipoCfe: number;
-  serie: string;
-  desde: number;
-  hasta: number;
-  fechaVencimiento: string;
-  NA: string;
-}
-
 export interface CaeServiceDeps {
   db: Db;
   logger: Logger;
   trust: CaeTrust;
   companyRut(companyId: number): Promise<string | undefined>;
-  /**
-   * DGI_MODE=simulator only: tells the simulated DGI about a range typed in with importar-manual, which
-   * it did not issue itself (it answers E09 for ranges it does not know). Returns a warning for the
-   * answer when the range could not be registered.
-   */
-  registerWithSimulatedDgi?(range: SimulatedDgiRange): Promise<string | undefined>;
+  /** DGI_MODE=simulator only (cae.simulated-dgi.ts). */
+  registerWithSimulatedDgi?: RegisterWithSimulatedDgi;
 }
 
 export function createCaeService(deps: CaeServiceDeps) {
@@ -182,13 +142,6 @@ export function createCaeService(deps: CaeServiceDeps) {
     return { ...found, rutEmpresa: rut };
   }
 
-  /** Simulator mode: the stored range is registered with the simulated DGI too (see deps). */
-  async function withSimulatedDgi(view: CaeRangeView, data: CaeData): Promise<CaeRangeView & { advertencias?: string[] }> {
-    if (!deps.registerWithSimulatedDgi) return view;
-    const warning = await deps.registerWithSimulatedDgi({ rucEmisor: data.rucE, tipoCfe: data.tipoCfe, serie: data.serie, desde: data.dNro, hasta: data.hNro, fechaVencimiento: data.fvd, NA: data.na });
-    return warning ? { ...view, advertencias: [warning] } : view;
-  }
-
   return {
     // Contingency ranges (CFC): altaCfc, editarCfc, listCfc, numeroDisponibleContingencia, reserveContingencyNumber.
     ...createCfcFunctions({ db }),
@@ -203,7 +156,7 @@ export function createCaeService(deps: CaeServiceDeps) {
       const data = found.data!;
       const view = await store(data, companyId, { origin: 'xml', xml, branchId });
       // A file the simulator issued is already known to it; one from elsewhere (a DGI sample) is not.
-      return withSimulatedDgi(view, { ...data, rucE: found.rutEmpresa ?? data.rucE });
+      return withSimulatedDgi(deps.registerWithSimulatedDgi, view, { ...data, rucE: found.rutEmpresa ?? data.rucE });
     },
 
     /** importar-manual: a CAE received on paper, typed in. No signature to check; DGI's data rules apply (cae.rules). */
@@ -216,7 +169,7 @@ export function createCaeService(deps: CaeServiceDeps) {
       const [problem] = caeRuleProblems(data, uyToday());
       if (problem) throw caeErrors[problem.code](problem.message);
       const view = await store(data, input.idEmpresa, { origin: 'manual', branchId: input.idSucursal });
-      return withSimulatedDgi(view, { ...data, rucE: (await deps.companyRut(input.idEmpresa)) ?? '' });
+      return withSimulatedDgi(deps.registerWithSimulatedDgi, view, { ...data, rucE: (await deps.companyRut(input.idEmpresa)) ?? '' });
     },
 
     /** For the simulated DGI's sandbox: refuses, with importar's own error, range data importar would refuse. */
