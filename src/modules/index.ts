@@ -27,6 +27,7 @@ import { createCaeTrust } from './cae/cae.trust.js';
 import { caeRoutes } from './cae/cae.routes.js';
 import { createDgiSandboxService } from './dgi-sandbox/dgi-sandbox.service.js';
 import { dgiSandboxRoutes } from './dgi-sandbox/dgi-sandbox.routes.js';
+import { simulatedDgiRegistrar } from './dgi-sandbox/dgi-sandbox.registrar.js';
 import { cfcRoutes } from './cae/cfc.routes.js';
 import { createCertificatesService } from './certificates/certificates.service.js';
 import { certificatesRoutes } from './certificates/certificates.routes.js';
@@ -81,20 +82,7 @@ export function createModules(deps: ModuleDeps) {
   const simulatorControl = async () => (await issuedCfe.lookups.simulator())?.control;
   const cae = createCaeService({
     db, logger, trust: caeTrust, companyRut: companies.rutOf,
-    registerWithSimulatedDgi: config.dgi.mode !== 'simulator' ? undefined : async (range) => {
-      const sim = inProcessSimulator ? await simulatorControl() : undefined;
-      if (sim) {
-        try {
-          sim.registerCae({ ...range, tipoCfe: String(range.tipoCfe) });
-          return undefined;
-        } catch (err) {
-          // The range is stored; only the simulated DGI failed to learn it (its state file): say what follows.
-          logger.error({ err, NA: range.NA }, 'the DGI simulator could not record a CAE range');
-          return `El DGI simulado no pudo registrar este rango (${(err as Error).message}) y rechazará sus comprobantes con E09: obtenga otro CAE con POST /api/v1/sandbox/dgi/cae e impórtelo con POST /api/v1/cae/importar.`;
-        }
-      }
-      return `El DGI simulado externo (DGI_SIMULATOR_URL) no conoce este rango y rechazará sus comprobantes con E09: inicie el servicio sin DGI_SIMULATOR_URL (simulador interno) y obtenga el CAE con POST /api/v1/sandbox/dgi/cae, o inicie el simulador con --no-cae-check.`;
-    },
+    registerWithSimulatedDgi: simulatedDgiRegistrar({ mode: config.dgi.mode, simulator: inProcessSimulator ? simulatorControl : undefined, logger }),
   });
   const masterKey = resolveMasterKey({ masterKey: config.secrets.masterKey, isProduction: config.isProduction, dataDir: config.dataDir });
   const certificates = createCertificatesService({ db, logger, masterKey, invalidation, companyRut: companies.rutOf });
