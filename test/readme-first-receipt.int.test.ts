@@ -17,13 +17,34 @@ import { cloneTemplate } from './support/app.js';
 const root = path.resolve(import.meta.dirname, '..');
 const README_ADDRESS = 'http://127.0.0.1:3000';
 
-/** The ```sh blocks of the README section whose heading is `title`, in order. */
-function shellBlocks(markdown: string, title: string): string[] {
+interface Step {
+  /** A ```sh block. */
+  shell: string;
+  /** The lines of the answer block shown after it (```json or ```), if any. */
+  shown: string[];
+}
+
+/** The ```sh blocks of the README section whose heading is `title`, in order, each with the answer shown after it. */
+function readmeSteps(markdown: string, title: string): Step[] {
   const start = markdown.indexOf(`\n## ${title}\n`);
   if (start < 0) throw new Error(`README.md has no section "## ${title}"`);
   const end = markdown.indexOf('\n## ', start + 1);
   const section = markdown.slice(start, end < 0 ? undefined : end);
-  return [...section.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+  const steps: Step[] = [];
+  for (const m of section.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)) {
+    if (m[1] === 'sh') steps.push({ shell: m[2], shown: [] });
+    else if (steps.length && steps.at(-1)!.shown.length === 0) steps.at(-1)!.shown = m[2].split('\n').filter(Boolean);
+  }
+  return steps;
+}
+
+/**
+ * A shown answer line as a pattern: `…` stands for anything left out, and every number may differ
+ * (ids, CAE numbers, amounts depend on the run); the rest must be printed as shown.
+ */
+function shownLinePattern(line: string): RegExp {
+  const literal = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\d+/g, '\\d+');
+  return new RegExp(`^${line.split('…').map(literal).join('.*')}$`);
 }
 
 function run(command: string, args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string }) {
@@ -47,11 +68,13 @@ async function waitFor(what: string, check: () => RegExpExecArray | null, ms: nu
 
 describe('README "Your first receipt"', () => {
   it('the pasted blocks take a new service to an e-Ticket and an e-Factura accepted by the simulated DGI', { timeout: 240_000 }, async () => {
-    const [startBlock, ...steps] = shellBlocks(fs.readFileSync(path.join(root, 'README.md'), 'utf8'), 'Your first receipt');
+    const [startStep, ...steps] = readmeSteps(fs.readFileSync(path.join(root, 'README.md'), 'utf8'), 'Your first receipt');
+    const startBlock = startStep?.shell;
     const start = /^((?:[A-Z_]+=\S+ +)*)npm start\n$/.exec(startBlock ?? '');
     assert.ok(start, `the first block starts the service: "<VAR=value ...> npm start", not ${JSON.stringify(startBlock)}`);
     const startEnv = Object.fromEntries(start[1].trim().split(/ +/).filter(Boolean).map((kv) => kv.split(/=(.*)/s).slice(0, 2)));
-    const script = steps.join('\n');
+    // One bash session; a marker line before each block tells its output apart.
+    const script = steps.map((step, i) => `echo '@@step ${i}@@'\n${step.shell}`).join('\n');
     assert.equal(script.split(README_ADDRESS).length, 2, `the blocks name the address ${README_ADDRESS} once (API=...)`);
 
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfe-readme-'));
@@ -68,6 +91,18 @@ describe('README "Your first receipt"', () => {
       const accepted = [...out.matchAll(/^comprobante (\d+): aceptado$/gm)].map((m) => Number(m[1]));
       assert.equal(accepted.length, 2, `both receipts accepted; the guide printed:\n${out}\n--- service:\n${service.output()}`);
       assert.match(out, /^%PDF-$/m, 'the printed e-Factura is a PDF');
+
+      // Every answer line the README shows is what that block printed (up to `…` and numbers).
+      const parts = out.split(/^@@step (\d+)@@$/m);
+      const printed = new Map<number, string>();
+      for (let k = 1; k < parts.length; k += 2) printed.set(Number(parts[k]), parts[k + 1]);
+      steps.forEach((step, i) => {
+        const lines = (printed.get(i) ?? '').split('\n').map((l) => l.trim());
+        for (const shown of step.shown) {
+          assert.ok(lines.some((l) => shownLinePattern(shown).test(l)), `README step ${i + 1} shows\n  ${shown}\nbut printed\n  ${lines.filter(Boolean).join('\n  ')}`);
+        }
+      });
+      assert.ok(steps.filter((s) => s.shown.length > 0).length >= 10, 'the steps show their answers');
 
       // Checked again from outside the script, through the API.
       const login = await fetch(`${address}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ usuario: 'admin@localhost.localdomain', clave: startEnv.ADMIN_PASSWORD }) });

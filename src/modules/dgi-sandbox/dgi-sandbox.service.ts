@@ -5,8 +5,8 @@
  * certificate, as DGI signs them: BRIEF 10), whose ranges the simulator then knows, so receipts
  * numbered in them are accepted instead of E09. Only wired in simulator mode (modules/index.ts).
  */
-import { X509Certificate } from 'node:crypto';
 import { addDays, uyToday } from '../../lib/dates.js';
+import { readCertificate } from '../../platform/crypto/pki.js';
 import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
 import type { CaeRange, DgiSimulatorControl } from '../dgi/dgi.simulator.js';
 import { sandboxErrors } from './dgi-sandbox.errors.js';
@@ -40,11 +40,11 @@ export function createDgiSandboxService(deps: SandboxDeps) {
       assertCompanyRole(actor, idEmpresa, 'administrador');
       const company = await deps.company(actor, idEmpresa);
       const issued = (await control()).issueCompanyCertificate(company.rut, company.razonSocial);
-      const cert = new X509Certificate(issued.certificatePem);
+      // Subject and issuer written as importarCertificado and the certificate list write them (RFC 2253).
+      const cert = readCertificate(issued.certificatePem);
       return {
         idEmpresa, rut: company.rut, clave: issued.password, archivo: issued.p12.toString('base64'),
-        sujeto: cert.subject.replace(/\n/g, ', '), emisor: cert.issuer.replace(/\n/g, ', '),
-        vigenciaDesde: new Date(cert.validFrom).toISOString(), vigenciaHasta: new Date(cert.validTo).toISOString(),
+        sujeto: cert.subject, emisor: cert.issuer, vigenciaDesde: cert.notBefore.toISOString(), vigenciaHasta: cert.notAfter.toISOString(),
       };
     },
 
