@@ -9,8 +9,9 @@
  * them, then issues an e-Ticket, an e-Factura, a credit note on it and an export invoice in USD,
  * printing tipo, serie-numero, CAE, security code and QR URL. Then the DGI round trip: one more
  * e-Ticket that the simulator is told to reject (E05), the submission worker (job runner + wake-up,
- * as in the embedded default) sends everything in envelopes, polls the results, and the demo prints each receipt's state and history: signed → accepted, and the forced
- * rejection with its voided number. Re-runnable. The simulated DGI keeps its state under DATA_DIR
+ * as in the embedded default) sends everything in envelopes, polls the results, and the demo prints
+ * each receipt's state and history: signed → accepted, and the forced rejection with its voided
+ * number. Re-runnable. The simulated DGI keeps its state under DATA_DIR
  * (dgi-simulator/state.jsonl), so `npm start` on the same DATA_DIR later meets the same DGI: the
  * receipts left unsent here are accepted under the CAE it issued.
  */
