@@ -4,13 +4,14 @@
  * `./data-demo`, port EMBEDDED_PG_PORT default 54339, so it never touches the dev database in ./data).
  * Logs in as the first administrator (created as ADMIN_USER / ADMIN_PASSWORD, default
  * admin@localhost.localdomain / demo-password-1, when the database has no user), creates or reuses
- * "Empresa Demo S.A.", its branch DEMO and terminal CAJA1, imports a simulator certificate and CAE
- * files for the types it issues, then issues an e-Ticket, an e-Factura, a credit note on it and an
- * export invoice in USD, printing tipo, serie-numero, CAE, security code and QR URL. Then the DGI
- * round trip: one more e-Ticket that the simulator is told to reject (E05), the submission worker
- * (job runner + wake-up, as in the embedded default) sends everything in envelopes, polls the
- * results, and the demo prints each receipt's state and history: signed → accepted, and the forced
- * rejection with its voided number. Re-runnable. The simulated DGI keeps its state under DATA_DIR
+ * "Empresa Demo S.A.", its branch DEMO and terminal CAJA1, gets a test certificate and CAE files for
+ * the types it issues from the simulated DGI's sandbox (POST /api/v1/sandbox/dgi/*) and imports
+ * them, then issues an e-Ticket, an e-Factura, a credit note on it and an export invoice in USD,
+ * printing tipo, serie-numero, CAE, security code and QR URL. Then the DGI round trip: one more
+ * e-Ticket that the simulator is told to reject (E05), the submission worker (job runner + wake-up,
+ * as in the embedded default) sends everything in envelopes, polls the results, and the demo prints
+ * each receipt's state and history: signed → accepted, and the forced rejection with its voided
+ * number. Re-runnable. The simulated DGI keeps its state under DATA_DIR
  * (dgi-simulator/state.jsonl), so `npm start` on the same DATA_DIR later meets the same DGI: the
  * receipts left unsent here are accepted under the CAE it issued.
  */
@@ -65,28 +66,25 @@ try {
   if (point.status !== 201 && point.status !== 409) must(point, 'create emission point');
   console.log(`demo: company ${idEmpresa} ${company.razonSocial} (RUT ${DEMO_RUT}), branch DEMO, terminal CAJA1 ${found.data[0] ? '(reused)' : '(created)'}`);
 
-  // A new certificate each run from the simulator's CA (kept in DATA_DIR, so earlier ones stay valid too).
-  const sim = await modules.services.lookups.simulator();
-  if (!sim) throw new Error('The demo needs DGI_MODE=simulator without DGI_SIMULATOR_URL (the in-process simulator).');
-  const cert = sim.control.issueCompanyCertificate(DEMO_RUT, DEMO_NAME);
-  must(await api(token, 'POST', '/api/v1/empresa/importarCertificado', { idEmpresa, clave: cert.password, archivo: cert.p12.toString('base64') }), 'import certificate');
+  // The simulated DGI's sandbox over HTTP, as any client gets it (README "Your first receipt"): a new test
+  // certificate each run (the simulator keeps its CA in DATA_DIR, so earlier ones stay valid too)...
+  const sandbox = 'needs DGI_MODE=simulator without DGI_SIMULATOR_URL, outside production';
+  const cert = must(await api(token, 'POST', '/api/v1/sandbox/dgi/certificado', { idEmpresa }), `sandbox certificate (${sandbox})`);
+  must(await api(token, 'POST', '/api/v1/empresa/importarCertificado', cert), 'import certificate');
 
-  // CAE for every type the demo issues, only where no number is left.
+  // ...and CAE files for every type the demo issues, only where no number is left.
   const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10); // Uruguay (UTC−3)
-  const cafVence = `${Number(today.slice(0, 4)) + 1}-12-31`; // CAE.xsd caps FVD; DGI grants about two years
   const available = must(await api(token, 'GET', `/api/v1/cae/obtenerDisponibilidad?idEmpresa=${idEmpresa}`), 'CAE availability') as Array<{ tipoCfe: number; numerosDisponibles: number }>;
   for (const tipoCfe of [101, 111, 112, 121]) {
     if (available.some((a) => a.tipoCfe === tipoCfe && a.numerosDisponibles > 0)) continue;
-    const used = available.filter((a) => a.tipoCfe === tipoCfe).length;
-    const serie = String.fromCharCode(65 + used); // a new serie when an earlier one ran out
-    const { xml, NA } = sim.control.issueCae({ rucEmisor: DEMO_RUT, tipoCfe, serie, desde: 1, hasta: 10_000, fechaVencimiento: cafVence });
-    const imported = await api(token, 'POST', '/api/v1/cae/importar', { idEmpresa, xml });
-    if (imported.status === 201) continue;
-    if (imported.body?.code !== 'CAE_FIRMANTE_NO_CONFIABLE') must(imported, `import CAE ${tipoCfe}`);
-    // The app trusts only DGI's real CAE signer unless the simulator's certificate is configured:
-    // the same range is then loaded through the manual import.
-    console.log(`demo: CAE ${tipoCfe} file refused (simulator signer not trusted by this app): loading NA ${NA} with /api/v1/cae/importar-manual`);
-    must(await api(token, 'POST', '/api/v1/cae/importar-manual', { idEmpresa, tipoCfe, serie, desde: 1, hasta: 10_000, numeroCae: NA, fechaAutorizacion: today, fechaVencimiento: cafVence }), `manual CAE ${tipoCfe}`);
+    // A serie whose numbers the simulated DGI has not authorized yet (an earlier one ran out).
+    for (let letter = 0; ; letter++) {
+      if (letter === 26) throw new Error(`no free serie left for type ${tipoCfe}`);
+      const file = await api(token, 'POST', '/api/v1/sandbox/dgi/cae', { idEmpresa, tipoCfe, serie: String.fromCharCode(65 + letter), desde: 1, hasta: 10_000 });
+      if (file.body?.code === 'SANDBOX_CAE_SUPERPUESTO') continue;
+      must(await api(token, 'POST', '/api/v1/cae/importar', must(file, `sandbox CAE ${tipoCfe}`)), `import CAE ${tipoCfe}`);
+      break;
+    }
   }
 
   const emit = async (label: string, cfe: Record<string, unknown>) => {
@@ -110,15 +108,12 @@ try {
   });
   const rejected = await emit('e-Ticket que DGI rechazará (simulador: E05)', { idDoc: { tipoCfe: 101, fechaEmision: today }, detalles: [yerba] });
 
-  // DGI round trip. A data directory from before the simulator kept its state holds CAE ranges this
-  // DGI never issued: register the demo's series it does not know, and script the rejection.
-  const known = sim.control.caes();
-  for (const tipoCfe of [101, 111, 112, 121]) {
-    for (const serie of ['A', 'B', 'C']) {
-      if (known.some((c) => c.rucEmisor === DEMO_RUT && c.tipoCfe === String(tipoCfe) && c.serie === serie)) continue;
-      sim.control.issueCae({ rucEmisor: DEMO_RUT, tipoCfe, serie, desde: 1, hasta: 10_000, fechaVencimiento: cafVence });
-    }
-  }
+  // DGI round trip. A data directory from before the simulator kept its state (or learned imported
+  // ranges) holds CAE ranges this DGI never knew: tell it, and script the rejection.
+  const sim = await modules.services.lookups.simulator();
+  if (!sim) throw new Error(`The demo ${sandbox} (the in-process simulator).`);
+  const ranges = must(await api(token, 'GET', `/api/v1/cae/todos?idEmpresa=${idEmpresa}&length=500`), 'CAE ranges');
+  for (const r of ranges.data) sim.control.registerCae({ rucEmisor: DEMO_RUT, tipoCfe: String(r.tipoCfe), serie: r.serie, desde: r.desde, hasta: r.hasta, fechaVencimiento: r.fechaVencimiento, NA: r.numeroCae });
   sim.control.rejectNext({ tipoCFE: 101, serie: rejected.serie, nro: rejected.numero }, ['E05']);
   console.log('\ndemo: starting the DGI submission worker (envelopes → ACKSobre → EFACCONSULTARESTADOENVIO → ACKCFE)');
   const runner = await startJobRunner({ pool: runtime.database.pool, jobs: modules.jobs, cron: [], concurrency: 2, logger });

@@ -25,6 +25,9 @@ import { salesOrdersRoutes } from './sales-orders/sales-orders.routes.js';
 import { createCaeService } from './cae/cae.service.js';
 import { createCaeTrust } from './cae/cae.trust.js';
 import { caeRoutes } from './cae/cae.routes.js';
+import { createDgiSandboxService } from './dgi-sandbox/dgi-sandbox.service.js';
+import { dgiSandboxRoutes } from './dgi-sandbox/dgi-sandbox.routes.js';
+import { simulatedDgiRegistrar } from './dgi-sandbox/dgi-sandbox.registrar.js';
 import { cfcRoutes } from './cae/cfc.routes.js';
 import { createCertificatesService } from './certificates/certificates.service.js';
 import { certificatesRoutes } from './certificates/certificates.routes.js';
@@ -77,7 +80,15 @@ export function createModules(deps: ModuleDeps) {
     anchorsFile: config.cae.trustAnchorsFile,
     simulatorCa: config.dgi.mode === 'simulator' && !config.isProduction ? async () => (await issuedCfe.lookups.simulator())?.control.caCertificatePem : undefined,
   });
-  const cae = createCaeService({ db, logger, trust: caeTrust, companyRut: companies.rutOf });
+  // The in-process simulated DGI (DGI_MODE=simulator, no DGI_SIMULATOR_URL): the sandbox hands out its
+  // certificates and CAE files, and learns the ranges imported by hand (issue 27 point 2).
+  const inProcessSimulator = config.dgi.mode === 'simulator' && !config.dgi.simulatorUrl;
+  const sandboxEnabled = inProcessSimulator && !config.isProduction;
+  const simulatorControl = async () => (await issuedCfe.lookups.simulator())?.control;
+  const cae = createCaeService({
+    db, logger, trust: caeTrust, companyRut: companies.rutOf,
+    registerWithSimulatedDgi: simulatedDgiRegistrar({ mode: config.dgi.mode, simulator: inProcessSimulator ? simulatorControl : undefined, logger }),
+  });
   const masterKey = resolveMasterKey({ masterKey: config.secrets.masterKey, isProduction: config.isProduction, dataDir: config.dataDir });
   // Signing certificates must chain to an accredited Uruguayan CA (BRIEF 3); in simulator mode the in-process simulator's test CA counts too.
   const certificateTrust = createCertificateTrust({
@@ -143,6 +154,8 @@ export function createModules(deps: ModuleDeps) {
   const salesOrders = createSalesOrdersService({ db, events, issuedCfe: issuedCfe.service, customers });
   const cfeDocuments = createCfeDocumentsModule({ db, mailer, companies, outboundMail, customers, issuedCfe: issuedCfe.service });
 
+  const dgiSandbox = createDgiSandboxService({ simulator: simulatorControl, company: companies.get, assertCaeRules: cae.assertRangeRules });
+
   const routes: FastifyPluginAsync[] = [
     authRoutes(auth, { rateLimitPerMinute: config.http.authRateLimitPerMinute }),
     usersRoutes(users),
@@ -164,6 +177,8 @@ export function createModules(deps: ModuleDeps) {
     receiverExchange.routes,
     ...receivedCfe.routes,
     dgiSubmission.routes,
+    // Sandbox-only routes: absent (404) in DGI_MODE=real, with an external simulator and in production.
+    ...(sandboxEnabled ? [dgiSandboxRoutes(dgiSandbox)] : []),
   ] as unknown as FastifyPluginAsync[];
 
   const jobs: JobHandler[] = [

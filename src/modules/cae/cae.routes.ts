@@ -34,9 +34,10 @@ export function caeRoutes(cae: CaeService): FastifyPluginAsyncZod {
         tags, summary: 'Import CAE from XML',
         description:
           'Either JSON `{ idEmpresa, xml, idSucursal? }` or multipart/form-data with fields `idEmpresa`, optional `idSucursal` and the file (any field name). ' +
-          'The file is validated against CAE.xsd (the 2012 format without <TA> is accepted) and DGI\'s rules (electronic type, at most 1,000,000 numbers, FVD within 24 months of FA), its XML signature must verify with a DGI certificate chained to a trusted CA (Correo Uruguayo, CAE_TRUST_ANCHORS), and RucE must be the company RUT. ' +
+          'The file is validated against CAE.xsd (the 2012 format without <TA> is accepted) and DGI\'s rules (electronic type, at most 1,000,000 numbers, FVD within 24 months of FA), its XML signature must verify with a DGI certificate chained to a trusted CA (Correo Uruguayo, CAE_TRUST_ANCHORS; with DGI_MODE=simulator outside production also the in-process simulated DGI\'s CA, whose files POST /api/v1/sandbox/dgi/cae hands out; never in DGI_MODE=real), and RucE must be the company RUT. ' +
+          'With DGI_MODE=simulator the range is registered with the in-process simulated DGI too (a file it did not issue, such as a DGI sample, would otherwise get E09). ' +
           'Errors: CAE_XML_INVALIDO, CAE_FIRMA_INVALIDA, CAE_FIRMANTE_NO_CONFIABLE, CAE_RUT_DISTINTO, CAE_TIPO_INVALIDO, CAE_RANGO_INVALIDO (400), CAE_DUPLICADO, CAE_SUPERPUESTO (409: overlaps a range not voided of the same type and serie).',
-        response: { 201: s.caeRangeView, ...withConflict },
+        response: { 201: s.manualResult, ...withConflict },
       },
     }, async (req, reply) => {
       const input = req.isMultipart() ? await multipartImport(req) : parseImport(req.body);
@@ -44,7 +45,11 @@ export function caeRoutes(cae: CaeService): FastifyPluginAsyncZod {
     });
 
     app.post('/api/v1/cae/importar-manual', {
-      schema: { tags, summary: 'Manual CAE import', description: 'A CAE received on paper: the same data as the DGI file, typed in. No signature is checked; the same DGI rules apply. Errors: CAE_TIPO_INVALIDO, CAE_RANGO_INVALIDO (400), CAE_DUPLICADO, CAE_SUPERPUESTO (409).', body: s.manualBody, response: { 201: s.caeRangeView, ...withConflict } },
+      schema: { tags, summary: 'Manual CAE import', description:
+        'A CAE received on paper: the same data as the DGI file, typed in. No signature is checked; the same DGI rules apply. ' +
+        'With DGI_MODE=simulator the range is also registered with the in-process simulated DGI, which otherwise rejects receipts of ranges it did not issue with E09; ' +
+        'when that cannot be done (an external simulator at DGI_SIMULATOR_URL) the answer carries `advertencias` saying so and how to get a CAE it accepts. ' +
+        'Errors: CAE_TIPO_INVALIDO, CAE_RANGO_INVALIDO (400), CAE_DUPLICADO, CAE_SUPERPUESTO (409).', body: s.manualBody, response: { 201: s.manualResult, ...withConflict } },
     }, async (req, reply) => reply.status(201).send(await cae.importManual(requireActor(req), req.body)));
 
     app.post('/api/v1/cae/validar', {

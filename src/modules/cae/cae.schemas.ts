@@ -38,6 +38,8 @@ export const caeRangeView = z.object({
   estado: z.enum(['vigente', 'agotado', 'vencido', 'anulado']),
 });
 export const caeRangesPage = pagedResponse(caeRangeView);
+/** importar-manual: the range, and what the caller must know about it (issue 27: a simulated DGI that cannot know the range). */
+export const manualResult = caeRangeView.extend({ advertencias: z.array(z.string()).optional() });
 
 export const listQuery = pagingQuery.extend({
   idEmpresa,

@@ -14,6 +14,8 @@ import { createCfcFunctions } from './cfc.service.js';
 import { caeRuleProblems } from './cae.rules.js';
 import type { CaeTrust } from './cae.trust.js';
 import { checkCaeXml, type CaeCheck, type CaeData } from './cae.xml.js';
+import { rangeView } from './cae.view.js';
+import { withSimulatedDgi, type RegisterWithSimulatedDgi } from './cae.simulated-dgi.js';
 
 export interface ReserveInput {
   companyId: number;
@@ -26,34 +28,7 @@ export interface ReserveInput {
   fecha?: string;
 }
 
-export function rangeView(r: repo.CaeRangeRow, voided: number, today: string) {
-  const consumed = r.nextNumber - r.dNro;
-  const remaining = r.annulledAt ? 0 : r.hNro - r.nextNumber + 1;
-  const vencido = r.fvd < today;
-  return {
-    id: r.id,
-    idEmpresa: r.companyId,
-    idSucursal: r.branchId,
-    tipoCfe: r.tipoCfe,
-    serie: r.serie,
-    desde: r.dNro,
-    hasta: r.hNro,
-    numeroCae: r.caeNumber,
-    fechaAutorizacion: r.fa,
-    fechaVencimiento: r.fvd,
-    caeEspecial: r.caeEspecial,
-    causalCaeEspecial: r.causalCaeEsp,
-    origen: r.origin,
-    proximoNumero: remaining > 0 ? r.nextNumber : null,
-    utilizados: consumed - voided,
-    anulados: voided,
-    disponibles: vencido ? 0 : remaining,
-    vencido,
-    anulado: r.annulledAt !== null,
-    estado: r.annulledAt ? ('anulado' as const) : vencido ? ('vencido' as const) : remaining === 0 ? ('agotado' as const) : ('vigente' as const),
-  };
-}
-export type CaeRangeView = ReturnType<typeof rangeView>;
+export { rangeView, type CaeRangeView } from './cae.view.js';
 
 export interface ManualCaeInput {
   idEmpresa: number;
@@ -69,7 +44,16 @@ export interface ManualCaeInput {
   idSucursal?: number | null;
 }
 
-export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust; companyRut(companyId: number): Promise<string | undefined> }) {
+export interface CaeServiceDeps {
+  db: Db;
+  logger: Logger;
+  trust: CaeTrust;
+  companyRut(companyId: number): Promise<string | undefined>;
+  /** DGI_MODE=simulator only (cae.simulated-dgi.ts). */
+  registerWithSimulatedDgi?: RegisterWithSimulatedDgi;
+}
+
+export function createCaeService(deps: CaeServiceDeps) {
   const { db } = deps;
 
   async function loadVisible(actor: Actor, id: number, minRole: 'lectura' | 'emisor' | 'administrador', forUpdateTx?: DbOrTx) {
@@ -169,7 +153,10 @@ export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust
       const first = found.problems[0];
       if (first) throw (caeErrors as Record<string, (m?: string) => Error>)[first.code](first.message);
       deps.logger.info({ companyId, NA: found.data!.na, warnings: found.warnings }, 'CAE imported');
-      return store(found.data!, companyId, { origin: 'xml', xml, branchId });
+      const data = found.data!;
+      const view = await store(data, companyId, { origin: 'xml', xml, branchId });
+      // A file the simulator issued is already known to it; one from elsewhere (a DGI sample) is not.
+      return withSimulatedDgi(deps.registerWithSimulatedDgi, view, { ...data, rucE: found.rutEmpresa ?? data.rucE });
     },
 
     /** importar-manual: a CAE received on paper, typed in. No signature to check; DGI's data rules apply (cae.rules). */
@@ -181,7 +168,14 @@ export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust
       };
       const [problem] = caeRuleProblems(data, uyToday());
       if (problem) throw caeErrors[problem.code](problem.message);
-      return store(data, input.idEmpresa, { origin: 'manual', branchId: input.idSucursal });
+      const view = await store(data, input.idEmpresa, { origin: 'manual', branchId: input.idSucursal });
+      return withSimulatedDgi(deps.registerWithSimulatedDgi, view, { ...data, rucE: (await deps.companyRut(input.idEmpresa)) ?? '' });
+    },
+
+    /** For the simulated DGI's sandbox: refuses, with importar's own error, range data importar would refuse. */
+    assertRangeRules(d: { tipoCfe: number; dNro: number; hNro: number; fa: string; fvd: string }) {
+      const [problem] = caeRuleProblems(d, uyToday());
+      if (problem) throw caeErrors[problem.code](problem.message);
     },
 
     /** validar: reports what the file contains and every problem found, storing nothing. */

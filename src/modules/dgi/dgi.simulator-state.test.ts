@@ -133,4 +133,26 @@ describe('simulator state file', () => {
     await reopened.close();
     assert.deepEqual(readSimulatorState(statePath)?.records.map((r) => r.t === 'cae' && r.range.serie), ['A', 'B']);
   });
+
+  test('registerCae: a range it did not issue (typed in by hand) stops being E09, once, and is kept in the file', async () => {
+    const statePath = path.join(dir, 'registered', 'state.jsonl');
+    const sim = await startDgiSimulator({ statePath });
+    const company = sim.control.issueCompanyCertificate(RUC, 'Empresa Manual SA');
+    const client = new DgiSoapReceptionClient({ endpoint: sim.urls.efactura, credentials: company, timeoutMs: 5000 });
+    const send = async (idEmisor: number, nro: number) => {
+      const ack = await client.sendEnvelope(envelope(company, { rucEmisor: RUC, idEmisor, cfes: [signedTicket(company, { rucEmisor: RUC, serie: 'M', nro })] }));
+      const status = await client.queryEnvelopeStatus(ack.caratula.IDReceptor, ack.paramConsulta!.Token);
+      assert.ok(status.ready);
+      return status.detalles.map((d) => [d.Estado, d.motivos.map((m) => m.Motivo).join()]);
+    };
+    assert.deepEqual(await send(1, 1), [['BE', 'E09']], 'unknown range');
+    const range = { rucEmisor: RUC, tipoCfe: '101', serie: 'M', desde: 1, hasta: 50, fechaVencimiento: '2099-12-31', NA: '90261234567' };
+    assert.equal(sim.control.registerCae(range), true);
+    assert.equal(sim.control.registerCae(range), false, 'the same range twice is recorded once');
+    assert.deepEqual(await send(2, 2), [['AE', '']]);
+    await sim.close();
+    const reopened = await startDgiSimulator({ statePath });
+    after(() => reopened.close());
+    assert.deepEqual(reopened.control.caes(), [range]);
+  });
 });

@@ -91,6 +91,11 @@ export interface DgiSimulatorControl {
   addRut(info: RutInfo): void;
   setRate(bcuCode: number, date: string, rate: string | null): void;
   issueCae(input: IssueCaeInput): { xml: string; NA: string };
+  /**
+   * Records a range with the CAE number the company was given elsewhere (typed in with
+   * importar-manual), so its receipts are not answered E09/E03. `false` when already known.
+   */
+  registerCae(range: CaeRange): boolean;
   /** The CAE ranges this DGI has authorised. */
   caes(): CaeRange[];
   issueCompanyCertificate(rut: string, name: string): { p12: Buffer; password: string; privateKeyPem: string; certificatePem: string };
@@ -282,6 +287,12 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
       const unsigned = `<ns0:CAE xmlns:ns0="http://cfe.dgi.gub.uy" version="1.0"><ns0:TmstFrma>${uyDateTime()}</ns0:TmstFrma><ns0:DA>${da}</ns0:DA></ns0:CAE>`;
       const xml = `<?xml version="1.0" encoding="UTF-8"?>${signEnveloped(unsigned, dgiKeys.privateKeyPem, dgiKeys.certificatePem)}`;
       return { xml, NA };
+    },
+    registerCae: (range) => {
+      const same = (c: CaeRange) => c.NA === range.NA && c.rucEmisor === range.rucEmisor && c.tipoCfe === String(range.tipoCfe) && c.serie === range.serie && c.desde === range.desde && c.hasta === range.hasta;
+      if (efactura.caes.some(same)) return false;
+      efactura.commit({ t: 'cae', range: { ...range, tipoCfe: String(range.tipoCfe) } });
+      return true;
     },
     caes: () => efactura.caes.map((range) => ({ ...range })),
     issueCompanyCertificate: (rutValue, name) => {
