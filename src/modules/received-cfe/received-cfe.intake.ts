@@ -111,20 +111,23 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
 
   const days = await ports.responseDays(companyId);
   const values: (typeof receivedCfes.$inferInsert)[] = [];
-  const seen = new Set<string>();
-  for (const c of cfes) {
-    const data = fiscalDataOf(c.xml);
+  const read = cfes.map((c) => ({ c, data: fiscalDataOf(c.xml) }));
+  const identity = (d: ReturnType<typeof fiscalDataOf>) =>
+    d?.rutEmisor && d.tipoCfe !== null && d.serie && d.numero !== null ? { rutEmisor: d.rutEmisor, tipoCfe: d.tipoCfe, serie: d.serie, numero: d.numero } : undefined;
+  const known = await repo.liveIdentities(tx, companyId, read.flatMap(({ c, data }) => (c.motivos.length ? [] : [identity(data)].filter((k) => k !== undefined))));
+  for (const { c, data } of read) {
     if (!data && !c.motivos.length) c.motivos.push({ codigo: 'E05', glosa: CFE_MOTIVES.E05, detalle: 'El CFE no se pudo leer.' });
     let estado: ReceivedCfeState = c.motivos.length ? 'rechazado_formato' : 'pendiente';
-    if (estado === 'pendiente' && data?.rutEmisor && data.tipoCfe !== null && data.serie && data.numero !== null) {
-      const key = `${data.rutEmisor}/${data.tipoCfe}/${data.serie}/${data.numero}`;
-      const dup = seen.has(key) || (await repo.liveCfeId(tx, companyId, { rutEmisor: data.rutEmisor, tipoCfe: data.tipoCfe, serie: data.serie, numero: data.numero })) !== undefined;
-      seen.add(key);
-      if (dup) {
+    const k = identity(data);
+    if (estado === 'pendiente' && k) {
+      const key = `${k.rutEmisor}/${k.tipoCfe}/${k.serie}/${k.numero}`;
+      // Known before this envelope, or earlier in it: DGI's E02 (BRIEF 8).
+      if (known.has(key)) {
         estado = 'duplicado';
-        c.motivos.push({ codigo: 'E02', glosa: CFE_MOTIVES.E02, detalle: `El CFE ${data.tipoCfe} ${data.serie}-${data.numero} del RUT ${data.rutEmisor} ya fue recibido.` });
+        c.motivos.push({ codigo: 'E02', glosa: CFE_MOTIVES.E02, detalle: `El CFE ${k.tipoCfe} ${k.serie}-${k.numero} del RUT ${k.rutEmisor} ya fue recibido.` });
         c.checks.push({ control: 'duplicado', ok: false, codigo: 'E02' });
       } else c.checks.push({ control: 'duplicado', ok: true });
+      known.add(key);
     }
     last += 1;
     values.push({

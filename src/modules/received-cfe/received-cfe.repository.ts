@@ -42,6 +42,17 @@ export async function liveCfeId(db: DbOrTx, companyId: number, k: { rutEmisor: s
   return r.rows[0] ? Number(r.rows[0].id) : undefined;
 }
 
+/** Which of these identities already have a live CFE (one query for a whole envelope). Keys `rut/tipo/serie/numero`. */
+export async function liveIdentities(db: DbOrTx, companyId: number, keys: Array<{ rutEmisor: string; tipoCfe: number; serie: string; numero: number }>): Promise<Set<string>> {
+  if (!keys.length) return new Set();
+  const values = sql.join(keys.map((k) => sql`(${k.rutEmisor}::text, ${k.tipoCfe}::int, ${k.serie}::text, ${k.numero}::int)`), sql`, `);
+  const r = await db.execute<{ rut_emisor: string; tipo_cfe: number; serie: string; numero: number }>(sql`
+    select c.rut_emisor, c.tipo_cfe, c.serie, c.numero from received_cfes c
+      join (values ${values}) as k(rut, tipo, serie, numero) on c.rut_emisor = k.rut and c.tipo_cfe = k.tipo and c.serie = k.serie and c.numero = k.numero
+     where c.company_id = ${companyId} and c.estado not in ('duplicado', 'rechazado_formato')`);
+  return new Set(r.rows.map((row: { rut_emisor: string; tipo_cfe: number; serie: string; numero: number }) => `${row.rut_emisor}/${row.tipo_cfe}/${row.serie}/${row.numero}`));
+}
+
 export async function insertCfes(tx: DbOrTx, rows: (typeof receivedCfes.$inferInsert)[]): Promise<ReceivedCfeRow[]> {
   return rows.length ? tx.insert(receivedCfes).values(rows).returning() : [];
 }
