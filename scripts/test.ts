@@ -5,7 +5,7 @@
  * (test/support/app.ts). Everything created here is dropped at the end.
  * `npm run test:unit` runs only the files that are not `*.int.test.ts` and needs no database.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -51,7 +51,33 @@ async function adminQuery(baseUrl: string, adminDb: string, text: string) {
   }
 }
 
+/**
+ * Independent checkers and servers some tests run (xmllint, xmlsec1, poppler, Dovecot): Debian packages. As root with
+ * apt-get (a container, CI, a fresh server) the missing ones are installed; otherwise one sentence says what to install.
+ */
+const TOOLS: Array<[check: string, pkg: string]> = [
+  ['xmllint', 'libxml2-utils'], ['xmlsec1', 'xmlsec1'], ['pdftotext', 'poppler-utils'], ['pdftoppm', 'poppler-utils'], ['/usr/sbin/dovecot', 'dovecot-imapd'],
+];
+function ensureTools(): void {
+  const has = (t: string) => (t.startsWith('/') ? fs.existsSync(t) : spawnSync('sh', ['-c', `command -v ${t}`]).status === 0);
+  const missing = [...new Set(TOOLS.filter(([t]) => !has(t)).map(([, pkg]) => pkg))];
+  if (!missing.length) return;
+  const canInstall = process.getuid?.() === 0 && has('apt-get');
+  if (!canInstall) {
+    console.error(`tests: missing Debian packages ${missing.join(', ')}: install them (apt-get install ${missing.join(' ')}) and run again.`);
+    process.exit(1);
+  }
+  console.log(`tests: installing ${missing.join(', ')} (apt-get)`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const run = (args: string[]) => spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env }).status === 0;
+  if (!run(['install', '-y', '-qq', ...missing]) && !(run(['update', '-qq']) && run(['install', '-y', '-qq', ...missing]))) {
+    console.error(`tests: apt-get could not install ${missing.join(', ')}; install them and run again.`);
+    process.exit(1);
+  }
+}
+
 async function main() {
+  if (!args.includes('--unit')) ensureTools();
   let files = explicit.length ? explicit : [...findTests(path.join(root, 'src')), ...findTests(path.join(root, 'test'))].sort();
   if (unitOnly) files = files.filter((f) => !f.endsWith('.int.test.ts'));
   const needsDb = files.some((f) => f.endsWith('.int.test.ts'));
