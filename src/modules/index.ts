@@ -140,7 +140,7 @@ export function createModules(deps: ModuleDeps) {
   });
   // Received CFEs (issue 30): intake from mailboxes and uploads, verification, answers to the issuer, decisions.
   const receivedCfe = createReceivedCfeModule({
-    db, config, mailer, companies, certificates, events,
+    db, config, mailer, companies, certificates, events, issuerTrust: certificateTrust,
     secrets: { seal: (s) => encryptSecret(masterKey, s), unseal: (s) => decryptSecret(masterKey, s) },
     applyReceiverAnswer: async (companyId, xml) => {
       try {

@@ -20,6 +20,8 @@ export interface ReceivedCfeModuleDeps {
   certificates: CertificatesService;
   events: EventsService;
   secrets: SecretBox;
+  /** The certificates module's trust store of accredited CAs, for issuers' certificates. */
+  issuerTrust: { enforce: boolean; check(certificatePem: string, chainPem: readonly string[], at?: Date): Promise<Array<{ mensaje: string }>> };
   /** receiver-exchange: a receiver's answer to one of the company's own issued CFEs, arrived by mail. */
   applyReceiverAnswer: MailboxPorts['applyReceiverAnswer'];
 }
@@ -32,6 +34,7 @@ export function createReceivedCfeModule(deps: ReceivedCfeModuleDeps) {
     rutOf: deps.companies.rutOf,
     settingsOf: deps.companies.settingsOf,
     signingContext: (companyId) => deps.certificates.signingContextOf(companyId),
+    issuerTrust: { enforce: deps.issuerTrust.enforce, check: async (pem, at) => (await deps.issuerTrust.check(pem, [], at)).map((w) => w.mensaje) },
     defaultResponseDays: deps.config.receivedCfe.responseDays,
   });
   const mailbox = createMailboxService({

@@ -49,6 +49,8 @@ export interface EnvelopeReading {
   idemisor: number | null;
   fecha: string | null;
   cantCfe: number | null;
+  /** Base64 DER of the Caratula certificate, once it parsed. */
+  certificate: string | null;
   cfes: EnvelopeCfe[];
 }
 
@@ -93,7 +95,7 @@ function certificateChecks(b64: string | null, rutEmisor: string | null, fecha: 
 export function readEnvelope(bytes: Buffer, companyRut: string): EnvelopeReading {
   const reading: EnvelopeReading = {
     sha256: createHash('sha256').update(bytes).digest('hex'),
-    estado: 'BS', motivos: [], checks: [], rutEmisor: null, rutReceptor: null, idemisor: null, fecha: null, cantCfe: null, cfes: [],
+    estado: 'BS', motivos: [], checks: [], rutEmisor: null, rutReceptor: null, idemisor: null, fecha: null, cantCfe: null, certificate: null, cfes: [],
   };
   const fail = (control: string, m: Motive) => {
     reading.checks.push({ control, ok: false, codigo: m.codigo, detalle: m.detalle ?? undefined });
@@ -139,6 +141,7 @@ export function readEnvelope(bytes: Buffer, companyRut: string): EnvelopeReading
   const cert = certificateChecks(certB64, reading.rutEmisor, reading.fecha);
   if (cert.error) return fail('certificado', cert.error);
   pass('certificado');
+  reading.certificate = certB64!.replace(/\s+/g, '');
 
   // Each CFE is cut out of the text as the bytes it was sent with (BRIEF 3: its signature covers it as a
   // standalone document), never re-serialised from a DOM (which would change CR, U+0085, U+2028...).

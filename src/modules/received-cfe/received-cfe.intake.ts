@@ -32,6 +32,11 @@ export interface IntakePorts {
   /** Days the company gives itself to decide (company setting), for vencimientoRespuesta. */
   responseDays(companyId: number): Promise<number>;
   recordEvents(tx: DbOrTx, events: Array<{ type: 'CfeRecibido.Registrado'; companyId: number; resource: Record<string, unknown> }>): Promise<void>;
+  /**
+   * Whether the issuer's certificate chains to an accredited CA (certificates module's trust store).
+   * `enforce` (DGI_MODE=real): an untrusted one is S03; otherwise the finding is only recorded.
+   */
+  issuerTrust?: { enforce: boolean; check(certificatePem: string, at: Date): Promise<string[]> };
   /** Queues the e-mail of a stored answer (in the same transaction). */
   queueAnswerMail(tx: DbOrTx, answerId: number): Promise<void>;
 }
@@ -90,6 +95,16 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
     checkCfe(cfes[0], undefined, companyRut);
   } else {
     const reading = readEnvelope(bytes, companyRut);
+    if (reading.estado === 'AS' && reading.certificate && ports.issuerTrust) {
+      const pem = `-----BEGIN CERTIFICATE-----\n${reading.certificate.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`;
+      const problems = await ports.issuerTrust.check(pem, reading.fecha ? new Date(reading.fecha) : new Date());
+      if (problems.length && ports.issuerTrust.enforce) {
+        reading.estado = 'BS';
+        reading.motivos.push({ codigo: 'S03', glosa: SOBRE_GLOSAS.S03, detalle: problems.join(' ').slice(0, 500) });
+        reading.checks.push({ control: 'confianza_certificado', ok: false, codigo: 'S03', detalle: problems.join(' ').slice(0, 500) });
+        reading.cfes = [];
+      } else reading.checks.push(problems.length ? { control: 'confianza_certificado', ok: false, detalle: `Solo advertencia (DGI simulado): ${problems.join(' ')}`.slice(0, 500) } : { control: 'confianza_certificado', ok: true });
+    }
     if (reading.estado === 'AS' && reading.rutEmisor && reading.idemisor !== null && (await repo.acceptedEnvelopeExists(tx, companyId, reading.rutEmisor, reading.idemisor))) {
       reading.estado = 'BS';
       reading.motivos.push({ codigo: 'S20', glosa: SOBRE_GLOSAS.S20, detalle: `El sobre ${reading.idemisor} del RUT ${reading.rutEmisor} ya fue recibido.` });

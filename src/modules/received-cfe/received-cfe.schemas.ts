@@ -18,7 +18,7 @@ export const receivedCfe = z.object({
   idEmpresa: z.number().int(),
   secuencia: z.number().int().describe('Increasing per company in commit order, without gaps: read "everything since N".'),
   canal: z.enum(['correo', 'importacion']),
-  sobre: z.object({ id: z.number().int(), rutEmisor: z.string().nullable(), idEmisor: z.number().int().nullable(), fecha: z.string().nullable(), cantidadCfe: z.number().int().nullable(), estado: z.enum(['AS', 'BS']), nroOrdinal: z.number().int().nullable() }).nullable(),
+  sobre: z.object({ id: z.number().int(), rutEmisor: z.string().nullable(), idEmisor: z.number().int().nullable(), fecha: z.string().nullable(), cantidadCfe: z.number().int().nullable(), estado: z.enum(['AS', 'BS']), nroOrdinal: z.number().int().nullable(), verificaciones: z.array(check).describe('The envelope\'s checks (tamano, formato, xsd_sobre, rut_receptor, cantidad, certificado, confianza_certificado, rut_emisor_cfe, certificado_cfe).') }).nullable(),
   rutEmisor: z.string().nullable(),
   razonSocialEmisor: z.string().nullable(),
   tipoCfe: z.number().int().nullable(),

@@ -26,6 +26,7 @@ export interface ReceivedCfeDeps {
   rutOf(companyId: number): Promise<string | undefined>;
   settingsOf(companyId: number): Promise<Record<string, unknown> | undefined>;
   signingContext(companyId: number): Promise<SigningContext | undefined>;
+  issuerTrust?: IntakePorts['issuerTrust'];
   /** Days to decide when the company sets none (plazoRespuestaCfeRecibidoDias; RECEIVED_RESPONSE_DAYS). */
   defaultResponseDays: number;
 }
@@ -36,6 +37,7 @@ export function createReceivedCfeService(deps: ReceivedCfeDeps) {
   const { db } = deps;
   const ports: IntakePorts & DecisionPorts = {
     signingContext: deps.signingContext,
+    issuerTrust: deps.issuerTrust,
     async responseDays(companyId) {
       const v = (await deps.settingsOf(companyId))?.plazoRespuestaCfeRecibidoDias;
       return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : deps.defaultResponseDays;
