@@ -19,7 +19,7 @@ import { registerTextSafety } from './platform/http/text-safety.js';
 import { registerSecurityHeaders } from './platform/http/security-headers.js';
 import { registerNotImplemented } from './platform/http/not-implemented.js';
 import { registerOpenApi } from './platform/http/openapi.js';
-import { registerTenancy } from './platform/http/tenancy.js';
+import { declareRoles, registerTenancy } from './platform/http/tenancy.js';
 import { createModules } from './modules/index.js';
 
 export const APP_VERSION = '0.1.0';
@@ -54,6 +54,7 @@ export async function buildApp(deps: AppDeps) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  declareRoles(app);
   registerTextSafety(app);
   // Set on arrival (a sync hook, no promise per request): every answer carries it, errors and 404s included.
   app.addHook('onRequest', (request, reply, done) => {

@@ -14,6 +14,7 @@ export function caeRoutes(cae: CaeService): FastifyPluginAsyncZod {
     const tags = ['CAE'];
 
     app.get('/api/v1/cae/todos', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'List CAE', description: 'CAE ranges of `idEmpresa` with their counters (next number, used, voided, remaining) and expiry. Filters: tipoCfe, serie, vencidos (0/1).', querystring: s.listQuery, response: { 200: s.caeRangesPage, ...errorResponses } },
     }, async (req) => {
       const { start, length, ...filters } = req.query;
@@ -22,6 +23,7 @@ export function caeRoutes(cae: CaeService): FastifyPluginAsyncZod {
     });
 
     app.get('/api/v1/empresa/cfe', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'CAE ranges of the company', description: 'Same rows as /api/v1/cae/todos for `idEmpresa`, paged.', querystring: s.listQuery, response: { 200: s.caeRangesPage, ...errorResponses } },
     }, async (req) => {
       const { start, length, ...filters } = req.query;
@@ -30,6 +32,7 @@ export function caeRoutes(cae: CaeService): FastifyPluginAsyncZod {
     });
 
     app.post('/api/v1/cae/importar', {
+      config: { minRole: 'administrador' },
       schema: {
         tags, summary: 'Import CAE from XML',
         description:
@@ -44,14 +47,17 @@ export function caeRoutes(cae: CaeService): FastifyPluginAsyncZod {
     });
 
     app.post('/api/v1/cae/importar-manual', {
+      config: { minRole: 'administrador' },
       schema: { tags, summary: 'Manual CAE import', description: 'A CAE received on paper: the same data as the DGI file, typed in. No signature is checked; the same DGI rules apply. Errors: CAE_TIPO_INVALIDO, CAE_RANGO_INVALIDO (400), CAE_DUPLICADO, CAE_SUPERPUESTO (409).', body: s.manualBody, response: { 201: s.caeRangeView, ...withConflict } },
     }, async (req, reply) => reply.status(201).send(await cae.importManual(requireActor(req), req.body)));
 
     app.post('/api/v1/cae/validar', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'Validate CAE XML', description: 'Checks a CAE file without storing it: XSD, signature, signer and (with idEmpresa) the RUT. Always 200 with `valido` and the problems found.', body: s.validateBody, response: { 200: s.validateResult, ...errorResponses } },
     }, async (req) => cae.validate(requireActor(req), req.body.xml, req.body.idEmpresa));
 
     app.get('/api/v1/cae/obtenerDisponibilidad', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'Availability', description: 'Per tipoCfe and serie over usable ranges: numbers left, latest expiry, usage of the last 30 days and the estimated exhaustion date at that pace.', querystring: s.companyQuery, response: { 200: s.availabilityResult, ...errorResponses } },
     }, async (req) => cae.availability(requireActor(req), req.query.idEmpresa));
 

@@ -164,7 +164,7 @@ export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust
 
     /** importar: DGI's signed CAE file. Refuses on the first problem, each with its own code. */
     async importXml(actor: Actor, companyId: number, xml: string, branchId?: number | null) {
-      assertCompanyRole(actor, companyId, 'emisor');
+      assertCompanyRole(actor, companyId, 'administrador');
       const found = await checkForCompany(xml, companyId);
       const first = found.problems[0];
       if (first) throw (caeErrors as Record<string, (m?: string) => Error>)[first.code](first.message);
@@ -174,7 +174,7 @@ export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust
 
     /** importar-manual: a CAE received on paper, typed in. No signature to check; DGI's data rules apply (cae.rules). */
     async importManual(actor: Actor, input: ManualCaeInput) {
-      assertCompanyRole(actor, input.idEmpresa, 'emisor');
+      assertCompanyRole(actor, input.idEmpresa, 'administrador');
       const data: CaeData = {
         rucE: '', tipoCfe: input.tipoCfe, serie: input.serie, dNro: input.desde, hNro: input.hasta, na: input.numeroCae,
         fa: input.fechaAutorizacion, fvd: input.fechaVencimiento, caeEspecial: input.caeEspecial, causalCaeEsp: input.causalCaeEspecial,

@@ -143,7 +143,7 @@ export function createWebhooksService(deps: { db: Db; events: EventsService; all
 
     /** Sends a `Webhook.Prueba` event to this endpoint only, through the normal delivery engine. 409 when disabled. */
     async sendTest(actor: Actor, id: number) {
-      const endpoint = await visible(actor, id, 'emisor');
+      const endpoint = await visible(actor, id, 'administrador');
       if (!endpoint.enabled) throw webhookErrors.WEBHOOK_DESACTIVADO();
       const deliveryId = await db.transaction(async (tx) => {
         const event = await deps.events.recordTestEvent(tx, endpoint.companyId, { idWebhook: endpoint.id, mensaje: 'Evento de prueba' });
@@ -167,7 +167,7 @@ export function createWebhooksService(deps: { db: Db; events: EventsService; all
 
     /** Re-delivers one final delivery (entregado, fallido or agotado) with a fresh attempt budget. */
     async redeliver(actor: Actor, id: number, deliveryId: number) {
-      const endpoint = await visible(actor, id, 'emisor');
+      const endpoint = await visible(actor, id, 'administrador');
       const current = await this.delivery(actor, id, deliveryId);
       if (current.status === 'pendiente') throw webhookErrors.ENTREGA_PENDIENTE();
       if (!endpoint.enabled) throw webhookErrors.WEBHOOK_DESACTIVADO();
@@ -177,7 +177,7 @@ export function createWebhooksService(deps: { db: Db; events: EventsService; all
 
     /** Re-delivers every fallido/agotado delivery of the endpoint created in [desde, hasta). */
     async redeliverWindow(actor: Actor, id: number, input: { desde: string; hasta: string; estados: Array<'fallido' | 'agotado'> }) {
-      const endpoint = await visible(actor, id, 'emisor');
+      const endpoint = await visible(actor, id, 'administrador');
       if (!endpoint.enabled) throw webhookErrors.WEBHOOK_DESACTIVADO();
       const reenviadas = await repo.requeue(db, { endpointId: id, from: new Date(input.desde), to: new Date(input.hasta), statuses: input.estados }, new Date());
       return { reenviadas };
