@@ -14,6 +14,8 @@ import { createCfcFunctions } from './cfc.service.js';
 import { caeRuleProblems } from './cae.rules.js';
 import type { CaeTrust } from './cae.trust.js';
 import { checkCaeXml, type CaeCheck, type CaeData } from './cae.xml.js';
+import { caeRanges, cfcRanges } from './cae.tables.js';
+import { companyOfIds } from '../../platform/db/company-of.js';
 
 export interface ReserveInput {
   companyId: number;
@@ -159,6 +161,9 @@ export function createCaeService(deps: { db: Db; logger: Logger; trust: CaeTrust
   }
 
   return {
+    /** id → company id of existing rows (issue 28 point 5: platform/http/company-refs.ts resolves body ids through it). */
+    companyOfRanges: (ids: readonly number[]) => companyOfIds(db, caeRanges, ids),
+    companyOfCfcRanges: (ids: readonly number[]) => companyOfIds(db, cfcRanges, ids),
     // Contingency ranges (CFC): altaCfc, editarCfc, listCfc, numeroDisponibleContingencia, reserveContingencyNumber.
     ...createCfcFunctions({ db }),
 
