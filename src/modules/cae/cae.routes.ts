@@ -3,6 +3,7 @@ import { errors } from '../../lib/errors.js';
 import { errorBody, errorResponses } from '../../platform/http/error-body.js';
 import { paged } from '../../platform/http/paging.js';
 import { requireActor } from '../../platform/http/tenancy.js';
+import { assertCompanyRefs } from '../../platform/http/company-refs.js';
 import { readMultipart } from './cae.upload.js';
 import * as s from './cae.schemas.js';
 import type { CaeService } from './cae.service.js';
@@ -43,6 +44,7 @@ export function caeRoutes(cae: CaeService): FastifyPluginAsyncZod {
       },
     }, async (req, reply) => {
       const input = req.isMultipart() ? await multipartImport(req) : parseImport(req.body);
+      await assertCompanyRefs(req, s.importXmlBody, input);
       return reply.status(201).send(await cae.importXml(requireActor(req), input.idEmpresa, input.xml, input.idSucursal));
     });
 

@@ -56,7 +56,7 @@ export function productsRoutes(svc: ProductsService): FastifyPluginAsyncZod {
     });
     app.post('/api/v1/producto/variante/:id/series', {
       config: { minRole: 'emisor' },
-      schema: { tags, summary: 'Register serial', description: `${note}Registers a serial number of the variant (unique in the variant, 409 SERIE_DUPLICADA), optionally inside one of its lots (422 LOTE_INVALIDO otherwise); its id is datosTrazabilidad.id_serie. Role: emisor.`, params: s.idParams, body: s.serialBody, response: { 201: s.serialView, ...withConflict, 422: errorBody } },
+      schema: { tags, summary: 'Register serial', description: `${note}Registers a serial number of the variant (unique in the variant, 409 SERIE_DUPLICADA), optionally inside one of its lots (422 LOTE_INVALIDO otherwise); its id is datosTrazabilidad.id_serie. Role: emisor.`, params: s.variantParams, body: s.serialBody, response: { 201: s.serialView, ...withConflict, 422: errorBody } },
     }, async (req, reply) => reply.status(201).send(await svc.addSerial(requireActor(req), req.params.id, req.body)));
     app.get('/api/v1/producto/variante/:id/series', {
       config: { minRole: 'lectura' },
