@@ -86,9 +86,11 @@ export function createModules(deps: ModuleDeps) {
   const issuedCfe = createIssuedCfeModule({ db, config, companies, cae, certificates, events, customers, currencies, products });
   // Search, exports and charts of issued CFEs (issue 7): reads issued_cfes; the users service decides whose export configuration a caller may see.
   const issuedCfeReports = createIssuedCfeReports({ db, ports: { userCompanies: async (actor, userId) => (await users.get(actor, userId)).empresas.map((e) => e.idEmpresa) } });
-  const webhooks = createWebhooksService({ db, events, allowPrivateUrls: config.webhooks.allowPrivateUrls });
-  // Started by main.ts (when config.worker.inProcess) and worker.ts; idle until start().
-  const webhookEngine = createDeliveryEngine({ database, logger, ...config.webhooks });
+  // Webhook signing secrets are sealed under the master key like certificate keys and SMTP passwords (issue 28 point 7).
+  const secretBox = { seal: (s: string) => encryptSecret(masterKey, s), unseal: (s: string) => decryptSecret(masterKey, s) };
+  const webhooks = createWebhooksService({ db, events, allowPrivateUrls: config.webhooks.allowPrivateUrls, secrets: secretBox });
+  // Started by main.ts (when config.worker.inProcess) and worker.ts; idle until start(), which first seals secrets left in clear.
+  const webhookEngine = createDeliveryEngine({ database, logger, ...config.webhooks, secrets: secretBox });
   const dailyReport = createDailyReportModule({ db, config, logger, companies, cae, certificates, lookups: issuedCfe.lookups, cfesSignedOn: issuedCfeHandoff.cfesSignedOn });
   // DGI round trip (issue 6): envelopes to DGI, ACKs, states. The simulator is the one the RUT lookup uses.
   const dgiSubmission = createDgiSubmissionModule({
@@ -148,7 +150,7 @@ export function createModules(deps: ModuleDeps) {
   jobs.push(...dgiSubmission.jobs);
   const cron: string[] = [...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron];
 
-  return { services: { products, companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker }, routes, jobs, cron,
+  return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker }, routes, jobs, cron,
     /** How each kind of company-owned id in a request is resolved (issue 28 point 5). */
     companyRefs: companyRefResolvers({ customers, products, companies, cae, certificates, issuedCfe: issuedCfe.service, salesOrders }),
     /** Releases what modules hold beyond the database (the CFE sealing worker threads). */
