@@ -92,7 +92,7 @@ export function createDeliveryEngine(opts: DeliveryEngineOptions) {
     const rows = await repo.claimDue(db, t, new Date(t.getTime() + leaseMs), token, limit);
     for (const d of rows) {
       d.secret = secretOf(d);
-      delete d.secretSealed;
+      d.secretSealed = undefined;
     }
     return { rows, token };
   }
