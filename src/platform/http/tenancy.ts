@@ -53,9 +53,11 @@ export function registerTenancy(app: FastifyInstance, deps: TenancyDeps): void {
     if (!match) throw errors.NO_AUTENTICADO('Falta el encabezado Authorization: Bearer <token>.');
     const actor = await deps.authenticate(match[1]);
     const routeRole = request.routeOptions.config?.minRole;
-    // A caller who holds the route's role in no company cannot do this anywhere: refused before
-    // the body is read (which company it names does not matter and is not revealed).
-    if (routeRole && routeRole !== 'lectura' && !actor.isOperator && ![...actor.companies.values()].some((r) => roleAtLeast(r, routeRole))) {
+    // A member who holds the route's role in none of its companies cannot do this anywhere: refused
+    // before the body is read (which company it names does not matter and is not revealed). A user of
+    // no company at all sees none: the tenancy rule below answers 404 as for any invisible company.
+    const members = actor.companies.size > 0;
+    if (routeRole && routeRole !== 'lectura' && !actor.isOperator && members && ![...actor.companies.values()].some((r) => roleAtLeast(r, routeRole))) {
       throw errors.SIN_PERMISO(`Esta operación requiere el rol ${routeRole} y no lo tiene en ninguna empresa.`);
     }
     request.actor = { ...actor, routeRole };
