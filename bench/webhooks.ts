@@ -4,6 +4,7 @@
  * Standalone: `npx tsx bench/webhooks.ts` (throw-away embedded PostgreSQL, or DATABASE_URL).
  * Env: BENCH_WEBHOOK_EVENTS (default 20000), BENCH_WEBHOOK_ENDPOINTS (default 2), BENCH_LATENCY_EVENTS (default 1000).
  */
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { companies } from '../src/modules/companies/companies.tables.js';
 import { insertEvents } from '../src/modules/events/events.repository.js';
 import { insertEndpoint } from '../src/modules/webhooks/webhooks.repository.js';
 import { createDeliveryEngine } from '../src/modules/webhooks/delivery-engine.js';
+import { decryptSecret, encryptSecret } from '../src/modules/certificates/certificates.crypto.js';
 import { silentLogger } from '../src/modules/webhooks/webhooks.test-helpers.js';
 
 /** How long a phase may wait for its deliveries before the bench reports what the attempts say. */
@@ -70,7 +72,10 @@ export async function runWebhookBench(opts: { events?: number; endpoints?: numbe
   for (let i = 0; i < events; i += 1000) {
     await insertEvents(db, Array.from({ length: Math.min(1000, events - i) }, () => ({ companyId: company.id, type: 'Cfe.Emitido', data })));
   }
-  const engine = createDeliveryEngine({ database, logger: silentLogger, timeoutMs: 10_000, allowPrivateUrls: true, maxInFlight: Number(process.env.BENCH_WEBHOOK_IN_FLIGHT ?? 512), pollIntervalMs: 200 });
+  // Secrets sealed as in production (the rows above are stored in clear, as before issue 28: start() seals them).
+  const key = randomBytes(32);
+  const secrets = { seal: (x: string) => encryptSecret(key, x), unseal: (x: string) => decryptSecret(key, x) };
+  const engine = createDeliveryEngine({ database, logger: silentLogger, secrets, timeoutMs: 10_000, allowPrivateUrls: true, maxInFlight: Number(process.env.BENCH_WEBHOOK_IN_FLIGHT ?? 512), pollIntervalMs: 200 });
   const closeAll = async () => {
     await engine.stop();
     await new Promise<void>((r) => server.close(() => r()));

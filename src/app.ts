@@ -19,7 +19,8 @@ import { registerTextSafety } from './platform/http/text-safety.js';
 import { registerSecurityHeaders } from './platform/http/security-headers.js';
 import { registerNotImplemented } from './platform/http/not-implemented.js';
 import { registerOpenApi } from './platform/http/openapi.js';
-import { registerTenancy } from './platform/http/tenancy.js';
+import { declareRoles, registerTenancy } from './platform/http/tenancy.js';
+import { registerCompanyRefs } from './platform/http/company-refs.js';
 import { createModules } from './modules/index.js';
 
 export const APP_VERSION = '0.1.0';
@@ -54,6 +55,7 @@ export async function buildApp(deps: AppDeps) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  declareRoles(app);
   registerTextSafety(app);
   // Set on arrival (a sync hook, no promise per request): every answer carries it, errors and 404s included.
   app.addHook('onRequest', (request, reply, done) => {
@@ -72,6 +74,7 @@ export async function buildApp(deps: AppDeps) {
     authenticate: modules.services.auth.authenticate,
     companyExists: modules.services.companies.exists,
   });
+  registerCompanyRefs(app, modules.companyRefs);
 
   app.get('/healthz', { config: { public: true }, schema: { tags: ['Salud'], summary: 'Liveness', security: [], response: { 200: z.object({ status: z.literal('ok') }) } } }, async () => ({ status: 'ok' as const }));
   app.get('/readyz', {

@@ -54,6 +54,7 @@ import * as issuedCfeHandoff from './issued-cfe/issued-cfe.handoff.js';
 import { SIMULATOR_PATHS } from './dgi/dgi.simulator.js';
 import { DGI_RUC } from './emission/sobre.js';
 import { Decimal } from 'decimal.js';
+import { companyRefResolvers } from './company-refs.js';
 
 /** The worker acting for a company on input that arrived by mail (no user): sees every company. */
 const SYSTEM_ACTOR = { userId: 0, email: 'sistema', isOperator: true, companies: new Map() } as const;
@@ -98,7 +99,9 @@ export function createModules(deps: ModuleDeps) {
   });
   const certificates = createCertificatesService({ db, logger, masterKey, trust: certificateTrust, invalidation, companyRut: companies.rutOf });
   // Company SMTP settings (issue 7 point 5): the password is sealed under the same master key as the private keys.
-  const outboundMail = createOutboundMailService({ db, mailer, secrets: { seal: (s) => encryptSecret(masterKey, s), unseal: (s) => decryptSecret(masterKey, s) } });
+  // Secrets at rest (SMTP and IMAP passwords, webhook secrets) are sealed under the same master key as the private keys.
+  const secretBox = { seal: (s: string) => encryptSecret(masterKey, s), unseal: (s: string) => decryptSecret(masterKey, s) };
+  const outboundMail = createOutboundMailService({ db, mailer, secrets: secretBox });
   const customers = createCustomersService({ db });
   const products = createProductsService({ db });
   const currencies = createCurrenciesService({ db });
@@ -107,9 +110,10 @@ export function createModules(deps: ModuleDeps) {
   const issuedCfe = createIssuedCfeModule({ db, config, companies, cae, certificates, events, customers, currencies, products });
   // Search, exports and charts of issued CFEs (issue 7): reads issued_cfes; the users service decides whose export configuration a caller may see.
   const issuedCfeReports = createIssuedCfeReports({ db, ports: { userCompanies: async (actor, userId) => (await users.get(actor, userId)).empresas.map((e) => e.idEmpresa) } });
-  const webhooks = createWebhooksService({ db, events, allowPrivateUrls: config.webhooks.allowPrivateUrls });
-  // Started by main.ts (when config.worker.inProcess) and worker.ts; idle until start().
-  const webhookEngine = createDeliveryEngine({ database, logger, ...config.webhooks });
+  // Webhook signing secrets are sealed under the master key like certificate keys and SMTP passwords (issue 28 point 7).
+  const webhooks = createWebhooksService({ db, events, allowPrivateUrls: config.webhooks.allowPrivateUrls, secrets: secretBox });
+  // Started by main.ts (when config.worker.inProcess) and worker.ts; idle until start(), which first seals secrets left in clear.
+  const webhookEngine = createDeliveryEngine({ database, logger, ...config.webhooks, secrets: secretBox });
   const dailyReport = createDailyReportModule({ db, config, logger, companies, cae, certificates, lookups: issuedCfe.lookups, cfesSignedOn: issuedCfeHandoff.cfesSignedOn });
   // DGI round trip (issue 6): envelopes to DGI, ACKs, states. The simulator is the one the RUT lookup uses.
   const dgiSubmission = createDgiSubmissionModule({
@@ -141,7 +145,7 @@ export function createModules(deps: ModuleDeps) {
   // Received CFEs (issue 30): intake from mailboxes and uploads, verification, answers to the issuer, decisions.
   const receivedCfe = createReceivedCfeModule({
     db, config, mailer, companies, certificates, events, issuerTrust: certificateTrust,
-    secrets: { seal: (s) => encryptSecret(masterKey, s), unseal: (s) => decryptSecret(masterKey, s) },
+    secrets: secretBox,
     applyReceiverAnswer: async (companyId, xml) => {
       try {
         const r = await receiverExchange.service.applyAck(SYSTEM_ACTOR, { idEmpresa: companyId, xml });
@@ -197,7 +201,9 @@ export function createModules(deps: ModuleDeps) {
   jobs.push(...receivedCfe.jobs);
   const cron: string[] = [...receivedCfe.cron, ...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron];
 
-  return { services: { products, companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker }, routes, jobs, cron,
+  return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker }, routes, jobs, cron,
+    /** How each kind of company-owned id in a request is resolved (issue 28 point 5). */
+    companyRefs: companyRefResolvers({ customers, products, companies, cae, certificates, issuedCfe: issuedCfe.service, salesOrders }),
     /** Releases what modules hold beyond the database (the CFE sealing worker threads). */
     close: () => issuedCfe.service.close(),
   };

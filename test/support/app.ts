@@ -40,7 +40,8 @@ export async function cloneTemplate(): Promise<string> {
   return `${base}/${name}`;
 }
 
-export async function createTestApp(env: Record<string, string> = {}) {
+/** `logStream`: capture the app's log (with LOG_LEVEL in env) instead of discarding it. */
+export async function createTestApp(env: Record<string, string> = {}, opts: { logStream?: Parameters<typeof createLogger>[1] } = {}) {
   const url = await cloneTemplate();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfe-test-data-'));
   const config = loadConfig({
@@ -54,7 +55,7 @@ export async function createTestApp(env: Record<string, string> = {}) {
     DB_POOL_MAX: '10',
     ...env,
   });
-  const logger = createLogger(config);
+  const logger = createLogger(config, opts.logStream);
   const database = connectDatabase(url, { max: config.db.poolMax });
   const mailer = createMailer(config.mail, logger);
   const { app, modules } = await buildApp({ config, logger, database, mailer, jwtSecret: JWT_SECRET });

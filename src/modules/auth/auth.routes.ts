@@ -58,6 +58,7 @@ export function authRoutes(auth: AuthService, opts: { rateLimitPerMinute: number
     });
 
     app.post('/api/v1/auth/revoke-all-tokens', {
+      config: { minRole: 'lectura' },
       schema: {
         tags, summary: 'Revoke all refresh tokens',
         description: 'Revokes every refresh token of the caller and invalidates its access tokens immediately (this one included).',
@@ -66,6 +67,7 @@ export function authRoutes(auth: AuthService, opts: { rateLimitPerMinute: number
     }, async (req) => auth.revokeAll(requireActor(req)));
 
     app.post('/api/v1/auth/revoke/:refreshToken', {
+      config: { minRole: 'lectura' },
       schema: {
         tags, summary: 'Revoke one refresh token',
         description: 'Revokes the session (the token and every token rotated from the same login) immediately.',

@@ -3,6 +3,7 @@ import { errors } from '../../lib/errors.js';
 import { errorBody, errorResponses } from '../../platform/http/error-body.js';
 import { paged } from '../../platform/http/paging.js';
 import { requireActor } from '../../platform/http/tenancy.js';
+import { assertCompanyRefs } from '../../platform/http/company-refs.js';
 import { readMultipart } from './cae.upload.js';
 import * as s from './cae.schemas.js';
 import type { CaeService } from './cae.service.js';
@@ -14,6 +15,7 @@ export function caeRoutes(cae: CaeService): FastifyPluginAsyncZod {
     const tags = ['CAE'];
 
     app.get('/api/v1/cae/todos', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'List CAE', description: 'CAE ranges of `idEmpresa` with their counters (next number, used, voided, remaining) and expiry. Filters: tipoCfe, serie, vencidos (0/1).', querystring: s.listQuery, response: { 200: s.caeRangesPage, ...errorResponses } },
     }, async (req) => {
       const { start, length, ...filters } = req.query;
@@ -22,6 +24,7 @@ export function caeRoutes(cae: CaeService): FastifyPluginAsyncZod {
     });
 
     app.get('/api/v1/empresa/cfe', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'CAE ranges of the company', description: 'Same rows as /api/v1/cae/todos for `idEmpresa`, paged.', querystring: s.listQuery, response: { 200: s.caeRangesPage, ...errorResponses } },
     }, async (req) => {
       const { start, length, ...filters } = req.query;
@@ -30,6 +33,7 @@ export function caeRoutes(cae: CaeService): FastifyPluginAsyncZod {
     });
 
     app.post('/api/v1/cae/importar', {
+      config: { minRole: 'administrador' },
       schema: {
         tags, summary: 'Import CAE from XML',
         description:
@@ -41,10 +45,12 @@ export function caeRoutes(cae: CaeService): FastifyPluginAsyncZod {
       },
     }, async (req, reply) => {
       const input = req.isMultipart() ? await multipartImport(req) : parseImport(req.body);
+      await assertCompanyRefs(req, s.importXmlBody, input);
       return reply.status(201).send(await cae.importXml(requireActor(req), input.idEmpresa, input.xml, input.idSucursal));
     });
 
     app.post('/api/v1/cae/importar-manual', {
+      config: { minRole: 'administrador' },
       schema: { tags, summary: 'Manual CAE import', description:
         'A CAE received on paper: the same data as the DGI file, typed in. No signature is checked; the same DGI rules apply. ' +
         'With DGI_MODE=simulator the range is also registered with the in-process simulated DGI, which otherwise rejects receipts of ranges it did not issue with E09; ' +
@@ -53,10 +59,12 @@ export function caeRoutes(cae: CaeService): FastifyPluginAsyncZod {
     }, async (req, reply) => reply.status(201).send(await cae.importManual(requireActor(req), req.body)));
 
     app.post('/api/v1/cae/validar', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'Validate CAE XML', description: 'Checks a CAE file without storing it: XSD, signature, signer and (with idEmpresa) the RUT. Always 200 with `valido` and the problems found.', body: s.validateBody, response: { 200: s.validateResult, ...errorResponses } },
     }, async (req) => cae.validate(requireActor(req), req.body.xml, req.body.idEmpresa));
 
     app.get('/api/v1/cae/obtenerDisponibilidad', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'Availability', description: 'Per tipoCfe and serie over usable ranges: numbers left, latest expiry, usage of the last 30 days and the estimated exhaustion date at that pace.', querystring: s.companyQuery, response: { 200: s.availabilityResult, ...errorResponses } },
     }, async (req) => cae.availability(requireActor(req), req.query.idEmpresa));
 

@@ -4,6 +4,7 @@ import { positiveInt4 } from '../../platform/http/numbers.js';
 import { flag01, pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 import { calendarDate } from '../../platform/http/dates.js';
 import { MAX_CFE_NUMBER } from './cae.rules.js';
+import { companyRef } from '../../platform/http/company-refs.js';
 
 /** A real calendar day (2026-02-30 is a 400 on the field, not a PostgreSQL error). */
 const ymd = calendarDate;
@@ -52,7 +53,7 @@ export const companyQuery = z.object({ idEmpresa });
 export const importXmlBody = z.object({
   idEmpresa: id(),
   xml: z.string().min(1).describe('The CAE file exactly as downloaded from DGI'),
-  idSucursal: id().nullable().optional(),
+  idSucursal: companyRef(id(), 'sucursal', { error: 'CAE_SUCURSAL_NO_ENCONTRADA' }).nullable().optional(),
 });
 export const validateBody = z.object({
   idEmpresa: id().optional().describe('When given, RucE is also compared with the company RUT'),
@@ -82,12 +83,12 @@ export const manualBody = z.object({
   fechaVencimiento: ymd.describe('FVD: from FA to FA + 24 months (BRIEF 10)'),
   caeEspecial: z.number().int().min(1).max(4).optional(),
   causalCaeEspecial: z.number().int().min(0).max(999).optional(),
-  idSucursal: id().nullable().optional(),
+  idSucursal: companyRef(id(), 'sucursal', { error: 'CAE_SUCURSAL_NO_ENCONTRADA' }).nullable().optional(),
 });
 
-export const setBranchBody = z.object({ idCae: id(), idSucursal: id().nullable().describe('null: the range serves the whole company') });
-export const adjustBody = z.object({ idCae: id(), proximoNumero: z.number().int().min(1).max(MAX_CFE_NUMBER + 1) });
-export const annulBody = z.object({ idCae: id() });
+export const setBranchBody = z.object({ idCae: companyRef(id(), 'cae', { anchor: true }), idSucursal: companyRef(id(), 'sucursal', { error: 'CAE_SUCURSAL_NO_ENCONTRADA' }).nullable().describe('null: the range serves the whole company') });
+export const adjustBody = z.object({ idCae: companyRef(id(), 'cae', { anchor: true }), proximoNumero: z.number().int().min(1).max(MAX_CFE_NUMBER + 1) });
+export const annulBody = z.object({ idCae: companyRef(id(), 'cae', { anchor: true }) });
 
 export const availabilityItem = z.object({
   tipoCfe: z.number().int(),

@@ -16,6 +16,8 @@ import type { CaeTrust } from './cae.trust.js';
 import { checkCaeXml, type CaeCheck, type CaeData } from './cae.xml.js';
 import { rangeView } from './cae.view.js';
 import { withSimulatedDgi, type RegisterWithSimulatedDgi } from './cae.simulated-dgi.js';
+import { caeRanges, cfcRanges } from './cae.tables.js';
+import { companyOfIds } from '../../platform/db/company-of.js';
 
 export interface ReserveInput {
   companyId: number;
@@ -143,12 +145,15 @@ export function createCaeService(deps: CaeServiceDeps) {
   }
 
   return {
+    /** id → company id of existing rows (issue 28 point 5: platform/http/company-refs.ts resolves body ids through it). */
+    companyOfRanges: (ids: readonly number[]) => companyOfIds(db, caeRanges, ids),
+    companyOfCfcRanges: (ids: readonly number[]) => companyOfIds(db, cfcRanges, ids),
     // Contingency ranges (CFC): altaCfc, editarCfc, listCfc, numeroDisponibleContingencia, reserveContingencyNumber.
     ...createCfcFunctions({ db }),
 
     /** importar: DGI's signed CAE file. Refuses on the first problem, each with its own code. */
     async importXml(actor: Actor, companyId: number, xml: string, branchId?: number | null) {
-      assertCompanyRole(actor, companyId, 'emisor');
+      assertCompanyRole(actor, companyId, 'administrador');
       const found = await checkForCompany(xml, companyId);
       const first = found.problems[0];
       if (first) throw (caeErrors as Record<string, (m?: string) => Error>)[first.code](first.message);
@@ -161,7 +166,7 @@ export function createCaeService(deps: CaeServiceDeps) {
 
     /** importar-manual: a CAE received on paper, typed in. No signature to check; DGI's data rules apply (cae.rules). */
     async importManual(actor: Actor, input: ManualCaeInput) {
-      assertCompanyRole(actor, input.idEmpresa, 'emisor');
+      assertCompanyRole(actor, input.idEmpresa, 'administrador');
       const data: CaeData = {
         rucE: '', tipoCfe: input.tipoCfe, serie: input.serie, dNro: input.desde, hNro: input.hasta, na: input.numeroCae,
         fa: input.fechaAutorizacion, fvd: input.fechaVencimiento, caeEspecial: input.caeEspecial, causalCaeEsp: input.causalCaeEspecial,

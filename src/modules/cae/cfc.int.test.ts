@@ -111,7 +111,7 @@ describe('errors', () => {
 describe('access', () => {
   test("another company's CFC ranges are invisible", async () => {
     const c = await t.call(admin, 'POST', '/api/v1/cae/altaCfc', range(other.id, { tipoCFC: 213 }));
-    const user = await createUser(t, admin, `cfc-${Date.now()}@test.uy`, [{ idEmpresa: company.id, rol: 'emisor' }]);
+    const user = await createUser(t, admin, `cfc-${Date.now()}@test.uy`, [{ idEmpresa: company.id, rol: 'administrador' }]);
     const ed = await t.call(user.token, 'POST', '/api/v1/cae/editarCfc', { idCfc: c.body.id, constancia: 'x' });
     assert.deepEqual([ed.status, ed.body.code], [404, 'CFC_NO_ENCONTRADO']);
     assert.equal((await t.call(user.token, 'POST', '/api/v1/cae/altaCfc', range(other.id, { tipoCFC: 213, desde: 500, hasta: 600 }))).status, 404);

@@ -15,6 +15,7 @@ export function cfcRoutes(cae: CaeService): FastifyPluginAsyncZod {
     const tags = ['CAE'];
 
     app.post('/api/v1/cae/altaCfc', {
+      config: { minRole: 'administrador' },
       schema: {
         tags, summary: 'Create CFC',
         description: `Registers a contingency (paper) range. ${fieldsNote}Errors: CFC_TIPO_INVALIDO and CFC_RANGO_INVALIDO (400), CFC_SUPERPUESTO (409) when it overlaps another range of the same type and serie (expired ones included). Answers 201 with the range and its id (idCfc). Role: emisor.`,
@@ -23,6 +24,7 @@ export function cfcRoutes(cae: CaeService): FastifyPluginAsyncZod {
     }, async (req, reply) => reply.status(201).send(await cae.altaCfc(requireActor(req), req.body)));
 
     app.post('/api/v1/cae/editarCfc', {
+      config: { minRole: 'administrador' },
       schema: {
         tags, summary: 'Edit CFC',
         description: `Changes a contingency range by \`idCfc\`; only the fields sent change. ${fieldsNote}Once numbers of the range were transcribed, tipoCFC and serie cannot change and the bounds must keep every used number (409 CFC_NUMEROS_UTILIZADOS). Another company's range answers 404 CFC_NO_ENCONTRADO. Role: emisor.`,
@@ -31,6 +33,7 @@ export function cfcRoutes(cae: CaeService): FastifyPluginAsyncZod {
     }, async (req) => cae.editarCfc(requireActor(req), req.body));
 
     app.get('/api/v1/cae/numeroDisponibleContingencia', {
+      config: { minRole: 'lectura' },
       schema: {
         tags, summary: 'Number available in contingency',
         description: 'Whether `numero` of `tipoCFC` and `serie` lies inside a registered contingency range of `idEmpresa` that has not expired (today, Uruguay) and was not transcribed yet. ' +
@@ -40,6 +43,7 @@ export function cfcRoutes(cae: CaeService): FastifyPluginAsyncZod {
     }, async (req) => cae.numeroDisponibleContingencia(requireActor(req), req.query));
 
     app.get('/api/v1/cae/cfc/todos', {
+      config: { minRole: 'lectura' },
       schema: {
         tags, summary: 'List CFC',
         description: 'Not in the spec: the contingency ranges of `idEmpresa` (optionally one tipoCFC / serie) with how many numbers were transcribed, paged.',

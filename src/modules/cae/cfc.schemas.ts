@@ -4,6 +4,7 @@ import { PG_INT_MAX } from '../../lib/pg-int.js';
 import { positiveInt4 } from '../../platform/http/numbers.js';
 import { calendarDate } from '../../platform/http/dates.js';
 import { pagedResponse, pagingQuery } from '../../platform/http/paging.js';
+import { companyRef } from '../../platform/http/company-refs.js';
 
 const ymd = calendarDate;
 /** PostgreSQL `integer` ids and the `smallint` type column: larger values are a 400 on the field. */
@@ -23,7 +24,7 @@ export const cfcFields = {
 };
 export const altaCfcBody = z.object({ idEmpresa: z.number().int().positive().max(PG_INT_MAX), ...cfcFields });
 export const editarCfcBody = z.object({
-  idCfc: z.number().int().positive().max(PG_INT_MAX).describe('Id returned by altaCfc'),
+  idCfc: companyRef(z.number().int().positive().max(PG_INT_MAX), 'cfc', { anchor: true }).describe('Id returned by altaCfc'),
   tipoCFC: cfcFields.tipoCFC.optional(),
   serie: cfcFields.serie.optional(),
   desde: cfcFields.desde.optional(),

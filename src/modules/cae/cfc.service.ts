@@ -56,7 +56,7 @@ export function createCfcFunctions(deps: { db: Db }) {
   return {
     /** altaCfc: registers a paper range; ranges of the same type and serie may not overlap. */
     async altaCfc(actor: Actor, input: { idEmpresa: number } & CfcInput) {
-      assertCompanyRole(actor, input.idEmpresa, 'emisor');
+      assertCompanyRole(actor, input.idEmpresa, 'administrador');
       checkInput(input);
       return db.transaction(async (tx) => {
         await refuseOverlap(tx, input.idEmpresa, input);
@@ -76,7 +76,7 @@ export function createCfcFunctions(deps: { db: Db }) {
       return db.transaction(async (tx) => {
         const row = await repo.findRange(tx, input.idCfc, 'update');
         if (!row) throw caeErrors.CFC_NO_ENCONTRADO();
-        assertCompanyRole(actor, row.companyId, 'emisor', () => caeErrors.CFC_NO_ENCONTRADO());
+        assertCompanyRole(actor, row.companyId, 'administrador', () => caeErrors.CFC_NO_ENCONTRADO());
         const next: CfcInput = {
           tipoCFC: input.tipoCFC ?? row.tipoCfc, serie: input.serie ?? row.serie, desde: input.desde ?? row.dNro, hasta: input.hasta ?? row.hNro,
           constancia: input.constancia ?? row.constancia, fechaVencimiento: input.fechaVencimiento ?? row.fvd,

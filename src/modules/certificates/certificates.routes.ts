@@ -45,7 +45,7 @@ export function certificatesRoutes(certs: CertificatesService): FastifyPluginAsy
     }, async (req) => certs.assign(requireActor(req), req.body.idEmpresa, req.body.idCertificado));
 
     app.get('/api/v1/empresa/:id/certificados', {
-      config: { companyParam: 'id' },
+      config: { minRole: 'lectura', companyParam: 'id' },
       schema: { tags, summary: 'List certificates of a company', description: 'Subject, issuer, decimal serial, validity, active flag, an expiry warning (`porVencer`: active and within 30 days) and the trust findings of the import (`advertencias`). Never the key.', params: s.companyIdParams, response: { 200: s.certificateList, ...errorResponses } },
     }, async (req) => certs.list(requireActor(req), req.params.id));
   };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PG_INT_MAX } from '../../lib/pg-int.js';
+import { companyRef } from '../../platform/http/company-refs.js';
 
 export const certificateView = z.object({
   id: z.number().int(),
@@ -23,7 +24,7 @@ export const certificateView = z.object({
 });
 export const certificateList = z.array(certificateView);
 export const companyIdParams = z.object({ id: z.coerce.number().int().positive() });
-export const assignBody = z.object({ idEmpresa: z.number().int().positive().max(PG_INT_MAX), idCertificado: z.number().int().positive().max(PG_INT_MAX) });
+export const assignBody = z.object({ idEmpresa: z.number().int().positive().max(PG_INT_MAX), idCertificado: companyRef(z.number().int().positive().max(PG_INT_MAX), 'certificado') });
 export const importJsonBody = z.object({
   idEmpresa: z.number().int().positive().max(PG_INT_MAX),
   clave: z.string().describe('Password of the .p12/.pfx'),

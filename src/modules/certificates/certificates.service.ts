@@ -15,6 +15,8 @@ import { certificateErrors as e } from './certificates.errors.js';
 import { unreadableKeyType } from './certificates.key-type.js';
 import * as repo from './certificates.repository.js';
 import type { CertificateTrust } from './certificates.trust.js';
+import { companyCertificates } from './certificates.tables.js';
+import { companyOfIds } from '../../platform/db/company-of.js';
 
 const DAY = 86_400_000;
 export const EXPIRY_WARNING_DAYS = 30;
@@ -85,6 +87,8 @@ export function createCertificatesService(deps: { db: Db; logger: Logger; master
   }
 
   return {
+    /** id → company id of existing rows (issue 28 point 5: platform/http/company-refs.ts resolves body ids through it). */
+    companyOf: (ids: readonly number[]) => companyOfIds(db, companyCertificates, ids),
     /** importarCertificado: password, key/certificate pair, validity now and serialNumber=RUC<company RUT>. */
     async importCertificate(actor: Actor, input: { idEmpresa: number; clave: string; archivo?: Buffer; activar?: boolean }) {
       assertCompanyRole(actor, input.idEmpresa, 'administrador');

@@ -10,6 +10,7 @@ import { createUser, insertCompany } from '../../../test/support/factories.js';
 import { createRequire } from 'node:module';
 import { eq, sql } from 'drizzle-orm';
 import { companyLogos } from '../companies/companies.tables.js';
+import { cfeEmailSends } from './cfe-documents.tables.js';
 import { startJobRunner, type JobRunner } from '../../platform/jobs/runner.js';
 import { PREVIEW_TEXT } from '../documents/pdf/index.js';
 import { setUpIssuer } from '../issued-cfe/issued-cfe.test-setup.js';
@@ -158,7 +159,14 @@ describe('happy path', () => {
     const mail = smtp.received.find((m) => m.messageId && sent.messageId.includes(m.messageId.replace(/[<>]/g, '')));
     assert.ok(mail, 'message received by the SMTP server');
     assert.match(String(mail.subject), /^e-Factura A-\d+ de Almacén Demo S\.A\.$/);
-    assert.deepEqual(mail.rcptTo.sort(), ['compras@cliente.uy', 'copias@almacen.uy']);
+    assert.deepEqual(mail.rcptTo, ['compras@cliente.uy']);
+    // The company's copy is its own message (issue 28: recorded once, never repeated by a retry), sent right after.
+    const copySent = async () => (await t.db.select().from(cfeEmailSends).where(eq(cfeEmailSends.id, r.body.id)))[0].copiaEnviadaEn;
+    for (let i = 0; i < 50 && !(await copySent()); i++) await new Promise((res) => setTimeout(res, 100));
+    const copies = smtp.received.filter((m) => m.rcptTo.includes('copias@almacen.uy') && m.subject === mail.subject);
+    assert.equal(copies.length, 1);
+    assert.deepEqual(copies[0].rcptTo, ['copias@almacen.uy']);
+    assert.ok(copies[0].attachments.some((a) => a.contentType === 'application/pdf'));
     assert.equal(mail.replyTo?.text, 'ventas@almacen.uy');
     assert.ok(mail.text?.includes(factura.codigoSeguridad));
     const [pdf, xml] = [mail.attachments.find((a) => a.contentType === 'application/pdf'), mail.attachments.find((a) => a.contentType === 'application/xml')];
@@ -180,6 +188,13 @@ describe('happy path', () => {
     const retried = await waitForSend(ticket.id, temp.body.id, (e) => e === 'enviado');
     assert.equal(retried.intentos, 2);
     assert.equal(retried.codigoSmtp, null);
+    // The company copy (emailCopiaCfe, set above) goes once, after the recipient accepted: not on
+    // the refused first attempt, not again on the retry, never for the send that failed for good.
+    const copy = async () => (await t.db.select().from(cfeEmailSends).where(eq(cfeEmailSends.id, temp.body.id)))[0].copiaEnviadaEn;
+    for (let i = 0; i < 50 && !(await copy()); i++) await new Promise((r) => setTimeout(r, 100));
+    const copiesOf = (subject: RegExp) => smtp.received.filter((m) => m.rcptTo.includes('copias@almacen.uy') && subject.test(String(m.subject)));
+    assert.equal(copiesOf(/^e-Ticket /).length, 1);
+    assert.equal(copiesOf(/^Su compra$/).length, 0);
     const history = await t.call(lectura, 'GET', `/api/v1/cfeemitido/emailenvios?idCfe=${ticket.id}&start=0&length=1`);
     assert.equal(history.status, 200);
     assert.equal(history.body.total, 2);

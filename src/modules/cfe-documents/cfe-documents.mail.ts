@@ -89,13 +89,21 @@ export function createCfeMailService(deps: { db: Db; ports: CfeDocumentsPorts; m
       return { data: rows.map(emailSendView), total, start: paging.start, length: paging.length };
     },
 
-    /** The job: one attempt. Throws (→ retry) only on a transient failure before the last attempt. */
+    /**
+     * The job: one attempt. Throws (→ retry) only on a transient failure before the last attempt.
+     * The company's copy (configuracion.emailCopiaCfe) is its own message, sent after the
+     * recipients' one is accepted and recorded once (`copiaEnviadaEn`): a retry resends only the
+     * part not yet accepted, so neither the recipients nor the copy get the CFE twice (issue 28).
+     */
     async deliver(sendId: number, ctx: Pick<JobContext, 'attempt' | 'maxAttempts' | 'logger'>) {
       const send = await repo.findEmailSend(db, sendId);
-      if (!send || send.estado === 'enviado' || send.estado === 'fallido') return;
+      if (!send || send.estado === 'fallido') return;
       const row = await ports.issued.byId(send.issuedCfeId);
       if (!row) return;
       const profile = await ports.printingProfile(row.companyId, row.branchId);
+      const copy = profile?.emailCopiaCfe ?? undefined;
+      const sent = send.estado === 'enviado';
+      if (sent && (!copy || send.copiaEnviadaEn)) return;
       const pdf = await renderIssuedCfe(row, profile, send.formato as PdfFormato);
       const base = issuedCfeFileBase(row);
       const tipo = getCfeType(row.tipoCfe).name;
@@ -104,44 +112,61 @@ export function createCfeMailService(deps: { db: Db; ports: CfeDocumentsPorts; m
         `Adjuntamos el comprobante fiscal electrónico ${tipo} ${row.serie}-${row.numero} emitido el ${row.fechaEmision.split('-').reverse().join('/')} ` +
         `por ${profile?.razonSocial ?? 'el emisor'}: su representación impresa (PDF) y el XML firmado.\n` +
         `Código de seguridad: ${row.codigoSeguridad}. Puede verificarlo en ${profile?.urlVerificacion ?? 'www.dgi.gub.uy'}.\n`;
+      const last = ctx.attempt >= ctx.maxAttempts;
       const fail = async (err: unknown) => {
         const failure = classifyMailFailure(err);
-        const last = ctx.attempt >= ctx.maxAttempts;
         const estado = failure.transient && !last ? 'reintentando' : 'fallido';
         await repo.recordAttempt(db, sendId, { estado, error: failure.mensaje, codigoSmtp: failure.codigoSmtp });
         ctx.logger.warn({ sendId, codigoSmtp: failure.codigoSmtp, transient: failure.transient, attempt: ctx.attempt }, 'CFE e-mail failed');
         if (estado === 'reintentando') throw err instanceof Error ? err : new Error(failure.mensaje);
       };
-      let info;
-      let transport;
-      try {
-        // Issue 7 point 5: the company's SMTP server when it has one (From = its remitente), else the service's.
+      // Issue 7 point 5: the company's SMTP server when it has one (From = its remitente), else the service's.
+      let transport: Awaited<ReturnType<typeof ports.companyTransport>> | undefined;
+      const message = (to: string[]) => mailer.send({
+        to,
+        // Replies go to the company.
+        replyTo: profile?.email,
+        subject: send.asunto,
+        text,
+        attachments: [
+          { filename: `${base}.pdf`, content: pdf, contentType: 'application/pdf' },
+          { filename: `${base}.xml`, content: Buffer.from(row.xml, 'utf8'), contentType: 'application/xml' },
+        ],
+      }, transport);
+
+      if (!sent) {
+        let info;
+        try {
+          transport = await ports.companyTransport(row.companyId);
+          info = await message(send.destinatarios);
+        } catch (err) {
+          return fail(err);
+        }
+        const refused = new Set((info.rejected ?? []).map((r) => r.toLowerCase()));
+        const refusedTo = send.destinatarios.filter((d) => refused.has(d.toLowerCase()));
+        if (refusedTo.length === send.destinatarios.length) return fail(info.rejectedErrors?.[0] ?? new Error(`Destinatarios rechazados: ${refusedTo.join(', ')}`));
+        await repo.recordAttempt(db, sendId, {
+          estado: 'enviado',
+          messageId: info.messageId,
+          transporte: transport ? 'empresa' : info.outboxFile ? 'outbox' : 'servicio',
+          error: refusedTo.length ? `Destinatarios rechazados: ${refusedTo.join(', ')}` : undefined,
+        });
+      } else {
         transport = await ports.companyTransport(row.companyId);
-        info = await mailer.send({
-          to: send.destinatarios,
-          // Company settings: a copy of every mailed CFE (configuracion.emailCopiaCfe); replies go to the company.
-          bcc: profile?.emailCopiaCfe,
-          replyTo: profile?.email,
-          subject: send.asunto,
-          text,
-          attachments: [
-            { filename: `${base}.pdf`, content: pdf, contentType: 'application/pdf' },
-            { filename: `${base}.xml`, content: Buffer.from(row.xml, 'utf8'), contentType: 'application/xml' },
-          ],
-        }, transport);
-      } catch (err) {
-        return fail(err);
       }
-      // The server may accept the copy address and refuse the real recipients: that is no delivery.
-      const refused = new Set((info.rejected ?? []).map((r) => r.toLowerCase()));
-      const refusedTo = send.destinatarios.filter((d) => refused.has(d.toLowerCase()));
-      if (refusedTo.length === send.destinatarios.length) return fail(info.rejectedErrors?.[0] ?? new Error(`Destinatarios rechazados: ${refusedTo.join(', ')}`));
-      await repo.recordAttempt(db, sendId, {
-        estado: 'enviado',
-        messageId: info.messageId,
-        transporte: transport ? 'empresa' : info.outboxFile ? 'outbox' : 'servicio',
-        error: refusedTo.length ? `Destinatarios rechazados: ${refusedTo.join(', ')}` : undefined,
-      });
+
+      if (!copy) return;
+      try {
+        const info = await message([copy]);
+        if ((info.rejected ?? []).length) throw info.rejectedErrors?.[0] ?? new Error(`Copia rechazada: ${copy}`);
+        await repo.recordCopySent(db, sendId);
+      } catch (err) {
+        const failure = classifyMailFailure(err);
+        ctx.logger.warn({ sendId, codigoSmtp: failure.codigoSmtp, transient: failure.transient, attempt: ctx.attempt }, 'CFE e-mail copy failed');
+        // The recipients' message stays sent: a retry sends the copy alone.
+        if (failure.transient && !last) throw err instanceof Error ? err : new Error(failure.mensaje);
+        await repo.recordCopyFailure(db, sendId, `Copia a ${copy}: ${failure.mensaje}`, failure.codigoSmtp);
+      }
     },
   };
 }

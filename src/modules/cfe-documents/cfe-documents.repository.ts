@@ -35,6 +35,16 @@ export async function recordAttempt(
     .where(eq(cfeEmailSends.id, id));
 }
 
+/** The company's copy was accepted: never sent again for this send (issue 28). */
+export async function recordCopySent(db: DbOrTx, id: number): Promise<void> {
+  await db.update(cfeEmailSends).set({ copiaEnviadaEn: new Date(), actualizadoEn: new Date() }).where(eq(cfeEmailSends.id, id));
+}
+
+/** The copy failed for good: noted in ultimoError; the recipients' delivery (estado) stands. */
+export async function recordCopyFailure(db: DbOrTx, id: number, error: string, codigoSmtp?: number): Promise<void> {
+  await db.update(cfeEmailSends).set({ ultimoError: error, codigoSmtp: codigoSmtp ?? null, actualizadoEn: new Date() }).where(eq(cfeEmailSends.id, id));
+}
+
 export async function listEmailSends(db: DbOrTx, issuedCfeId: number, paging: Paging) {
   const where = eq(cfeEmailSends.issuedCfeId, issuedCfeId);
   const rows = await db.select().from(cfeEmailSends).where(where).orderBy(desc(cfeEmailSends.id)).limit(paging.length).offset(paging.start);

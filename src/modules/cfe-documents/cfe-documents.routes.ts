@@ -17,6 +17,7 @@ const pdfResponse = { ...errorResponses };
 export function cfeDocumentsRoutes(service: CfeDocumentsService, mail: CfeMailService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get('/api/v1/cfeemitido/representacionImpresa', {
+      config: { minRole: 'lectura' },
       schema: {
         tags: ['CFE emitido'], summary: 'Printed representation (PDF)', querystring: s.printedQuery, response: pdfResponse,
         description: `The printed representation of issued CFE \`idCfe\` as \`application/pdf\` (inline), drawn from the signed XML as stored. \`formato\`: \`A4\` (default) or \`ticket80\`. ${LAYOUT}\n\nErrors: 404 CFE_NO_ENCONTRADO (missing, or of a company the caller cannot see); 400 VALIDACION (bad idCfe/formato). Role: any role on the CFE's company.`,
@@ -27,6 +28,7 @@ export function cfeDocumentsRoutes(service: CfeDocumentsService, mail: CfeMailSe
     });
 
     app.post('/api/v1/comprobante/previsualizar', {
+      config: { minRole: 'emisor' },
       schema: {
         tags: ['Comprobante'], summary: 'Preview a receipt (PDF by token)', body: issueCfeBody, querystring: s.previewQuery,
         response: { 200: s.previewResponse, ...errorResponses, 422: errorBody },
@@ -35,6 +37,7 @@ export function cfeDocumentsRoutes(service: CfeDocumentsService, mail: CfeMailSe
     }, async (req) => service.createPreview(requireActor(req), req.body, req.query.formato));
 
     app.get('/api/v1/comprobante/previsualizar/:token', {
+      config: { minRole: 'lectura' },
       schema: {
         tags: ['Comprobante'], summary: 'Preview PDF by token', params: s.previewTokenParams, response: { ...pdfResponse, 410: errorBody },
         description: 'The preview PDF (`application/pdf`, inline). Not a capability URL: it needs a bearer token of a user with any role on the company the preview was made for; for everyone else it does not exist (404 PREVISUALIZACION_NO_ENCONTRADA, also for unknown tokens). 410 PREVISUALIZACION_EXPIRADA after `expiraEn`.',
@@ -45,6 +48,7 @@ export function cfeDocumentsRoutes(service: CfeDocumentsService, mail: CfeMailSe
     });
 
     app.post('/api/v1/cfeemitido/enviarPdfPorCorreo', {
+      config: { minRole: 'emisor' },
       schema: {
         tags: ['CFE emitido'], summary: 'Send PDF (and signed XML) by e-mail', body: s.sendEmailBody,
         response: { 202: s.emailSend, ...errorResponses, 422: errorBody },
@@ -53,6 +57,7 @@ export function cfeDocumentsRoutes(service: CfeDocumentsService, mail: CfeMailSe
     }, async (req, reply) => reply.status(202).send(await mail.request(requireActor(req), req.body)));
 
     app.get('/api/v1/cfeemitido/emailenvios', {
+      config: { minRole: 'lectura' },
       schema: {
         tags: ['CFE emitido'], summary: 'E-mail send history of an issued CFE', querystring: s.historyQuery,
         response: { 200: pagedResponse(s.emailSend), ...errorResponses },

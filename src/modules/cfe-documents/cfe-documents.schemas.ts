@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { pagingQuery } from '../../platform/http/paging.js';
 import { companySearchSchema } from '../issued-cfe/issued-cfe.search.js';
 import { PDF_FORMATOS } from './cfe-documents.render.js';
+import { companyRef } from '../../platform/http/company-refs.js';
 
 export const formato = z
   .enum(PDF_FORMATOS)
@@ -24,7 +25,7 @@ export const previewResponse = z.object({
 });
 
 export const sendEmailBody = z.object({
-  idCfe,
+  idCfe: companyRef(idCfe, 'cfe', { anchor: true }),
   destinatarios: z.array(z.string().trim().email()).min(1).max(10).optional().describe('Addresses; default: the e-mail of the receiver\'s customer record.'),
   asunto: z.string().trim().min(1).max(200).optional().describe('Subject; default "<tipo> <serie>-<número> de <razón social>".'),
   mensaje: z.string().max(2000).optional().describe('Text placed before the standard body.'),

@@ -30,6 +30,11 @@ export const cfeEmailSends = pgTable(
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     actualizadoEn: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     enviadoEn: timestamp({ withTimezone: true, mode: 'date' }),
+    /**
+     * When the company's copy (configuracion.emailCopiaCfe) was accepted: the copy is its own
+     * message, sent once after the recipients' one, so a retry never repeats it (issue 28).
+     */
+    copiaEnviadaEn: timestamp({ withTimezone: true, mode: 'date' }),
   },
   (t) => [index('cfe_email_sends_cfe_idx').on(t.issuedCfeId, t.id)],
 );

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { flag01, pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 import { isoDate } from './companies.schemas.js';
 import { PG_INT_MAX } from '../../lib/pg-int.js';
+import { companyRef } from '../../platform/http/company-refs.js';
 
 const optText = (max: number, describe: string) => z.string().trim().max(max).nullish().describe(describe);
 
@@ -34,7 +35,7 @@ export const createBranchBody = z.object({ idEmpresa: z.number().int().positive(
 });
 export const editBranchBody = z
   .object({
-    idSucursal: z.number().int().positive().max(PG_INT_MAX),
+    idSucursal: companyRef(z.number().int().positive().max(PG_INT_MAX), 'sucursal', { anchor: true }),
     ...branchData,
     codComercio: branchData.codComercio.optional(),
     nombre: branchData.nombre.optional(),

@@ -18,6 +18,7 @@ export function companiesRoutes(companies: CompaniesService): FastifyPluginAsync
     const tags = ['Empresa'];
 
     app.post('/api/v1/empresa/crear', {
+      config: { minRole: 'administrador' },
       schema: {
         tags, summary: 'Create company',
         description: 'Operators only (a new tenant is a service decision; roles are then granted with /usuario/editar). The RUT must have 12 digits and a valid DGI check digit: otherwise 400 RUT_INVALIDO. A RUT already used by a non-deleted company: 409 EMPRESA_DUPLICADA.',
@@ -34,6 +35,7 @@ export function companiesRoutes(companies: CompaniesService): FastifyPluginAsync
     });
 
     app.get('/api/v1/empresa/todas', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'List companies', description: 'Companies visible to the caller (all for operators), by legal name. Deleted companies never appear.', querystring: s.listCompaniesQuery, response: { 200: s.companiesPage, ...errorResponses } },
     }, async (req) => {
       const { start, length, ...filters } = req.query;
@@ -42,6 +44,7 @@ export function companiesRoutes(companies: CompaniesService): FastifyPluginAsync
     });
 
     app.get('/api/v1/empresa/exportarExcel', {
+      config: { minRole: 'lectura' },
       schema: {
         tags, summary: 'Export companies to spreadsheet',
         description: 'The companies of /empresa/todas (same filters, no paging) as an .xlsx file, streamed.',
@@ -54,6 +57,7 @@ export function companiesRoutes(companies: CompaniesService): FastifyPluginAsync
     });
 
     app.get('/api/v1/empresa/parametros', {
+      config: { minRole: 'lectura' },
       schema: {
         tags, summary: 'Company parameters',
         description: 'Fiscal and operating parameters of `idEmpresa`: DGI environment, CodigoCasaDgiPorDefecto, tax regime, e-Ticket verification URL, monthly CFE limit (null = unlimited), DGI resolution number and date, settings.',
@@ -62,7 +66,7 @@ export function companiesRoutes(companies: CompaniesService): FastifyPluginAsync
     }, async (req) => companies.parameters(requireActor(req), req.query.idEmpresa));
 
     app.get('/api/v1/empresa/:id', {
-      config: { companyParam: 'id' },
+      config: { minRole: 'lectura', companyParam: 'id' },
       schema: { tags, summary: 'Get company by id', params: s.idParams, response: { 200: s.companyView, ...errorResponses } },
     }, async (req) => companies.get(requireActor(req), req.params.id));
 
@@ -88,6 +92,7 @@ export function companiesRoutes(companies: CompaniesService): FastifyPluginAsync
 
     const toggleRut = (path: string, summary: string, run: (actor: ReturnType<typeof requireActor>, rut: string) => Promise<z.infer<typeof s.companyView>>) =>
       app.post(path, {
+        config: { minRole: 'administrador' },
         schema: { tags, summary, description: `${adminOnly}An invalid RUT is 400 RUT_INVALIDO; an unknown or invisible one 404.`, params: s.rutParams, response: { 200: s.companyView, ...errorResponses } },
       }, async (req) => run(requireActor(req), (req.params as { rut: string }).rut));
     toggleRut('/api/v1/empresa/habilitarPorRut/:rut', 'Enable company by RUT', companies.enableByRut);
@@ -111,7 +116,7 @@ export function companiesRoutes(companies: CompaniesService): FastifyPluginAsync
     });
 
     app.get('/api/v1/empresa/:id/logo', {
-      config: { companyParam: 'id' },
+      config: { minRole: 'lectura', companyParam: 'id' },
       schema: { tags, summary: 'Company logo (extra)', description: 'Not in the spec: serves the stored logo for printing.', params: s.idParams, response: { 200: imageResponse, ...errorResponses } },
     }, async (req, reply) => sendLogo(reply, await companies.logo(requireActor(req), req.params.id)));
 

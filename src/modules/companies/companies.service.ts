@@ -19,6 +19,8 @@ import { createEmissionPointsService } from './emission-points.service.js';
 import { createEmissionResolver } from './emission-resolver.js';
 import { validateLogo } from './logos.js';
 import { createPrintingProfiles } from './companies.printing.js';
+import { companyOfIds } from '../../platform/db/company-of.js';
+import { branches as branchesTable, emissionPoints } from './companies.tables.js';
 
 export interface CompanyInput {
   rut?: string;
@@ -123,6 +125,9 @@ export function createCompaniesService(deps: { db: Db; invalidation?: CacheInval
   const points = createEmissionPointsService({ db, branches });
 
   return {
+    /** id → company id of existing rows (issue 28 point 5: platform/http/company-refs.ts resolves body ids through it). */
+    companyOfBranches: (ids: readonly number[]) => companyOfIds(db, branchesTable, ids),
+    companyOfEmissionPoints: (ids: readonly number[]) => companyOfIds(db, emissionPoints, ids),
     /** Tenancy hook: whether a non-deleted company exists. */
     exists: (id: number) => repo.companyExists(db, id),
     /** RUT of a non-deleted company (no access check: callers have passed the tenancy rule). */

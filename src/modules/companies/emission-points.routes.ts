@@ -13,6 +13,7 @@ export function emissionPointsRoutes(points: EmissionPointsService): FastifyPlug
     const tags = ['Punto Emision'];
 
     app.get('/api/v1/puntoemision/todos', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'List emission points', description: 'Points of `idEmpresa`, ordered by branch code and terminal code.', querystring: s.listPointsQuery, response: { 200: s.pointsPage, ...errorResponses } },
     }, async (req) => {
       const { start, length, ...filters } = req.query;
@@ -21,6 +22,7 @@ export function emissionPointsRoutes(points: EmissionPointsService): FastifyPlug
     });
 
     app.post('/api/v1/puntoemision/crear', {
+      config: { minRole: 'administrador' },
       schema: { tags, summary: 'Create emission point', description: `${adminOnly}codTerminal is unique within the branch (409 PUNTO_EMISION_DUPLICADO). ${notFound}`, body: s.createPointBody, response: { 201: s.pointView, ...errorResponses, 409: errorBody } },
     }, async (req, reply) => {
       const { idSucursal, ...input } = req.body;
@@ -28,6 +30,7 @@ export function emissionPointsRoutes(points: EmissionPointsService): FastifyPlug
     });
 
     app.post('/api/v1/puntoemision/editar', {
+      config: { minRole: 'administrador' },
       schema: { tags, summary: 'Update emission point', description: `${adminOnly}Only the fields sent change. A disabled point (habilitada false) cannot issue. ${notFound}`, body: s.editPointBody, response: { 200: s.pointView, ...errorResponses, 409: errorBody } },
     }, async (req) => {
       const { idPuntoEmision, ...input } = req.body;
@@ -35,6 +38,7 @@ export function emissionPointsRoutes(points: EmissionPointsService): FastifyPlug
     });
 
     app.get('/api/v1/puntoemision/sucursal/:idSucursal', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'Points of a branch', description: `Paged. \`idEmpresa\`, when sent, must be the branch company. ${notFound}`, params: s.branchParams, querystring: s.branchPointsQuery, response: { 200: s.pointsPage, ...errorResponses } },
     }, async (req) => {
       const { start, length, idEmpresa } = req.query;
@@ -43,10 +47,12 @@ export function emissionPointsRoutes(points: EmissionPointsService): FastifyPlug
     });
 
     app.get('/api/v1/puntoemision/getBySucursalTerminal/:idSucursal', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'Point by branch and terminal', description: `The point \`codTerm\` of the branch. \`idEmp\`, when sent, must be the branch company. ${notFound}`, params: s.branchParams, querystring: s.byTerminalQuery, response: { 200: s.pointView, ...errorResponses } },
     }, async (req) => points.getByBranchTerminal(requireActor(req), req.params.idSucursal, req.query.idEmp, req.query.codTerm));
 
     app.get('/api/v1/puntoemision/:id', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'Get emission point by id', description: notFound, params: s.pointIdParams, response: { 200: s.pointView, ...errorResponses } },
     }, async (req) => points.get(requireActor(req), req.params.id));
   };

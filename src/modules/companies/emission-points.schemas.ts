@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { flag01, pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 import { PG_INT_MAX } from '../../lib/pg-int.js';
+import { companyRef } from '../../platform/http/company-refs.js';
 
 const codTerminal = z.string().trim().min(1).max(40).describe('Terminal code, unique within the branch (spec 1). Example: "CAJA1"');
 
@@ -16,14 +17,14 @@ export const pointView = z.object({
 export const pointsPage = pagedResponse(pointView);
 
 export const createPointBody = z.object({
-  idSucursal: z.number().int().positive().max(PG_INT_MAX),
+  idSucursal: companyRef(z.number().int().positive().max(PG_INT_MAX), 'sucursal', { anchor: true }),
   codTerminal,
   descripcion: z.string().trim().max(150).nullish(),
   habilitada: z.boolean().optional().describe('Default true'),
 }).meta({ example: { idSucursal: 3, codTerminal: 'CAJA1', descripcion: 'Caja 1' } });
 
 export const editPointBody = z.object({
-  idPuntoEmision: z.number().int().positive().max(PG_INT_MAX),
+  idPuntoEmision: companyRef(z.number().int().positive().max(PG_INT_MAX), 'puntoEmision', { anchor: true }),
   codTerminal: codTerminal.optional(),
   descripcion: z.string().trim().max(150).nullish(),
   habilitada: z.boolean().optional(),

@@ -18,14 +18,17 @@ export function currenciesRoutes(currencies: CurrenciesService): FastifyPluginAs
   return async (app) => {
     const tags = ['Monedas y cotizaciones'];
     app.get('/api/v1/moneda/todas', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'Currency catalogue', description: 'Not in the spec. ISO 4217 codes of DGI TipMonType (includes UYI and UYR).', response: { 200: z.array(z.string()), ...errorResponses } },
     }, async () => [...currencies.catalogue()]);
 
     app.post('/api/v1/empresa/cotizaciones/cargar', {
+      config: { minRole: 'emisor' },
       schema: { tags, summary: 'Load exchange rates', description: 'Not in the spec. Inserts or replaces the company rates (currency, date, rate). Emission uses them before the central bank (spec 2.3 rule 7). Role: emisor.', body: z.object({ idEmpresa: z.number().int().positive(), cotizaciones: z.array(rate).min(1).max(1000) }), response: { 200: z.object({ cargadas: z.number().int() }), ...errorResponses } },
     }, async (req) => currencies.loadRates(requireActor(req), req.body.idEmpresa, req.body.cotizaciones));
 
     app.get('/api/v1/empresa/cotizaciones', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'List exchange rates', description: 'Not in the spec. Rates of `idEmpresa`, newest first; filters moneda, desde, hasta.', querystring: pagingQuery.extend({ idEmpresa: z.coerce.number().int().positive(), moneda: z.string().length(3).optional(), desde: ymd.optional(), hasta: ymd.optional() }), response: { 200: pagedResponse(rateView), ...errorResponses } },
     }, async (req) => {
       const { start, length, ...f } = req.query;

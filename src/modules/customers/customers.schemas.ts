@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PG_INT_MAX } from '../../lib/pg-int.js';
 import { pagedResponse, pagingQuery } from '../../platform/http/paging.js';
+import { companyRef } from '../../platform/http/company-refs.js';
 
 const id = z.number().int().positive().max(PG_INT_MAX);
 
@@ -21,7 +22,7 @@ const fields = {
 };
 export const createBody = z.object({ idEmpresa: id, ...fields, codPais: fields.codPais.default('UY') });
 // No defaults on edit: a field not sent keeps its stored value.
-export const editBody = z.object({ idCliente: id, ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, (v as z.ZodTypeAny).optional()])) } as { idCliente: z.ZodNumber } & { [K in keyof typeof fields]: z.ZodOptional<(typeof fields)[K]> });
+export const editBody = z.object({ idCliente: companyRef(id, 'cliente', { anchor: true }), ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, (v as z.ZodTypeAny).optional()])) } as { idCliente: z.ZodNumber } & { [K in keyof typeof fields]: z.ZodOptional<(typeof fields)[K]> });
 export const customerView = z.object({
   id: z.number().int(), idEmpresa: z.number().int(), tipoDocumento: z.number().int(), codPais: z.string(), documento: z.string(), razonSocial: z.string(),
   direccion: z.string().nullable(), ciudad: z.string().nullable(), departamento: z.string().nullable(), pais: z.string().nullable(), codigoPostal: z.string().nullable(), email: z.string().nullable(),

@@ -9,6 +9,7 @@ import type { Paging } from '../../platform/http/paging.js';
 import { receiverDocumentProblem } from '../../lib/receiver-document.js';
 import { customerErrors as e } from './customers.errors.js';
 import { customers } from './customers.tables.js';
+import { companyOfIds } from '../../platform/db/company-of.js';
 
 type Row = typeof customers.$inferSelect;
 const view = (r: Row) => ({
@@ -41,6 +42,8 @@ export function createCustomersService(deps: { db: Db }) {
     return row;
   }
   return {
+    /** id → company id of existing rows (issue 28 point 5: platform/http/company-refs.ts resolves body ids through it). */
+    companyOf: (ids: readonly number[]) => companyOfIds(db, customers, ids),
     async create(actor: Actor, input: { idEmpresa: number } & Omit<typeof customers.$inferInsert, 'companyId'>) {
       assertCompanyRole(actor, input.idEmpresa, 'emisor');
       checkDocument(input);

@@ -13,6 +13,7 @@ const ABOUT = `Daily report (Reporte Diario, BRIEF 9): one per company and day, 
 export function dailyReportRoutes(service: DailyReportService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get('/api/v1/reportediario', {
+      config: { minRole: 'lectura' },
       schema: {
         tags, summary: 'List daily reports', querystring: s.listQuery, response: { 200: s.reportsPage, ...errorResponses },
         description: `${ABOUT}\n\nLists the reports of \`idEmpresa\` (newest FechaResumen first), without the XML; filters \`fechaDesde\`, \`fechaHasta\`, \`estado\`; shared paging \`start\`/\`length\`. Role lectura.`,
@@ -24,6 +25,7 @@ export function dailyReportRoutes(service: DailyReportService): FastifyPluginAsy
     });
 
     app.get('/api/v1/reportediario/:id', {
+      config: { minRole: 'lectura' },
       schema: {
         tags, summary: 'Get a daily report', params: s.idParams, response: { 200: s.reportView, ...errorResponses },
         description: 'One report with its signed XML (`xml`) and DGI\'s ACK (`ackXml`). Another company\'s report answers 404 REPORTE_NO_ENCONTRADO.',
@@ -31,6 +33,7 @@ export function dailyReportRoutes(service: DailyReportService): FastifyPluginAsy
     }, async (req) => service.get(requireActor(req), req.params.id));
 
     app.get('/api/v1/reportediario/:id/xml', {
+      config: { minRole: 'lectura' },
       schema: {
         tags, summary: 'Download the signed daily report XML', params: s.idParams, response: errorResponses,
         description: 'The signed Reporte exactly as sent (application/xml, attachment Rep_<RUC>_<AAAAMMDD>_<SecEnvio>.xml). 404 REPORTE_NO_ENCONTRADO.',
@@ -41,6 +44,7 @@ export function dailyReportRoutes(service: DailyReportService): FastifyPluginAsy
     });
 
     app.post('/api/v1/reportediario/regenerar', {
+      config: { minRole: 'emisor' },
       schema: {
         tags, summary: 'Generate (or correct) the daily report of a day and send it', body: s.regenerateBody,
         response: { 200: s.reportView, ...errorResponses, 409: errorBody, 422: errorBody, 503: errorBody },
@@ -49,6 +53,7 @@ export function dailyReportRoutes(service: DailyReportService): FastifyPluginAsy
     }, async (req) => service.regenerate(requireActor(req), req.body.idEmpresa, req.body.fecha));
 
     app.post('/api/v1/reportediario/:id/reenviar', {
+      config: { minRole: 'emisor' },
       schema: {
         tags, summary: 'Resend a daily report that has no DGI answer', params: s.idParams,
         response: { 200: s.reportView, ...errorResponses, 409: errorBody },

@@ -13,6 +13,7 @@ const HISTORY_DOC = `**Response 200**: \`id\`, \`estado\`, \`estadoReceptor\`, \
 export function dgiSubmissionRoutes(service: DgiSubmissionService): FastifyPluginAsyncZod {
   return async (app) => {
     app.post('/api/v1/cfeemitido/generarSobreDgi', {
+      config: { minRole: 'emisor' },
       schema: {
         tags: ['CFE emitido'], summary: 'Generate the DGI envelope (EnvioCFE) for issued CFEs',
         description: `Body \`{ idEmpresa, idsCfe: [1..250 issued CFE ids] }\`. Returns the \`EnvioCFE\` (BRIEF 5; FSOB) as \`application/xml\` attachment named \`Sob_<RUC>_<AAAAMMDD>_<Idemisor>.xml\`, header \`x-id-sobre\` when it is an envelope the submission worker built. When the ids are exactly the CFEs of one envelope already built by the worker, the stored bytes are returned (the envelope DGI received). Otherwise a new envelope is built with the next Idemisor of the company (never reused), the signed CFEs embedded byte for byte, validated against DGI's EnvioCFE XSD; it is not sent (for manual upload in DGI's portal: uploading CFEs the worker also sends gives E02 at DGI). Role emisor.
@@ -30,6 +31,7 @@ Errors: 404 SOBRE_CFE_NO_ENCONTRADO (an id missing or of another company), 409 S
     });
 
     app.get('/api/v1/cfeemitido/:id/estados', {
+      config: { minRole: 'lectura' },
       schema: {
         tags: ['CFE emitido'], summary: 'State and state history of an issued CFE',
         description: `${STATES_DOC}\n\n${HISTORY_DOC}\n\nAnother company's CFE answers 404 SOBRE_CFE_NO_ENCONTRADO.`,
@@ -38,6 +40,7 @@ Errors: 404 SOBRE_CFE_NO_ENCONTRADO (an id missing or of another company), 409 S
     }, async (req) => service.history(requireActor(req), req.params.id));
 
     app.post('/api/v1/cfeemitido/:id/marcar-aceptado', {
+      config: { minRole: 'emisor' },
       schema: {
         tags: ['CFE emitido'], summary: 'Manually mark an issued CFE as accepted by DGI',
         description: `Body \`{ motivo }\` (required, 3-500 chars). For a CFE DGI has not answered yet (states firmado, en_cola_dgi, sobre_recibido, sobre_rechazado), e.g. accepted through DGI's portal: moves it to \`aceptado_manual\` and writes a history entry with the user id and the motivo; the worker then never sends it (if it is already in an envelope, DGI's later answer no longer changes it). Role administrador.\n\n${HISTORY_DOC}\n\nErrors: 409 MARCAR_ACEPTADO_ESTADO (already aceptado, rechazado, observado or aceptado_manual); 400 VALIDACION (motivo missing); 403 SIN_PERMISO; 404 SOBRE_CFE_NO_ENCONTRADO.`,
@@ -46,6 +49,7 @@ Errors: 404 SOBRE_CFE_NO_ENCONTRADO (an id missing or of another company), 409 S
     }, async (req) => service.markAccepted(requireActor(req), req.params.id, req.body.motivo));
 
     app.get('/api/v1/sobredgi', {
+      config: { minRole: 'lectura' },
       schema: {
         tags: ['Sobres DGI'], summary: 'Envelopes sent to DGI',
         description: `The company's DGI envelopes, newest first. \`estado\`: creado (built, being sent; \`intentosEnvio\`, \`proximoIntento\`, \`errorMensaje\` show transient failures), recibido (ACKSobre AS; polled from \`consultarDesde\`), procesado (ACKCFE applied), rechazado (ACKSobre BS/BA, \`errorCodigo\` = S-code), duplicado (S08 / fault 108: DGI already had this Idemisor; its CFEs stay en_cola_dgi), error (permanent failure or retries exhausted; \`errorCodigo\` FALLA, RESPUESTA_INVALIDA, REINTENTOS_AGOTADOS, CONSULTAS_AGOTADAS or a DGI fault code). Paging \`start\`, \`length\`.`,
@@ -54,6 +58,7 @@ Errors: 404 SOBRE_CFE_NO_ENCONTRADO (an id missing or of another company), 409 S
     }, async (req) => service.listEnvelopes(req.query.idEmpresa, req.query) as never);
 
     app.get('/api/v1/sobredgi/:id', {
+      config: { minRole: 'lectura' },
       schema: {
         tags: ['Sobres DGI'], summary: 'One DGI envelope', description: 'The envelope (fields as in the list) plus `idsCfe` in envelope order. Another company\'s envelope answers 404 SOBRE_NO_ENCONTRADO.',
         params: s.envelopeIdParams, response: { 200: s.envelopeView.extend({ idsCfe: z.array(z.number().int()) }), ...errorResponses },
@@ -61,6 +66,7 @@ Errors: 404 SOBRE_CFE_NO_ENCONTRADO (an id missing or of another company), 409 S
     }, async (req) => service.getEnvelope(requireActor(req), req.params.id) as never);
 
     app.get('/api/v1/empresa/envioDgi', {
+      config: { minRole: 'lectura' },
       schema: {
         tags: ['Sobres DGI'], summary: 'Which CFEs the company sends individually to DGI',
         description: "`envioIndividual`: 'todos' (default: every CFE and CFC goes to DGI in envelopes) or 'obligatorios' (BRIEF 1: e-Tickets and their notes, 101-103 and 131-133, at or below 5,000 UI go only in the daily report; everything else is sent).",
@@ -69,6 +75,7 @@ Errors: 404 SOBRE_CFE_NO_ENCONTRADO (an id missing or of another company), 409 S
     }, async (req) => service.getSettings(req.query.idEmpresa));
 
     app.put('/api/v1/empresa/envioDgi', {
+      config: { minRole: 'administrador' },
       schema: {
         tags: ['Sobres DGI'], summary: 'Set which CFEs the company sends individually to DGI',
         description: "Body `{ idEmpresa, envioIndividual: 'todos' | 'obligatorios' }` (see GET). Applies to CFEs not yet in an envelope. Role administrador (403 SIN_PERMISO otherwise).",

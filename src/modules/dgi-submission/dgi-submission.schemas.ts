@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { pagingQuery } from '../../platform/http/paging.js';
 import { ENVELOPE_STATES, ENVIO_INDIVIDUAL_MODES } from './dgi-submission.policy.js';
+import { companyRef } from '../../platform/http/company-refs.js';
 
 export const cfeIdParams = z.object({ id: z.coerce.number().int().positive() });
 export const envelopeIdParams = z.object({ id: z.coerce.number().int().positive() });
 
 export const generarSobreBody = z.object({
   idEmpresa: z.number().int().positive(),
-  idsCfe: z.array(z.number().int().positive()).min(1).max(250).describe('Issued CFE ids (1..250, same company).'),
+  idsCfe: z.array(companyRef(z.number().int().positive(), 'cfe', { error: 'SOBRE_CFE_NO_ENCONTRADO' })).min(1).max(250).describe('Issued CFE ids (1..250, same company).'),
 });
 
 export const marcarAceptadoBody = z.object({

@@ -7,6 +7,7 @@ import type { EventsService } from './events.service.js';
 export function eventsRoutes(events: EventsService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get('/api/v1/eventos', {
+      config: { minRole: 'lectura' },
       schema: {
         tags: ['webhooks y eventos'],
         summary: 'Events feed (poll for missed events)',

@@ -24,6 +24,7 @@ const CHART_DOC = (unit: string, def: string) => `Chart-ready series of the comp
 export function issuedCfeReportsRoutes(reports: IssuedCfeReports): FastifyPluginAsyncZod {
   return async (app) => {
     app.get('/api/v1/cfeemitido/buscar', {
+      config: { minRole: 'lectura' },
       schema: {
         tags, summary: 'Search issued CFEs', querystring: s.buscarQuery,
         description: `Issued CFEs of \`idEmpresa\` (required; role lectura or above), newest first, with the shared paging (\`start\`, \`length\` ≤ 500) and the exact \`total\` (count(*) over the same filters; every filter is served by an index leading with company_id, see bench/search.ts). Rows are summaries (no XML): id, idEmpresa, idSucursal, idPuntoEmision, tipoCfe, nombreTipoCfe, serie, numero, fechaEmision, fechaFirma, estado, estadoReceptor, receptor {tipoDocumento, documento, nombre}, moneda, tipoCambio, totales {mntNoGrv, mntNetoIvaTasaMin, mntNetoIvaTasaBasica, mntIvaTasaMin, mntIvaTasaBasica, mntTotal, mntPagar} (decimal strings), codigoSeguridad.\n\n${FILTERS_DOC}`,
@@ -50,6 +51,7 @@ export function issuedCfeReportsRoutes(reports: IssuedCfeReports): FastifyPlugin
     });
 
     app.get('/api/v1/cfeemitido/getConfiguracionExportacionCfe', {
+      config: { minRole: 'lectura' },
       schema: {
         tags, summary: 'Export configuration of a user', querystring: s.exportConfigQuery,
         description: `The spreadsheet columns (keys, in order) a user chose for exportarExcel, with the catalogue. \`userId\` defaults to the caller; \`idEmpresa\` (optional) asks for the company-specific configuration, falling back to the user's general one, then the defaults (\`predeterminada: true\`). A user reads only their own; another user's needs operator, or administrador of a company both share (of idEmpresa when given); otherwise 404 CONFIGURACION_NO_VISIBLE. ${COLUMNS_DOC}`,
@@ -79,6 +81,7 @@ export function issuedCfeReportsRoutes(reports: IssuedCfeReports): FastifyPlugin
     });
 
     app.get('/api/v1/ExportacionContable/cuentas', {
+      config: { minRole: 'lectura' },
       schema: {
         tags: ['Exportación contable'], summary: 'Account codes of the accounting export', querystring: s.accountsQuery,
         description: 'The account code used for each journal movement of exportarExt for idEmpresa (saved code or default), with its name and default. Role lectura or above.',
@@ -96,6 +99,7 @@ export function issuedCfeReportsRoutes(reports: IssuedCfeReports): FastifyPlugin
     }, async (req) => reports.saveAccounts(req.body.idEmpresa, req.body.cuentas));
 
     app.get('/api/v1/cfeemitido/graficaDiaria', {
+      config: { minRole: 'lectura' },
       schema: {
         tags, summary: 'Daily chart', querystring: s.dailyChartQuery,
         description: CHART_DOC('day', '`desde`/`hasta` (YYYY-MM-DD, inclusive), default the last 30 days ending today; at most 366 days'),
@@ -104,6 +108,7 @@ export function issuedCfeReportsRoutes(reports: IssuedCfeReports): FastifyPlugin
     }, async (req) => reports.dailyChart(req.query.idEmpresa, req.query.desde, req.query.hasta));
 
     app.get('/api/v1/cfeemitido/graficaFacturacionMensual', {
+      config: { minRole: 'lectura' },
       schema: {
         tags, summary: 'Monthly billing chart', querystring: s.monthlyChartQuery,
         description: CHART_DOC('month', '`desde`/`hasta` (YYYY-MM, inclusive), default the last 12 months ending with the current one; at most 120 months'),

@@ -24,6 +24,7 @@ export function issuedCfeRoutes(service: IssuedCfeService, lookups: Lookups): Fa
 
     // No response schema on purpose: zod serialization costs ~40 % on the hot path (STACK 4d); documented above.
     app.post('/api/v1/comprobante/emitir', {
+      config: { minRole: 'emisor' },
       schema: {
         tags: ['Comprobante'], summary: 'Issue a CFE', description: EMITIR_DESCRIPTION, body: s.issueCfeBody,
         headers: z.object({ 'idempotency-key': z.string().min(1).max(200).optional() }).passthrough(),
@@ -37,6 +38,7 @@ export function issuedCfeRoutes(service: IssuedCfeService, lookups: Lookups): Fa
     });
 
     app.post('/api/v1/comprobante/transcribirContingencia', {
+      config: { minRole: 'emisor' },
       schema: {
         tags: ['Comprobante'], summary: 'Transcribe a paper contingency CFC (2xx)',
         description: `Not in the spec's list; designed here for issue 6 point 7 and BRIEF 10. When the electronic system was down the company issued pre-printed paper CFCs (types 2xx = electronic code + 100, e.g. 211 e-Factura, 201 e-Ticket); afterwards each one is transcribed here with the **serie and number printed on the paper** (\`cfe.idDoc.serie\`, \`cfe.idDoc.numero\`) and the rest of the emitir body (same rules, same response, same Idempotency-Key behaviour).
@@ -55,14 +57,17 @@ The number must lie in a CFC range registered with \`POST /api/v1/cae/altaCfc\` 
 
     const getDescription = 'The issued CFE: the emitir response shape, with the current `estado` (DGI side: firmado, en_cola_dgi, sobre_recibido, sobre_rechazado, aceptado, rechazado, observado, aceptado_manual), `estadoReceptor` (receptor_pendiente/aceptado/rechazado/observado, null when the receiver is not an electronic issuer) and `historial`: every state change oldest first (`lado` dgi|receptor, `estadoAnterior`, `estado`, `codigo`, `motivos` [{codigo, glosa, detalle}], `mensaje`, `referencia` (envelope/ACK), `idUsuario` + `motivo` for manual changes, `fecha` ISO), starting with the implicit `firmado` at signing time. Another company\'s CFE answers 404 CFE_NO_ENCONTRADO.';
     app.get('/api/v1/cfeemitido/:id', {
+      config: { minRole: 'lectura' },
       schema: { tags: ['CFE emitido'], summary: 'Get issued CFE by id', description: getDescription, params: s.cfeIdParams, response: errorResponses },
     }, async (req, reply) => reply.type('application/json').send(JSON.stringify(await service.get(requireActor(req), req.params.id)) as never));
 
     app.get('/api/v1/comprobante/getByIdCfeEmitido', {
+      config: { minRole: 'lectura' },
       schema: { tags: ['Comprobante'], summary: 'Get issued CFE by id', description: getDescription, querystring: s.getByIdQuery, response: errorResponses },
     }, async (req, reply) => reply.type('application/json').send(JSON.stringify(await service.get(requireActor(req), req.query.idCfeEmitido)) as never));
 
     app.get('/api/v1/cfeemitido/:id/xml', {
+      config: { minRole: 'lectura' },
       schema: {
         tags: ['CFE emitido'], summary: 'Download the signed CFE XML',
         description: 'The signed CFE exactly as stored (standalone document, no XML declaration, UTF-8): the bytes that go into the DGI envelope. Content-Type application/xml, as attachment.',
@@ -74,6 +79,7 @@ The number must lie in a CFC range registered with \`POST /api/v1/cae/altaCfc\` 
     });
 
     app.post('/api/v1/comprobante/firmarXml', {
+      config: { minRole: 'emisor' },
       schema: {
         tags: ['Comprobante'], summary: 'Sign a CFE XML',
         description: 'Signs a client CFE XML with the company\'s active certificate using the emission signer (canonicalized, enveloped, rsa-sha256, X509IssuerSerial) and validates the signed result against DGI\'s CFE XSD; an invalid document is refused (422 XML_INVALIDO / FIRMA_XML_INVALIDA), 422 SIN_CERTIFICADO without an active certificate. Response: `xml` (signed), `digestValue`, `codigoSeguridad`.',

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { calendarDate } from '../../platform/http/dates.js';
 import { withFreeTextPolicy } from './free-text.js';
+import { companyRef } from '../../platform/http/company-refs.js';
 
 /** Amounts travel as JSON numbers or decimal strings; both become exact decimal strings. */
 const decimal = z
@@ -102,7 +103,7 @@ export const emisorBody = z.object({
 });
 
 export const receptorBody = z.object({
-  idCliente: int.positive().optional().describe('Customer of the same company (spec 2.3 rule 3).'),
+  idCliente: companyRef(int.positive(), 'cliente', { error: 'CLIENTE_RECEPTOR_NO_ENCONTRADO' }).optional().describe('Customer of the same company (spec 2.3 rule 3).'),
   documento: z.string().min(1).max(20).optional().describe('Tax id / document of the receiver.'),
   tipoDocumento: int.min(1).max(7).optional().describe('TipoDocRecep: 2 RUT, 3 C.I., 4 otros, 5 pasaporte, 6 DNI, 7 NIFE. Default: 2 for 12-digit documents, 3 otherwise.'),
   codPais: z.string().length(2).optional().describe('CodPaisRecep; default UY.'),
@@ -149,8 +150,8 @@ export const detalleBody = z.object({
   recargoMnt: amount.optional(),
   codigoItem: z.array(z.object({ tpoCod: z.string(), cod: z.string() })).max(5).optional(),
   retencPercep: z.array(retencionItem).max(5).optional(),
-  idVariante: int.positive().optional(),
-  datosTrazabilidad: z.object({ id_lote: int.positive().optional(), id_serie: int.positive().optional() }).optional(),
+  idVariante: companyRef(int.positive(), 'variante').optional(),
+  datosTrazabilidad: z.object({ id_lote: companyRef(int.positive(), 'lote').optional(), id_serie: int.positive().optional() }).optional(),
 });
 
 export const referenciaBody = z.object({

@@ -27,6 +27,8 @@ import { uyToday } from '../../lib/dates.js';
 import type { ContingencyBody, IssueCfeBody } from './issued-cfe.schemas.js';
 import type { IssuedCfeRow } from './issued-cfe.tables.js';
 import { issuedCfeView, type IssuedCfeView } from './issued-cfe.view.js';
+import { issuedCfes } from './issued-cfe.tables.js';
+import { companyOfIds } from '../../platform/db/company-of.js';
 
 export interface IssuedCfeSettings {
   /** UI value at the close of the previous year (BRIEF 1). */
@@ -141,6 +143,8 @@ export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; se
   }
 
   return {
+    /** id → company id of existing rows (issue 28 point 5: platform/http/company-refs.ts resolves body ids through it). */
+    companyOf: (ids: readonly number[]) => companyOfIds(db, issuedCfes, ids),
     prepare: (body: IssueCfeBody) => prepare(body),
 
     /** Stops the sealing worker threads (app close). */

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { calendarDate } from '../../platform/http/dates.js';
 import { flag01, pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 import { PG_INT_MAX } from '../../lib/pg-int.js';
+import { companyRef } from '../../platform/http/company-refs.js';
 
 const ymd = calendarDate;
 const id = z.number().int().positive().max(PG_INT_MAX);
@@ -22,7 +23,7 @@ const productFields = {
 };
 export const createProductBody = z.object({ idEmpresa: id, ...productFields });
 export const editProductBody = z.object({
-  idProducto: id,
+  idProducto: companyRef(id, 'producto', { anchor: true }),
   codigo: productFields.codigo.optional(), nombre: productFields.nombre.optional(), descripcion: productFields.descripcion,
   unidadMedida: productFields.unidadMedida, indicadorFacturacion: productFields.indicadorFacturacion,
   requiereLote: z.boolean().optional(), requiereSerie: z.boolean().optional(), habilitado: z.boolean().optional(),
@@ -47,9 +48,9 @@ const variantFields = {
   unidadMedida: unit.nullable().optional().describe('DGI UniMed of the variant; null = the product\'s'),
   habilitado: z.boolean().default(true),
 };
-export const createVariantBody = z.object({ idProducto: id, ...variantFields });
+export const createVariantBody = z.object({ idProducto: companyRef(id, 'producto', { anchor: true }), ...variantFields });
 export const editVariantBody = z.object({
-  idVariante: id, codigo: variantFields.codigo.optional(), nombre: variantFields.nombre.optional(), precioUnitario: variantFields.precioUnitario,
+  idVariante: companyRef(id, 'variante', { anchor: true }), codigo: variantFields.codigo.optional(), nombre: variantFields.nombre.optional(), precioUnitario: variantFields.precioUnitario,
   unidadMedida: variantFields.unidadMedida, habilitado: z.boolean().optional(),
 });
 export const variantView = z.object({
@@ -62,9 +63,11 @@ export const variantsPage = pagedResponse(variantView);
 export const lotBody = z.object({ codigo: z.string().trim().min(1).max(50).describe('Lot code, unique in the variant'), fechaVencimiento: ymd.nullable().optional() });
 export const lotView = z.object({ id: z.number().int().describe('id_lote of datosTrazabilidad'), idVariante: z.number().int(), codigo: z.string(), fechaVencimiento: z.string().nullable() });
 export const lotsPage = pagedResponse(lotView);
-export const serialBody = z.object({ numeroSerie: z.string().trim().min(1).max(100).describe('Serial number, unique in the variant'), idLote: id.nullable().optional().describe('Lot of the same variant the unit belongs to') });
+export const serialBody = z.object({ numeroSerie: z.string().trim().min(1).max(100).describe('Serial number, unique in the variant'), idLote: companyRef(id, 'lote').nullable().optional().describe('Lot of the same variant the unit belongs to') });
 export const serialView = z.object({ id: z.number().int().describe('id_serie of datosTrazabilidad'), idVariante: z.number().int(), numeroSerie: z.string(), idLote: z.number().int().nullable() });
 export const serialsPage = pagedResponse(serialView);
 
 export const idParams = z.object({ id: z.coerce.number().int().positive() });
+/** A variant's routes: the variant is the resource the request acts on (its lots and serials). */
+export const variantParams = z.object({ id: companyRef(z.coerce.number().int().positive(), 'variante', { anchor: true }) });
 export const listQuery = pagingQuery.extend({ q: z.string().max(100).optional().describe('Part of the code / serial number') });

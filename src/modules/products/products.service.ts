@@ -10,6 +10,8 @@ import type { Paging } from '../../platform/http/paging.js';
 import { productErrors as e } from './products.errors.js';
 import { checkLines, priceOut } from './products.lines.js';
 import * as repo from './products.repository.js';
+import { productLots, products, productVariants } from './products.tables.js';
+import { companyOfIds } from '../../platform/db/company-of.js';
 
 type Role = 'lectura' | 'emisor';
 
@@ -73,6 +75,10 @@ export function createProductsService(deps: { db: Db }) {
   }
 
   return {
+    /** id → company id of existing rows (issue 28 point 5: platform/http/company-refs.ts resolves body ids through it). */
+    companyOfProducts: (ids: readonly number[]) => companyOfIds(db, products, ids),
+    companyOfVariants: (ids: readonly number[]) => companyOfIds(db, productVariants, ids),
+    companyOfLots: (ids: readonly number[]) => companyOfIds(db, productLots, ids),
     async createProduct(actor: Actor, input: { idEmpresa: number } & ProductInput) {
       assertCompanyRole(actor, input.idEmpresa, 'emisor');
       return unique(async () => productView(await repo.insertProduct(db, { ...productColumns(input), codigo: input.codigo, nombre: input.nombre, companyId: input.idEmpresa })), () => e.PRODUCTO_DUPLICADO());

@@ -31,6 +31,7 @@ Answer 200: the XML (application/xml, attachment with that file name), headers \
 export function receiverExchangeRoutes(service: ReceiverExchangeService): FastifyPluginAsyncZod {
   return async (app) => {
     app.post('/api/v1/cfeemitido/generarSobreReceptor', {
+      config: { minRole: 'emisor' },
       schema: { tags, summary: 'Generate envelope for the receiver', description: GENERATE, body: s.generateBody, response: { ...errorResponses, 409: errorBody, 422: errorBody } },
     }, async (req, reply) => {
       const env = await service.generate(requireActor(req), req.body);
@@ -42,10 +43,12 @@ export function receiverExchangeRoutes(service: ReceiverExchangeService): Fastif
     });
 
     app.post('/api/v1/cfeemitido/respuestaReceptor', {
+      config: { minRole: 'emisor' },
       schema: { tags, summary: 'Upload a receiver answer (ACKSobre / ACKCFE)', description: ACK, body: s.ackBody, response: { 200: s.ackResult, ...errorResponses, 409: errorBody, 422: errorBody } },
     }, async (req) => service.applyAck(requireActor(req), req.body));
 
     app.get('/api/v1/cfeemitido/avisoAnulacionReceptor/:id', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'Annulment notice sent to a receiver (CFEs_Anulados_x_RechazoDGI)', description: NOTICE, params: s.noticeParams, response: { ...errorResponses } },
     }, async (req, reply) => {
       const notice = await service.getNotice(requireActor(req), req.params.id);

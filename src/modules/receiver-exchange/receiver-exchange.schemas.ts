@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { companyRef } from '../../platform/http/company-refs.js';
 
 export const generateBody = z.object({
   idEmpresa: z.number().int().positive(),
-  idsCfe: z.array(z.number().int().positive()).min(1).max(250).describe('Ids of issued CFEs (same receiver RUT, no CFC), 1..250, in envelope order.'),
+  idsCfe: z.array(companyRef(z.number().int().positive(), 'cfe', { error: 'CFE_NO_ENCONTRADO_SOBRE' })).min(1).max(250).describe('Ids of issued CFEs (same receiver RUT, no CFC), 1..250, in envelope order.'),
   enviarPorCorreo: z.boolean().optional().describe('Also e-mail it to the customer\'s exchange address and mark the CFEs receptor_pendiente. Default false (only returns the envelope).'),
 });
 

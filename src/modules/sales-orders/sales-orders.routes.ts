@@ -17,18 +17,22 @@ export function salesOrdersRoutes(orders: SalesOrdersService): FastifyPluginAsyn
     const conflict = { 409: errorResponses[400] };
 
     app.post('/api/v1/ordenventa/crear', {
+      config: { minRole: 'emisor' },
       schema: { tags, summary: 'Create a sales order', description: 'Raises `OrdenDeVenta.Creada`. montoItem = cantidad × precioUnitario (2 decimals).', body: s.createOrderBody, response: { 201: s.orderView, ...errorResponses } },
     }, async (req, reply) => reply.status(201).send(await orders.create(requireActor(req), req.body)));
 
     app.post('/api/v1/ordenventa/editar', {
+      config: { minRole: 'emisor' },
       schema: { tags, summary: 'Edit a sales order', description: 'Only borrador/confirmada orders. Raises `OrdenDeVenta.Actualizada`.', body: s.editOrderBody, response: { 200: s.orderView, ...errorResponses, ...conflict } },
     }, async (req) => orders.edit(requireActor(req), req.body));
 
     app.post('/api/v1/ordenventa/:id/cancelar', {
+      config: { minRole: 'emisor' },
       schema: { tags, summary: 'Cancel a sales order', description: 'Only borrador/confirmada orders. Raises `OrdenDeVenta.Cancelada`.', params: s.idParams, response: { 200: s.orderView, ...errorResponses, ...conflict } },
     }, async (req) => orders.cancel(requireActor(req), req.params.id));
 
     app.post('/api/v1/ordenventa/:id/finalizar', {
+      config: { minRole: 'emisor' },
       schema: { tags, summary: 'Finalize a sales order', description: FINALIZE_DESCRIPTION, params: s.idParams, body: s.finalizeBody, response: { 200: s.orderView, ...errorResponses, ...conflict, 422: errorBody, 429: errorBody } },
     }, async (req) => {
       const actor = requireActor(req);
@@ -38,6 +42,7 @@ export function salesOrdersRoutes(orders: SalesOrdersService): FastifyPluginAsyn
     });
 
     app.get('/api/v1/ordenventa/buscar', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'List sales orders', querystring: s.listQuery, response: { 200: s.ordersPage, ...errorResponses } },
     }, async (req) => {
       const { idEmpresa, estado, start, length } = req.query;
@@ -46,6 +51,7 @@ export function salesOrdersRoutes(orders: SalesOrdersService): FastifyPluginAsyn
     });
 
     app.get('/api/v1/ordenventa/:id', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'Get a sales order', params: s.idParams, response: { 200: s.orderView, ...errorResponses } },
     }, async (req) => orders.get(requireActor(req), req.params.id));
   };

@@ -3,6 +3,7 @@ import { calendarDate } from '../../platform/http/dates.js';
 import { pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 import { receptorBody } from '../issued-cfe/issued-cfe.schemas.js';
 import { salesOrderStates } from './sales-orders.tables.js';
+import { companyRef } from '../../platform/http/company-refs.js';
 
 const amount = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)]).describe('Decimal amount (number or string).');
 
@@ -14,7 +15,7 @@ const line = z.object({
   precioUnitario: amount,
 });
 const cliente = z.object({
-  idCliente: z.number().int().positive().optional(),
+  idCliente: companyRef(z.number().int().positive(), 'cliente').optional().describe('Customer of the order\'s company; another company\'s answers 404 CLIENTE_NO_ENCONTRADO.'),
   documento: z.string().max(20).optional(),
   nombre: z.string().max(150).optional(),
 });
@@ -28,7 +29,7 @@ export const createOrderBody = z.object({
   estado: z.enum(['borrador', 'confirmada']).default('borrador').describe('Initial state.'),
 });
 export const editOrderBody = z.object({
-  id: z.number().int().positive(),
+  id: companyRef(z.number().int().positive(), 'ordenVenta', { anchor: true }),
   cliente: cliente.optional(),
   detalles: z.array(line).min(1).max(500).optional(),
   tipoMoneda: z.string().length(3).optional(),
@@ -48,7 +49,7 @@ export const finalizeBody = z.object({
   receptor: receptorBody.optional().describe('Receiver override (emitir receptor shape); default: the order customer (idCliente, else documento + nombre).'),
 }).refine((b) => !b.emitirCfe || (b.codComercio && b.codTerminal), { message: 'Con emitirCfe se requieren codComercio y codTerminal.', path: ['codComercio'] })
   .default({ emitirCfe: false });
-export const idParams = z.object({ id: z.coerce.number().int().positive() });
+export const idParams = z.object({ id: companyRef(z.coerce.number().int().positive(), 'ordenVenta', { anchor: true }) });
 export const listQuery = pagingQuery.extend({
   idEmpresa: z.coerce.number().int().positive(),
   estado: z.enum(salesOrderStates).optional(),

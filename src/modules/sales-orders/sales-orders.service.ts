@@ -15,6 +15,8 @@ import { uyToday } from '../../lib/dates.js';
 import { salesOrderErrors } from './sales-orders.errors.js';
 import * as repo from './sales-orders.repository.js';
 import type { SalesOrderClient, SalesOrderLine, SalesOrderState } from './sales-orders.tables.js';
+import { salesOrders } from './sales-orders.tables.js';
+import { companyOfIds } from '../../platform/db/company-of.js';
 
 type Amount = number | string;
 export interface LineInput { nombreItem: string; descripcionItem?: string; cantidad: Amount; unidadMedida?: string; precioUnitario: Amount }
@@ -71,6 +73,8 @@ export function createSalesOrdersService(deps: { db: Db; events: EventsService; 
   }
 
   return {
+    /** id → company id of existing rows (issue 28 point 5: platform/http/company-refs.ts resolves body ids through it). */
+    companyOf: (ids: readonly number[]) => companyOfIds(db, salesOrders, ids),
     async create(actor: Actor, input: CreateOrderInput) {
       assertCompanyRole(actor, input.idEmpresa, 'emisor');
       const { detalles, total } = priceLines(input.detalles);

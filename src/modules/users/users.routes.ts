@@ -11,6 +11,7 @@ export function usersRoutes(users: UsersService): FastifyPluginAsyncZod {
     const tags = ['Usuario'];
 
     app.get('/api/v1/usuario/empresas', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'Companies of the current user', response: { 200: s.userCompanies, ...errorResponses } },
     }, async (req) => {
       const actor = requireActor(req);
@@ -18,6 +19,7 @@ export function usersRoutes(users: UsersService): FastifyPluginAsyncZod {
     });
 
     app.get('/api/v1/usuario/:idUsuario/empresas', {
+      config: { minRole: 'lectura' },
       schema: { tags, summary: 'Companies of a given user', description: 'Only the companies the caller can see.', params: s.userIdParams, response: { 200: s.userCompanies, ...errorResponses } },
     }, async (req) => users.companiesOf(requireActor(req), req.params.idUsuario));
 
@@ -31,10 +33,12 @@ export function usersRoutes(users: UsersService): FastifyPluginAsyncZod {
     });
 
     app.post('/api/v1/usuario/crear', {
+      config: { minRole: 'administrador' },
       schema: { tags, summary: 'Create user', body: s.createUserBody, response: { 201: s.userView, ...errorResponses, 409: errorResponses[400] } },
     }, async (req, reply) => reply.status(201).send(await users.create(requireActor(req), req.body)));
 
     app.post('/api/v1/usuario/editar', {
+      config: { minRole: 'administrador' },
       schema: {
         tags, summary: 'Edit user',
         description: 'Caller: operator or administrator of a company of the user. `empresas` replaces the roles on the companies the caller administers (one entry per company, else 400; a missing or deleted company is 404 `EMPRESA_NO_ENCONTRADA`). ' +
@@ -45,6 +49,7 @@ export function usersRoutes(users: UsersService): FastifyPluginAsyncZod {
     }, async (req) => users.edit(requireActor(req), req.body));
 
     app.post('/api/v1/usuario/actualizarClave', {
+      config: { minRole: 'lectura' },
       schema: {
         tags, summary: 'Update own password',
         description: 'Needs the current password. Every session of the user ends, the calling one included: access tokens stop working at once and every refresh token is revoked (`POST /api/auth/refresh` answers 401 `REFRESH_TOKEN_INVALIDO`). No new tokens are returned: log in again with the new password.',
@@ -56,6 +61,7 @@ export function usersRoutes(users: UsersService): FastifyPluginAsyncZod {
     });
 
     app.post('/api/v1/usuario/desbloquear', {
+      config: { minRole: 'administrador' },
       schema: { tags, summary: 'Unlock user', description: 'Clears the lock set after too many failed logins. Caller: operator or administrator of a company of the user.', body: s.unlockBody, response: { 200: s.userView, ...errorResponses } },
     }, async (req) => users.unlock(requireActor(req), req.body.idUsuario));
   };

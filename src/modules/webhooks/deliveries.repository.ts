@@ -36,7 +36,9 @@ export interface ClaimedDelivery {
   data: unknown;
   eventCreatedAt: Date;
   url: string;
+  /** The signing secret in clear: set by the engine from `secretSealed` (or a legacy clear row) before sending. */
   secret: string | null;
+  secretSealed?: string | null;
   headers: Record<string, string>;
   maxAttempts: number;
 }
@@ -59,7 +61,7 @@ export async function claimDue(db: DbOrTx, now: Date, leaseEnd: Date, token: str
     )
     select c.id, c.event_id as "eventId", c.endpoint_id as "endpointId", c.attempts, c.idempotency_key as "idempotencyKey",
       e.type, e.company_id as "companyId", e.data, e.created_at as "eventCreatedAt",
-      w.url, w.secret, w.headers, w.max_attempts as "maxAttempts"
+      w.url, w.secret, w.secret_sealed as "secretSealed", w.headers, w.max_attempts as "maxAttempts"
     from claimed c join outbox_events e on e.id = c.event_id join webhook_endpoints w on w.id = c.endpoint_id`);
   return (res.rows as unknown as ClaimedDelivery[]).map((r) => ({ ...r, id: Number(r.id), eventId: Number(r.eventId), eventCreatedAt: new Date(r.eventCreatedAt) }));
 }

@@ -58,7 +58,7 @@ describe('errors', () => {
     await t.db.update(webhookEndpoints).set({ headers: { 'X Bad': 'v', 'X-Tag': 'bad' } }).where(eq(webhookEndpoints.id, bad.endpointId));
     const good = await endpoint('good');
     await emit(bad.companyId, 140);
-    const engine = createDeliveryEngine({ database: t.database, logger: silentLogger, timeoutMs: 2000, allowPrivateUrls: true, pollIntervalMs: 100 });
+    const engine = createDeliveryEngine({ database: t.database, logger: silentLogger, secrets: t.modules.services.secretBox, timeoutMs: 2000, allowPrivateUrls: true, pollIntervalMs: 100 });
     await engine.start();
     try {
       await until('the 140 deliveries of the bad endpoint end', async () => (await statuses(bad.endpointId)).filter((s) => s === 'fallido').length === 140, 20_000);
@@ -87,7 +87,7 @@ describe('errors', () => {
       }
       return new Date();
     };
-    const engine = createDeliveryEngine({ database: t.database, logger: silentLogger, timeoutMs: 2000, allowPrivateUrls: true, pollIntervalMs: 100, maxInFlight: 1, now });
+    const engine = createDeliveryEngine({ database: t.database, logger: silentLogger, secrets: t.modules.services.secretBox, timeoutMs: 2000, allowPrivateUrls: true, pollIntervalMs: 100, maxInFlight: 1, now });
     await engine.start();
     try {
       await until('the throwing attempt happened', () => !armed, 5000);
@@ -105,7 +105,7 @@ describe('errors', () => {
     const ep = await endpoint('bad-secret');
     await t.db.update(webhookEndpoints).set({ secret: 'whsec_!!!!????' }).where(eq(webhookEndpoints.id, ep.endpointId));
     await emit(ep.companyId);
-    const engine = createDeliveryEngine({ database: t.database, logger: silentLogger, timeoutMs: 2000, allowPrivateUrls: true });
+    const engine = createDeliveryEngine({ database: t.database, logger: silentLogger, secrets: t.modules.services.secretBox, timeoutMs: 2000, allowPrivateUrls: true });
     try {
       await engine.drain();
     } finally {
@@ -125,7 +125,7 @@ describe('errors', () => {
     assert.deepEqual(await statuses(ep.endpointId), ['pendiente']);
     // Every loop iteration reads the clock: count the reads.
     let clockReads = 0;
-    const engine = createDeliveryEngine({ database: t.database, logger: silentLogger, timeoutMs: 2000, allowPrivateUrls: true, pollIntervalMs: 500, now: () => (clockReads++, new Date()) });
+    const engine = createDeliveryEngine({ database: t.database, logger: silentLogger, secrets: t.modules.services.secretBox, timeoutMs: 2000, allowPrivateUrls: true, pollIntervalMs: 500, now: () => (clockReads++, new Date()) });
     await engine.start();
     try {
       await new Promise((r) => setTimeout(r, 1500));

@@ -12,6 +12,7 @@ import { EVENTS_CHANNEL } from '../events/events.repository.js';
 import * as repo from './deliveries.repository.js';
 import { createAgent, sendAttempt } from './delivery-sender.js';
 import { decide } from './retry-policy.js';
+import { sealLegacySecrets, type SecretBox } from './webhooks.repository.js';
 
 export interface DeliveryEngineOptions {
   database: Database;
@@ -22,6 +23,8 @@ export interface DeliveryEngineOptions {
   maxInFlight?: number;
   pollIntervalMs?: number;
   now?: () => Date;
+  /** Endpoint secrets are stored sealed under MASTER_KEY (issue 28 point 7). */
+  secrets: SecretBox;
 }
 
 const FANOUT_BATCH = 1000;
@@ -69,10 +72,28 @@ export function createDeliveryEngine(opts: DeliveryEngineOptions) {
     return flushing;
   }
 
+  // Unsealed secrets by sealed value: one AES-GCM open per endpoint and secret, not per attempt
+  // (a rotation stores a new sealed value, so the old entry is simply no longer asked for).
+  const unsealed = new Map<string, string>();
+  function secretOf(d: repo.ClaimedDelivery): string | null {
+    if (!d.secretSealed) return d.secret;
+    let plain = unsealed.get(d.secretSealed);
+    if (plain === undefined) {
+      if (unsealed.size >= 10_000) unsealed.clear();
+      plain = opts.secrets.unseal(d.secretSealed);
+      unsealed.set(d.secretSealed, plain);
+    }
+    return plain;
+  }
+
   async function claim(limit: number) {
     const token = randomUUID();
     const t = now();
     const rows = await repo.claimDue(db, t, new Date(t.getTime() + leaseMs), token, limit);
+    for (const d of rows) {
+      d.secret = secretOf(d);
+      d.secretSealed = undefined;
+    }
     return { rows, token };
   }
 
@@ -174,6 +195,8 @@ export function createDeliveryEngine(opts: DeliveryEngineOptions) {
     async start(): Promise<void> {
       if (running) return;
       running = true;
+      const sealed = await sealLegacySecrets(db, opts.secrets);
+      if (sealed) logger.info({ sealed }, 'webhook secrets stored in clear sealed under MASTER_KEY');
       try {
         listener = new pg.Client({ connectionString: database.url });
         listener.on('error', (err) => logger.warn({ err }, 'webhook LISTEN connection lost; polling only'));

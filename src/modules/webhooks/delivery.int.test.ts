@@ -6,6 +6,9 @@ import { insertCompany } from '../../../test/support/factories.js';
 import { createDeliveryEngine, type DeliveryEngine } from './delivery-engine.js';
 import { RETRY_DELAYS_SECONDS } from './retry-policy.js';
 import { silentLogger, startReceiver, type Answer } from './webhooks.test-helpers.js';
+import { sealLegacySecrets } from './webhooks.repository.js';
+import { webhookEndpoints } from './webhooks.tables.js';
+import { eq } from 'drizzle-orm';
 
 let t: TestApp;
 let admin: string;
@@ -15,7 +18,7 @@ const receiver = await startReceiver();
 const SECRET = 'whsec_' + Buffer.from('a-very-secret-key-for-tests').toString('base64');
 
 function newEngine() {
-  return createDeliveryEngine({ database: t.database, logger: silentLogger, timeoutMs: 400, allowPrivateUrls: true, now: () => clock });
+  return createDeliveryEngine({ database: t.database, logger: silentLogger, secrets: t.modules.services.secretBox, timeoutMs: 400, allowPrivateUrls: true, now: () => clock });
 }
 
 /** A company with one endpoint subscribed to Cfe.Emitido, answering with `answer`. */
@@ -53,6 +56,29 @@ after(async () => {
 });
 
 describe('happy path', () => {
+  it('stores the secret sealed under MASTER_KEY; a row left in clear is sealed by the startup data step and still signs', async () => {
+    const { companyId, endpointId, mine } = await setup(() => 200);
+    const [row] = await t.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+    assert.equal(row.secret, null);
+    assert.ok(row.secretSealed && !row.secretSealed.includes(SECRET) && !row.secretSealed.includes(SECRET.slice(6)));
+    assert.equal(t.modules.services.secretBox.unseal(row.secretSealed), SECRET);
+
+    // As migration 0021 leaves a row registered before it: clear secret, nothing sealed.
+    await t.db.update(webhookEndpoints).set({ secret: SECRET, secretSealed: null }).where(eq(webhookEndpoints.id, endpointId));
+    assert.equal((await t.call(admin, 'GET', `/api/v1/webhooks/${endpointId}`)).body.hasSecret, true);
+    assert.equal(await sealLegacySecrets(t.db, t.modules.services.secretBox), 1);
+    assert.equal(await sealLegacySecrets(t.db, t.modules.services.secretBox), 0);
+    const [after] = await t.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+    assert.equal(after.secret, null);
+    assert.equal(t.modules.services.secretBox.unseal(after.secretSealed!), SECRET);
+
+    await emit(companyId);
+    await engine.tick();
+    const [r] = mine();
+    const expected = createHmac('sha256', Buffer.from(SECRET.slice(6), 'base64')).update(`${r.headers['webhook-id']}.${r.headers['webhook-timestamp']}.${r.body}`).digest('base64');
+    assert.equal(r.headers['webhook-signature'], `v1,${expected}`);
+  });
+
   it('delivers a signed Cfe.Emitido verifiable with node crypto, with the documented headers', async () => {
     const { companyId, endpointId, mine } = await setup(() => 200);
     const event = await emit(companyId, { idCfeEmitido: 42, serie: 'A', numero: 7 });

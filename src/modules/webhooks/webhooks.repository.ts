@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import type { Paging } from '../../platform/http/paging.js';
 import { outboxEvents } from '../events/events.tables.js';
@@ -78,4 +78,26 @@ export async function requeue(db: DbOrTx, filter: { endpointId: number; delivery
     .returning({ id: webhookDeliveries.id });
   if (rows.length) await db.execute(sql`select pg_notify('cfe_outbox_events', '')`);
   return rows.length;
+}
+
+/** Seals and unseals a secret under the master key (certificates.crypto). */
+export interface SecretBox {
+  seal(plain: string): string;
+  unseal(sealed: string): string;
+}
+
+/**
+ * Data step of migration 0021 (issue 28 point 7): every endpoint still holding its secret in clear
+ * gets it sealed and the clear column emptied. Idempotent and safe to run from several processes
+ * at once: a row is only rewritten while it still holds the clear value it was read with.
+ */
+export async function sealLegacySecrets(db: DbOrTx, box: SecretBox): Promise<number> {
+  const rows = await db.select({ id: webhookEndpoints.id, secret: webhookEndpoints.secret }).from(webhookEndpoints).where(isNotNull(webhookEndpoints.secret));
+  let sealed = 0;
+  for (const r of rows) {
+    const done = await db.update(webhookEndpoints).set({ secretSealed: box.seal(r.secret!), secret: null })
+      .where(and(eq(webhookEndpoints.id, r.id), eq(webhookEndpoints.secret, r.secret!))).returning({ id: webhookEndpoints.id });
+    sealed += done.length;
+  }
+  return sealed;
 }

@@ -34,7 +34,7 @@ function mayManage(actor: Actor, companyId: number): boolean {
 function view(r: repo.EndpointRow, actor: Actor) {
   return {
     id: r.id, idEmpresa: r.companyId, name: r.name, url: r.url, events: r.events, enabled: r.enabled,
-    hasSecret: r.secret !== null, headers: mayManage(actor, r.companyId) ? r.headers : maskHeaders(r.headers), maxAttempts: r.maxAttempts,
+    hasSecret: r.secretSealed !== null || r.secret !== null, headers: mayManage(actor, r.companyId) ? r.headers : maskHeaders(r.headers), maxAttempts: r.maxAttempts,
     createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(),
   };
 }
@@ -53,8 +53,10 @@ function deliveryViews({ rows, attempts }: DeliveryList) {
   }));
 }
 
-export function createWebhooksService(deps: { db: Db; events: EventsService; allowPrivateUrls: boolean }) {
+export function createWebhooksService(deps: { db: Db; events: EventsService; allowPrivateUrls: boolean; secrets: repo.SecretBox }) {
   const { db } = deps;
+  /** The signing secret as stored: sealed under MASTER_KEY, never in clear (issue 28 point 7). */
+  const stored = (secret: string | null) => ({ secretSealed: secret === null ? null : deps.secrets.seal(secret), secret: null });
 
   async function validate(input: WebhookInput): Promise<void> {
     if (input.events) {
@@ -100,7 +102,7 @@ export function createWebhooksService(deps: { db: Db; events: EventsService; all
       await validate(input);
       const row = await repo.insertEndpoint(db, {
         companyId, name: input.name ?? null, url: input.url, events: [...new Set(input.events)], enabled: input.enabled ?? true,
-        secret: input.secret ?? null, headers: input.headers ?? {}, maxAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+        ...stored(input.secret ?? null), headers: input.headers ?? {}, maxAttempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
       });
       return view(row, actor);
     },
@@ -121,7 +123,7 @@ export function createWebhooksService(deps: { db: Db; events: EventsService; all
       if (input.url !== undefined) changes.url = input.url;
       if (input.events !== undefined) changes.events = [...new Set(input.events)];
       if (input.enabled !== undefined) changes.enabled = input.enabled;
-      if (input.secret !== undefined) changes.secret = input.secret;
+      if (input.secret !== undefined) Object.assign(changes, stored(input.secret));
       if (input.headers !== undefined) changes.headers = input.headers;
       if (input.maxAttempts !== undefined) changes.maxAttempts = input.maxAttempts;
       return view(await repo.updateEndpoint(db, id, changes), actor);
@@ -137,13 +139,13 @@ export function createWebhooksService(deps: { db: Db; events: EventsService; all
     async rotateSecret(actor: Actor, id: number) {
       await visible(actor, id, 'administrador');
       const secret = generateSecret();
-      await repo.updateEndpoint(db, id, { secret });
+      await repo.updateEndpoint(db, id, stored(secret));
       return { id, secret };
     },
 
     /** Sends a `Webhook.Prueba` event to this endpoint only, through the normal delivery engine. 409 when disabled. */
     async sendTest(actor: Actor, id: number) {
-      const endpoint = await visible(actor, id, 'emisor');
+      const endpoint = await visible(actor, id, 'administrador');
       if (!endpoint.enabled) throw webhookErrors.WEBHOOK_DESACTIVADO();
       const deliveryId = await db.transaction(async (tx) => {
         const event = await deps.events.recordTestEvent(tx, endpoint.companyId, { idWebhook: endpoint.id, mensaje: 'Evento de prueba' });
@@ -167,7 +169,7 @@ export function createWebhooksService(deps: { db: Db; events: EventsService; all
 
     /** Re-delivers one final delivery (entregado, fallido or agotado) with a fresh attempt budget. */
     async redeliver(actor: Actor, id: number, deliveryId: number) {
-      const endpoint = await visible(actor, id, 'emisor');
+      const endpoint = await visible(actor, id, 'administrador');
       const current = await this.delivery(actor, id, deliveryId);
       if (current.status === 'pendiente') throw webhookErrors.ENTREGA_PENDIENTE();
       if (!endpoint.enabled) throw webhookErrors.WEBHOOK_DESACTIVADO();
@@ -177,7 +179,7 @@ export function createWebhooksService(deps: { db: Db; events: EventsService; all
 
     /** Re-delivers every fallido/agotado delivery of the endpoint created in [desde, hasta). */
     async redeliverWindow(actor: Actor, id: number, input: { desde: string; hasta: string; estados: Array<'fallido' | 'agotado'> }) {
-      const endpoint = await visible(actor, id, 'emisor');
+      const endpoint = await visible(actor, id, 'administrador');
       if (!endpoint.enabled) throw webhookErrors.WEBHOOK_DESACTIVADO();
       const reenviadas = await repo.requeue(db, { endpointId: id, from: new Date(input.desde), to: new Date(input.hasta), statuses: input.estados }, new Date());
       return { reenviadas };

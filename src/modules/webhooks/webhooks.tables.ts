@@ -14,8 +14,13 @@ export const webhookEndpoints = pgTable(
     url: text().notNull(),
     events: text().array().notNull(),
     enabled: boolean().notNull().default(true),
-    /** HMAC key of the Standard Webhooks signature; null: deliveries are not signed. */
+    /**
+     * Legacy: the HMAC key in clear, as stored before issue 28. Always written null now; rows left
+     * from before are sealed into `secretSealed` at startup (`sealLegacySecrets`) and read until then.
+     */
     secret: text(),
+    /** HMAC key of the Standard Webhooks signature, sealed under MASTER_KEY (AES-256-GCM); null: deliveries are not signed. */
+    secretSealed: text(),
     headers: jsonb().$type<Record<string, string>>().notNull().default({}),
     /** Spec 8.1: 8 for endpoints created through the API. */
     maxAttempts: integer().notNull().default(8),

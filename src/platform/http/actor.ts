@@ -14,6 +14,11 @@ export interface Actor {
   isOperator: boolean;
   /** companyId → role for every non-deleted company the user belongs to (disabled ones included, so their administrators can re-enable them). */
   companies: ReadonlyMap<number, CompanyRole>;
+  /**
+   * The role the route being served declares (tenancy.ts): every `assertCompanyRole` during the
+   * request requires at least this, so a service's own check can never be weaker than the route.
+   */
+  routeRole?: CompanyRole;
 }
 
 const rank: Record<CompanyRole, number> = { lectura: 1, emisor: 2, administrador: 3 };
@@ -35,6 +40,7 @@ export function assertCompanyRole(actor: Actor, companyId: number, min: CompanyR
   if (actor.isOperator) return;
   const role = actor.companies.get(companyId);
   if (role === undefined) throw notFound();
+  if (actor.routeRole && rank[actor.routeRole] > rank[min]) min = actor.routeRole;
   if (!roleAtLeast(role, min)) throw errors.SIN_PERMISO(`Su rol en esta empresa (${role}) no permite esta operación; se requiere ${min}.`);
 }
 

@@ -13,6 +13,8 @@ export async function registerNotImplemented(app: FastifyInstance): Promise<void
     app.route({
       method: ep.method,
       url: ep.path,
+      // Answers 501 whoever calls; the role only says the caller must be signed in.
+      config: { minRole: 'lectura' },
       schema: {
         summary: `${ep.summary} (not implemented yet)`,
         description: `Not implemented yet: answers 501 \`NO_IMPLEMENTADO\`. Area: ${ep.area}.`,

@@ -1,6 +1,7 @@
 /**
  * Authentication and the tenancy rule as one mechanism for every route (issue 2 points 4 and 6):
  * - onRequest: every route except those marked `config.public` needs `Authorization: Bearer`.
+ * - Every non-public route declares its minimum role (`config.minRole`, issue 28 point 6).
  * - preHandler (after validation): every `idEmpresa` named in query, path or body (also `idEmp`,
  *   and the path parameter a route declares in `config.companyParam`) is checked against the
  *   caller before the handler runs. Invisible and nonexistent companies get the same 404.
@@ -8,7 +9,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { errors } from '../../lib/errors.js';
 import { PG_INT_MAX } from '../../lib/pg-int.js';
-import { assertCompanyRole, type Actor, type CompanyRole } from './actor.js';
+import { assertCompanyRole, roleAtLeast, type Actor, type CompanyRole } from './actor.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -16,7 +17,12 @@ declare module 'fastify' {
     public?: boolean;
     /** Path parameter that carries a company id, e.g. `id` in /api/v1/empresa/{id}. */
     companyParam?: string;
-    /** Minimum role on the named company. Default: `lectura` for GET, `emisor` otherwise. */
+    /**
+     * Minimum role on the company the request acts on (issue 28 point 6). Every non-public route
+     * declares it: a route without one fails at registration. It is checked on every `idEmpresa`
+     * of the request here and, through `actor.routeRole`, raises every role check the services make
+     * on the resource's company (a route acting on `/webhooks/{id}` gets it from the webhook's company).
+     */
     minRole?: CompanyRole;
   }
   interface FastifyRequest {
@@ -45,7 +51,16 @@ export function registerTenancy(app: FastifyInstance, deps: TenancyDeps): void {
     const header = request.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
     if (!match) throw errors.NO_AUTENTICADO('Falta el encabezado Authorization: Bearer <token>.');
-    request.actor = await deps.authenticate(match[1]);
+    const actor = await deps.authenticate(match[1]);
+    const routeRole = request.routeOptions.config?.minRole;
+    // A member who holds the route's role in none of its companies cannot do this anywhere: refused
+    // before the body is read (which company it names does not matter and is not revealed). A user of
+    // no company at all sees none: the tenancy rule below answers 404 as for any invisible company.
+    const members = actor.companies.size > 0;
+    if (routeRole && routeRole !== 'lectura' && !actor.isOperator && members && ![...actor.companies.values()].some((r) => roleAtLeast(r, routeRole))) {
+      throw errors.SIN_PERMISO(`Esta operación requiere el rol ${routeRole} y no lo tiene en ninguna empresa.`);
+    }
+    request.actor = { ...actor, routeRole };
   });
 
   app.addHook('preHandler', async (request) => {
@@ -53,14 +68,45 @@ export function registerTenancy(app: FastifyInstance, deps: TenancyDeps): void {
     if (!actor) return;
     const ids = collectCompanyIds(request);
     if (ids.length === 0) return;
-    const config = request.routeOptions.config ?? {};
-    const min = config.minRole ?? (request.method === 'GET' ? 'lectura' : 'emisor');
+    const min = requiredRole(request);
     for (const id of ids) {
       // Company ids are `integer`: a larger one cannot exist, so it is not looked up (it would be a data exception).
       if (!Number.isSafeInteger(id) || id <= 0 || id > PG_INT_MAX) throw errors.EMPRESA_NO_ENCONTRADA();
       assertCompanyRole(actor, id, min);
       if (actor.isOperator && !(await deps.companyExists(id))) throw errors.EMPRESA_NO_ENCONTRADA();
     }
+  });
+}
+
+function requiredRole(request: FastifyRequest): CompanyRole {
+  const min = request.routeOptions.config?.minRole;
+  // Unreachable: declareRoles refuses such a route at registration; kept so a gap fails closed.
+  if (!min) throw errors.SIN_PERMISO('La ruta no declara el rol requerido.');
+  return min;
+}
+
+/** Public routes and the documentation UI are the only ones without a role. */
+export function isPublicRoute(opts: { url: string; config?: unknown; schema?: unknown }): boolean {
+  const config = opts.config as { public?: boolean } | undefined;
+  return config?.public === true || opts.url.startsWith('/docs');
+}
+
+/**
+ * Each route declares its role (issue 28 point 6): a non-public route without `config.minRole`
+ * stops the app at registration. The role is published in the OpenAPI document as `x-rol` and as
+ * the last line of the operation's description.
+ */
+export function declareRoles(app: FastifyInstance): void {
+  app.addHook('onRoute', (opts) => {
+    if (isPublicRoute(opts)) return;
+    const role = (opts.config as { minRole?: CompanyRole } | undefined)?.minRole;
+    const methods = Array.isArray(opts.method) ? opts.method.join(',') : opts.method;
+    if (!role) throw new Error(`Route ${methods} ${opts.url} declares no role (config.minRole)`);
+    if (!opts.schema || (opts.schema as { hide?: boolean }).hide) return;
+    const schema = opts.schema as Record<string, unknown>;
+    const line = `**Rol mínimo:** \`${role}\`.`;
+    const description = typeof schema.description === 'string' ? `${schema.description}\n\n${line}` : line;
+    opts.schema = { ...schema, description, 'x-rol': role } as typeof opts.schema;
   });
 }
 
