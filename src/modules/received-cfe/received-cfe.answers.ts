@@ -8,33 +8,16 @@
  * Element order follows the XSDs exactly. Pure: no database.
  */
 import { CFE_NAMESPACE, escapeC14nText, signCanonicalXml, type SigningKeyMaterial } from '../emission/index.js';
+import { DGI_GLOSAS, isAgreedMotive, RECEIVER_COMMERCIAL_MOTIVES } from '../emission/dgi-motives.js';
 import type { Motive } from './received-cfe.tables.js';
 
-/**
- * Motives a receiver may give per CFE (BRIEF 8, FMR): E02-E07 and E10-E12 from the format rules,
- * E20-E26 commercial with fixed names, E27-E60 agreed between the parties (the company's text).
- */
+/** Motives a receiver may give per CFE (BRIEF 8): E02-E07 and E10-E12 from the format rules, and the commercial ones. */
 export const CFE_MOTIVES: Readonly<Record<string, string>> = {
-  E02: 'Tipo y Nº de CFE ya existe en los registros',
-  E03: 'Tipo y Nº de CFE no se corresponden con el CAE',
-  E04: 'Firma electrónica no es válida',
-  E05: 'No cumple validaciones de Formato comprobantes',
-  E06: 'Importe informado en el CFE excede montos habituales',
-  E07: 'Fecha Firma de CFE no se corresponde con fecha CAE',
-  E10: 'Tipo de cambio no válido',
-  E11: 'Tipo de CAE especial del CFE no se corresponde con el CAE',
-  E12: 'Información en Zona de Referencia no existe en los registros',
-  E20: 'Orden de compra vencida',
-  E21: 'Mercadería en mal estado',
-  E22: 'Proveedor inhabilitado',
-  E23: 'Contraprestación no recibida',
-  E24: 'Diferencia precios y/o descuentos',
-  E25: 'Factura con error cálculos',
-  E26: 'Diferencia con plazos',
+  ...Object.fromEntries(['E02', 'E03', 'E04', 'E05', 'E06', 'E07', 'E10', 'E11', 'E12'].map((c) => [c, DGI_GLOSAS[c]])),
+  ...RECEIVER_COMMERCIAL_MOTIVES,
 };
 
-/** E27-E60: agreed between the parties; the company writes the glosa. */
-export const isAgreedMotive = (code: string) => /^E(2[7-9]|[3-5]\d|60)$/.test(code);
+export { isAgreedMotive };
 
 export interface AnswerCaratula {
   /** The company (who answers). */

@@ -15,19 +15,11 @@ import { DOMParser } from '@xmldom/xmldom';
 import { childSpans, rootChildSpans, verifyStandaloneSignature } from '../../platform/xml/standalone-signature.js';
 import { validateXml } from '../../platform/xml/xsd.js';
 import { CFE_NAMESPACE, ENVELOPE_MAX_BYTES } from '../emission/index.js';
+import { DGI_GLOSAS } from '../emission/dgi-motives.js';
 import type { CheckResult, Motive } from './received-cfe.tables.js';
 
-/** ACKSobre motive glosas, verbatim from DGITypes.xsd (RechazoSobreType; Glosa50Type). */
-export const SOBRE_GLOSAS: Readonly<Record<string, string>> = {
-  S01: 'Formato del archivo no es el indicado',
-  S02: 'No coincide RUC de Sobre, Certificado, envío o CFE',
-  S03: 'Certificado electrónico no es válido',
-  S04: 'No cumple validaciones según Formato de sobre',
-  S05: 'No coinciden cantidad CFE de carátula y contenido',
-  S06: 'No coinciden certificado de sobre y comprobantes',
-  S07: 'Sobre enviado supera el tamaño máximo admitido',
-  S20: 'Sobre enviado ya existe en los registros del receptor',
-};
+/** ACKSobre motive glosas, verbatim from DGITypes.xsd (RechazoSobreType). */
+export const SOBRE_GLOSAS = DGI_GLOSAS;
 
 export interface EnvelopeCfe {
   nroOrdinal: number;
