@@ -12,6 +12,8 @@ import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { createUser } from '../../../test/support/factories.js';
 import { startMailSystem, type MailSystem } from '../../../test/support/mail-system.js';
 import { setUpDgiIssuer, today } from '../dgi-submission/dgi-submission.test-helpers.js';
+import { createDeliveryEngine } from '../webhooks/delivery-engine.js';
+import { silentLogger, startReceiver } from '../webhooks/webhooks.test-helpers.js';
 
 let t: TestApp;
 let ms: MailSystem;
@@ -19,6 +21,7 @@ let admin: string;
 let a: { id: number; rut: string };
 let b: { id: number; rut: string };
 let customerOfA: number;
+const hooks = await startReceiver();
 
 const job = (name: string) => t.modules.jobs.find((j) => j.job.name === name)!;
 const runJob = (name: string, payload: unknown) => job(name).handle(payload as never, { logger: t.app.log as never, attempt: 1, maxAttempts: 10 });
@@ -45,6 +48,7 @@ before(async () => {
   assert.equal((await configure(b.id, 'b')).status, 200);
 });
 after(async () => {
+  await hooks.close();
   await t?.close();
   await ms?.stop();
 });
@@ -60,7 +64,9 @@ describe('happy path', () => {
     assert.doesNotMatch(JSON.stringify(g.body), /clave-b/);
   });
 
-  test('A → B by e-mail: B registers the envelope, ACKSobre AS reaches A; B rejects E24 and A\'s CFE shows it', async () => {
+  test('A → B by e-mail: B registers the envelope, ACKSobre AS reaches A; B rejects E24 and A\'s CFE shows it, its webhook gets event 10', async () => {
+    const hook = await t.call(admin, 'POST', `/api/v1/webhooks?idEmpresa=${a.id}`, { url: hooks.url, events: ['Cfe.RechazadoReceptor'] });
+    assert.equal(hook.status, 201, JSON.stringify(hook.body));
     const r = await t.call(admin, 'POST', '/api/v1/comprobante/emitir', {
       idEmpresa: a.id, codComercio: 'C1', codTerminal: 'T1',
       cfe: { idDoc: { tipoCfe: 111, fechaEmision: today }, receptor: { idCliente: customerOfA }, detalles: [{ indicadorFacturacion: 3, nombreItem: 'Yerba', cantidad: 1, precioUnitario: '100' }] },
@@ -93,6 +99,15 @@ describe('happy path', () => {
     assert.equal(ev.n, 1);
     const mails = (await t.db.execute(sql`select clase from inbound_mails where company_id = ${a.id} order by uid`)).rows.map((x) => (x as { clase: string }).clase);
     assert.deepEqual(mails, ['respuesta', 'respuesta']);
+    // Event 10 of the spec reaches A's webhook through the delivery engine.
+    const engine = createDeliveryEngine({ database: t.database, logger: silentLogger, secrets: t.modules.services.secretBox, timeoutMs: 2000, allowPrivateUrls: true });
+    try {
+      await engine.drain();
+    } finally {
+      await engine.close();
+    }
+    const delivered = hooks.received.map((x) => JSON.parse(x.body) as { type: string; data: { id: number; motivos: Array<{ codigo: string }> } });
+    assert.deepEqual(delivered.map((d) => [d.type, d.data.id, d.data.motivos[0].codigo]), [['Cfe.RechazadoReceptor', r.body.id, 'E24']]);
   });
 });
 
