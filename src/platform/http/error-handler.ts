@@ -22,14 +22,24 @@ export function toAppError(err: FastifyError | Error, request: FastifyRequest): 
   if (err instanceof AppError) return err;
   if (hasZodFastifySchemaValidationErrors(err)) {
     const context = (err as FastifyError).validationContext ?? 'body';
-    const fields = err.validation.map((v) => {
+    let unknown = false;
+    const fields = err.validation.flatMap((v) => {
       const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
-      return { campo: `${contextPrefix[context] ?? ''}${path}` || context, mensaje: v.message ?? 'inválido' };
+      const at = `${contextPrefix[context] ?? ''}${path}`;
+      // strict-body.ts: one entry per unknown key, named by its full JSON path (issue 28 point 1).
+      const keys = v.keyword === 'unrecognized_keys' ? (v.params as { keys?: string[] }).keys : undefined;
+      if (keys?.length) {
+        unknown = true;
+        return keys.map((k) => ({ campo: at ? `${at}.${k}` : k, mensaje: 'campo desconocido: no forma parte de la operación' }));
+      }
+      return [{ campo: at || context, mensaje: v.message ?? 'inválido' }];
     });
     const mapper = request.routeOptions.config?.mapValidationError;
     if (mapper) return mapper(fields, context);
     const summary = fields.map((f) => `${f.campo}: ${f.mensaje}`).join('; ');
-    return errors.VALIDACION(`Datos inválidos: ${summary}`, { campos: fields });
+    return unknown
+      ? errors.CAMPO_DESCONOCIDO(`Datos inválidos: ${summary}`, { campos: fields })
+      : errors.VALIDACION(`Datos inválidos: ${summary}`, { campos: fields });
   }
   const fe = err as FastifyError;
   switch (fe.code) {
