@@ -2,7 +2,7 @@
  * Request → CFE model (emission library). Serie, Nro and CAEData are filled inside the numbering
  * transaction; everything else (items, totals, parties) is decided before it opens.
  */
-import { completeCfe, completeItem, type Cfe, type CfeDraft, type CfeTypeInfo, type Emisor, type Item, type Receptor, type Referencia, TotalsError } from '../emission/index.js';
+import { checkSentTotales, completeCfe, completeItem, type Cfe, type CfeDraft, type CfeTypeInfo, type Emisor, type Item, type Receptor, type Referencia, TotalsCheckError, TotalsError } from '../emission/index.js';
 import { issuedCfeErrors as E } from './issued-cfe.errors.js';
 import type { CfeBody } from './issued-cfe.schemas.js';
 import { checkComplementoFiscal, hasSentAmounts, indCobPropiaOf, PRICED_BRANCHES as PRICED, sentTotales } from './issued-cfe.rules.js';
@@ -115,12 +115,17 @@ export function draftCfe(input: DraftInput): Cfe {
   try {
     if (hasSentAmounts(cfe.totales)) {
       // Spec 2.3 rule 1: used as sent, not recalculated; only missing item amounts are filled.
+      // Checked first against DGI's equations (BRIEF 2.4), before anything is numbered.
       const priced = PRICED.has(info.branch);
       const Detalle = priced ? base.Detalle.map(completeItem) : base.Detalle;
-      return { ...base, Detalle, Totales: sentTotales(cfe.totales!, input.currency, Detalle.length) };
+      const Totales = sentTotales(cfe.totales!, input.currency, Detalle.length);
+      const id = base.IdDoc;
+      checkSentTotales(Totales, { TipoCFE: id.TipoCFE, MntBruto: id.MntBruto, IndCobPropia: id.IndCobPropia, TpoMoneda: Totales.TpoMoneda, TpoCambio: Totales.TpoCambio, Detalle, DscRcgGlobal: base.DscRcgGlobal });
+      return { ...base, Detalle, Totales };
     }
     return completeCfe(base);
   } catch (err) {
+    if (err instanceof TotalsCheckError) throw E.TOTALES_DESCUADRADOS(`Los totales enviados no cumplen la regla ${err.message}.`, { ecuacion: err.ecuacion, valores: err.valores });
     if (err instanceof TotalsError) throw E.TOTALES_INVALIDOS(`No se pudieron calcular los totales: ${err.message}.`);
     throw err;
   }

@@ -23,6 +23,8 @@ export const issuedCfeErrors = defineErrors({
   FECHA_EMISION_FUERA_DE_RANGO: { status: 422, message: 'La fecha de emisión debe estar entre el 01/10/2011 y 60 días después de hoy.' },
   LINEAS_FUERA_DE_RANGO: { status: 422, message: 'La cantidad de líneas de detalle no está permitida para este tipo de comprobante.' },
   INDICADOR_FACTURACION_INVALIDO: { status: 422, message: 'El indicadorFacturacion de una línea no está permitido para este tipo de comprobante.' },
+  /** BRIEF 2.4 (A-C112..A-C130): sent totales are checked against DGI's equations, not recalculated (spec 2.3 rule 1). `ecuacion` names the Formato rule, `valores` the values compared. */
+  TOTALES_DESCUADRADOS: { status: 422, message: 'Los totales enviados no cumplen una regla de DGI (ecuacion y valores indican cuál): corríjalos u omita totales para que se calculen.' },
   TOTALES_INVALIDOS: { status: 422, message: 'Los totales no se pueden calcular con los datos enviados.' },
   XML_INVALIDO: { status: 422, message: 'El comprobante no cumple el esquema XSD de DGI.' },
   SIN_CERTIFICADO: { status: 422, message: 'La empresa no tiene un certificado de firma activo.' },
