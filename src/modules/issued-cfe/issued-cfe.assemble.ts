@@ -13,7 +13,9 @@ export function toItems(info: CfeTypeInfo, cfe: CfeBody): Item[] {
     if (info.branch === 'eResg') {
       return { NroLinDet, IndFact: d.indicadorFacturacion, RetencPercep: d.retencPercep?.map((r) => ({ CodRet: r.codRet, Tasa: r.tasa, MntSujetoaRet: r.mntSujetoaRet, InfoAdicionalRet: r.infoAdicionalRet, ValRetPerc: r.valRetPerc })) };
     }
-    if (!d.nombreItem || d.cantidad === undefined) throw E.TOTALES_INVALIDOS(`Línea ${d.numeroLineaDetalle ?? NroLinDet}: nombreItem y cantidad son obligatorios.`);
+    // The field actually missing, by its path (after a variant filled what it could: issued-cfe.variants.ts).
+    const missing = !d.nombreItem ? 'nombreItem' : d.cantidad === undefined ? 'cantidad' : undefined;
+    if (missing) throw missingField(d, i, missing);
     const item: Item = {
       NroLinDet,
       CodItem: d.codigoItem?.map((c) => ({ TpoCod: c.tpoCod, Cod: c.cod })),
@@ -25,7 +27,7 @@ export function toItems(info: CfeTypeInfo, cfe: CfeBody): Item[] {
     };
     if (!PRICED.has(info.branch)) return item;
     item.PrecioUnitario = d.precioUnitario ?? (d.indicadorFacturacion === 5 ? '0' : undefined);
-    if (item.PrecioUnitario === undefined) throw E.TOTALES_INVALIDOS(`Línea ${d.numeroLineaDetalle ?? NroLinDet}: falta precioUnitario.`);
+    if (item.PrecioUnitario === undefined) throw missingField(d, i, 'precioUnitario');
     if (info.branch !== 'eRem_Exp') {
       item.DescuentoPct = d.descuentoPct;
       item.DescuentoMonto = d.descuentoMonto;
@@ -36,6 +38,11 @@ export function toItems(info: CfeTypeInfo, cfe: CfeBody): Item[] {
     item.MontoItem = d.montoItem;
     return item;
   });
+}
+
+function missingField(d: CfeBody['detalles'][number], i: number, field: string) {
+  const from = d.idVariante ? ` (la variante ${d.idVariante} no lo tiene)` : '';
+  return E.LINEA_INCOMPLETA(`Línea ${d.numeroLineaDetalle ?? i + 1}: falta ${field}${from}.`, { campo: `cfe.detalles.${i}.${field}` });
 }
 
 export function toReferencias(cfe: CfeBody): Referencia[] | undefined {

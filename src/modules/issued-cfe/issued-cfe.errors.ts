@@ -25,6 +25,8 @@ export const issuedCfeErrors = defineErrors({
   INDICADOR_FACTURACION_INVALIDO: { status: 422, message: 'El indicadorFacturacion de una línea no está permitido para este tipo de comprobante.' },
   /** BRIEF 2.4 (A-C112..A-C130): sent totales are checked against DGI's equations, not recalculated (spec 2.3 rule 1). `ecuacion` names the Formato rule, `valores` the values compared. */
   TOTALES_DESCUADRADOS: { status: 422, message: 'Los totales enviados no cumplen una regla de DGI (ecuacion y valores indican cuál): corríjalos u omita totales para que se calculen.' },
+  /** BRIEF 2.5: a line needs NomItem and Cantidad (and PrecioUnitario on priced types), sent or taken from its variant (spec 2.1 idVariante). `campo` names the field. */
+  LINEA_INCOMPLETA: { status: 422, message: 'A una línea de detalle le falta un dato obligatorio (campo indica cuál): envíelo o complételo en la variante del producto.' },
   TOTALES_INVALIDOS: { status: 422, message: 'Los totales no se pueden calcular con los datos enviados.' },
   XML_INVALIDO: { status: 422, message: 'El comprobante no cumple el esquema XSD de DGI.' },
   SIN_CERTIFICADO: { status: 422, message: 'La empresa no tiene un certificado de firma activo.' },
