@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { calendarDate } from '../../platform/http/dates.js';
+import { dgiDecimal, dgiText } from '../../platform/http/dgi-fields.js';
 
 /** Amounts travel as JSON numbers or decimal strings; both become exact decimal strings. */
 const decimal = z
@@ -35,8 +36,8 @@ export function decimalDigits(s: string): { fraction: number; total: number } {
 /**
  * A decimal within its DGI type's fractionDigits/totalDigits (DGITypes.xsd: Monto* 2/17,
  * PrecioUnitarioType 6/17, Cant_admite_negType 3/17, PctType and TasaIVAType 3/6): refused here
- * with the field's path, not later as an XSD error of the whole CFE. (A sent tipoCambio is
- * rounded to TipCambioType's 3 decimals instead: central-bank rates have more.)
+ * with the field's path, not later as an XSD error of the whole CFE. A sent tipoCambio is held to
+ * TipCambioType the same way (only central-bank and table rates are rounded to its 3 decimals).
  */
 function decimalAt(fraction: number, total: number) {
   const tooManyDecimals = fraction === 0 ? 'no admite decimales' : `admite como máximo ${fraction} decimales`;
@@ -110,7 +111,7 @@ export const receptorBody = z.object({
   ciudad: z.string().max(30).optional(),
   departamento: z.string().max(30).optional(),
   pais: z.string().max(30).optional(),
-  codigoPostal: z.string().max(10).optional(),
+  codigoPostal: dgiText('CodPostalType').optional().describe('CP: digits only, 0..99999 (DGI CodPostalType).'),
   compraId: z.string().max(50).optional(),
 });
 
@@ -123,7 +124,7 @@ export const TOTALS_AMOUNT_FIELDS = [
 
 export const totalesBody = z.object({
   tipoMoneda: currencyCode.optional().describe('TpoMoneda, ISO 4217 (UYU default).').meta({ example: 'UYU' }),
-  tipoCambio: decimal.optional().describe('TpoCambio; when omitted for a foreign currency it is resolved (spec 2.3 rule 7); rounded to its 3 decimals.'),
+  tipoCambio: dgiDecimal('TipCambioType').optional().describe('TpoCambio; when omitted for a foreign currency it is resolved (spec 2.3 rule 7). Used as sent (spec 2.3 rule 7), so it must fit DGI\'s TipCambioType: 0.001..9999.999 with at most 3 decimals; 39.5001 is a 400, never rounded to 39.5.'),
   ...Object.fromEntries(TOTALS_AMOUNT_FIELDS.map((f) => [f, (f.startsWith('ivaTasa') ? pct : amount).optional()])) as Record<(typeof TOTALS_AMOUNT_FIELDS)[number], z.ZodOptional<typeof amount>>,
   cantLinDet: int.optional(),
   retencPercep: z.array(z.object({ codRet: z.string(), valRetPerc: amount })).max(20).optional(),
@@ -134,11 +135,13 @@ const retencionItem = z.object({
 });
 
 export const detalleBody = z.object({
-  numeroLineaDetalle: int.positive().optional(),
+  numeroLineaDetalle: int.positive().optional().describe('When sent, must be the line\'s position (1, 2, …): DGI numbers the lines NroLinDet 1..n in order (B-C1), so any other numbering is refused (422 LINEA_NUMERO_INVALIDO) rather than silently renumbered.'),
   indicadorFacturacion: int.optional().describe('IndFact (BRIEF 2.6). Required except on remitos/resguardos.'),
-  nombreItem: z.string().min(1).max(80).optional().describe('NomItem; required on every type except e-Resguardo (182).'),
+  nombreItem: dgiText('NomItemType', { required: true }).optional().describe('NomItem (≤ 80 characters); required on every type except e-Resguardo (182), or taken from idVariante. Trimmed; a name of only spaces is a 400 (DGI requires a non-empty NomItem).'),
   descripcionItem: z.string().max(1000).optional(),
-  cantidad: decimalAt(3, 17).optional().describe('Cantidad; required except on e-Resguardo.'),
+  // 0 (or -0) sells nothing: refused. Negative is DGI's way to take back an item of the same CFE (BRIEF 2.4): accepted.
+  cantidad: decimalAt(3, 17).refine((v) => !/^-?0*(\.0*)?$/.test(v), 'debe ser distinta de 0 (una línea con cantidad 0 no vende nada)').optional()
+    .describe('Cantidad (3 decimals, 17 digits); required except on e-Resguardo. 0 and -0 are a 400; a negative quantity is accepted (DGI: it removes an item of the same CFE).'),
   unidadMedida: z.string().min(1).max(4).optional().describe('UniMed; default "N/A".'),
   precioUnitario: decimalAt(6, 17).optional(),
   montoItem: amount.optional().describe('MontoItem; computed when omitted.'),
