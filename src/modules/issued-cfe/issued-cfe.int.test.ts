@@ -169,7 +169,7 @@ describe('happy path', () => {
   });
 
   test('foreign currency: tipoCambio as sent, else the company rate table, else the central bank', async () => {
-    const sent = await emit(req({ totales: { tipoMoneda: 'USD', tipoCambio: '40.1234' } }));
+    const sent = await emit(req({ totales: { tipoMoneda: 'USD', tipoCambio: '40.123' } }));
     assert.equal(sent.status, 200, JSON.stringify(sent.body));
     assert.equal(sent.body.tipoCambio, '40.123');
     await t.db.execute(sql`insert into exchange_rates (company_id, moneda, fecha, tipo_cambio) values (${company.id}, 'EUR', ${today}, 43.5)`);
