@@ -39,6 +39,9 @@ describe('errors (refused at the door, nothing numbered)', () => {
     ['client line numbers 5, 9 (DGI numbers NroLinDet 1..n)', { detalles: [line({ numeroLineaDetalle: 5 }), line({ numeroLineaDetalle: 9 })] }, 422, 'LINEA_NUMERO_INVALIDO'],
     ['mntBruto 2 (IMEBA included) on an e-Ticket without totales', { idDoc: { tipoCfe: 101, fechaEmision: today, mntBruto: 2 } }, 422, 'MONTO_BRUTO_INVALIDO'],
     ['mntBruto 3 with a VAT indicator (BRIEF 2.6)', { idDoc: { tipoCfe: 101, fechaEmision: today, mntBruto: 3 } }, 422, 'INDICADOR_FACTURACION_INVALIDO'],
+    ['a receiver document type without the document (it would be dropped)', { receptor: { razonSocial: 'Juan', tipoDocumento: 3 } }, 422, 'DOCUMENTO_RECEPTOR_INVALIDO'],
+    ['an e-Factura receiver with only a name (BRIEF 1: RUT required)', { idDoc: { tipoCfe: 111, fechaEmision: today }, receptor: { razonSocial: 'Cliente SA' } }, 422, 'RECEPTOR_RUC_REQUERIDO'],
+    ['an e-Ticket above 5,000 UI with only a receiver name (BRIEF 1: document required)', { receptor: { razonSocial: 'Juan' }, detalles: [line({ precioUnitario: 100000 })] }, 422, 'RECEPTOR_REQUERIDO_TOPE_UI'],
     ['mntBruto on an e-Remito', { idDoc: { tipoCfe: 181, fechaEmision: today, mntBruto: 1 }, receptor: { documento: '214844360018', razonSocial: 'Cliente SA' }, detalles: [{ nombreItem: 'Caja', cantidad: 1 }] }, 422, 'MONTO_BRUTO_INVALIDO'],
   ];
   for (const [name, cfe, status, code, campo] of cases) {
@@ -69,6 +72,15 @@ describe('happy path (accepted, and why)', () => {
   test('line numbers that are the lines\' positions; names with outer spaces are trimmed', async () => {
     const r = await emit(req({ detalles: [line({ numeroLineaDetalle: 1, nombreItem: '  Yerba  ' }), line({ numeroLineaDetalle: 2 })] }));
     assert.equal(r.status, 200, JSON.stringify(r.body));
+  });
+
+  test('an e-Ticket receiver with only a name is issued with it (BRIEF 1: below 5,000 UI the e-Ticket receiver is optional, the name alone allowed)', async () => {
+    const r = await emit(req({ receptor: { razonSocial: 'Juan Pérez', direccion: 'Rivera 1234', ciudad: 'Montevideo', pais: 'Uruguay' } }));
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const row = await t.db.execute(sql`select receptor_nombre from issued_cfes where id = ${r.body.id}`);
+    assert.equal((row.rows[0] as { receptor_nombre: string }).receptor_nombre, 'Juan Pérez');
+    const xml = (await t.app.inject({ method: 'GET', url: `/api/v1/cfeemitido/${r.body.id}/xml`, headers: { authorization: `Bearer ${admin}` } })).body;
+    assert.match(xml.replace(/<(\/?)\w+:/g, '<$1'), /<Receptor><RznSocRecep>Juan Pérez<\/RznSocRecep><DirRecep>Rivera 1234<\/DirRecep><CiudadRecep>Montevideo<\/CiudadRecep><PaisRecep>Uruguay<\/PaisRecep><\/Receptor>/);
   });
 
   test('mntBruto 2 with sent totales (the client computes the IMEBA-inclusive totals)', async () => {
