@@ -36,13 +36,16 @@ export function dgiDecimal(type: string) {
  */
 export function dgiText(type: string, opts: { required?: boolean } = {}) {
   const limit = xsdLimit(type);
+  // A plain maxLength/length type (most of them) is checked by its length alone; XSD counts characters
+  // (code points), so only a string longer in UTF-16 units than the limit is counted again.
+  const lengthOnly = limit.builtin === 'string' && !limit.enumeration && !limit.patterns.length && limit.minLength === undefined && limit.length === undefined;
   const max = limit.maxLength ?? limit.length;
   let s = z.string().trim();
   if (opts.required) s = s.min(1, 'no puede estar vacío ni tener solo espacios');
-  if (max !== undefined) s = s.max(max, `admite como máximo ${max} caracteres (${limit.name} de DGI)`);
   return s.superRefine((v, ctx) => {
     if (v === '' && !opts.required) return;
+    if (lengthOnly && (max === undefined || v.length <= max)) return;
     const problem = xsdProblem(limit, v);
     if (problem) ctx.addIssue({ code: 'custom', message: `${problem} (${limit.name} de DGI)` });
-  }).describe(describeLimit(limit));
+  }).meta(max !== undefined && limit.builtin === 'string' ? { maxLength: max } : {}).describe(describeLimit(limit));
 }
