@@ -221,7 +221,7 @@ export function buildEmisor(sent: CfeBody['emisor'], issuer: IssuerData): Emisor
     RUCEmisor: issuer.rut,
     RznSoc: cut(issuer.razonSocial, 150)!,
     NomComercial: cut(issuer.nombreComercial, 30),
-    GiroEmis: cut(issuer.actividad, 100),
+    GiroEmis: cut(issuer.actividad, 60), // GiroType (≤ 60): 100 made a longer activity an XML_INVALIDO
     Telefono: phone ? [cut(phone, 20)!] : undefined,
     CorreoEmisor: cut(b.email ?? issuer.email, 80),
     EmiSucursal: cut(b.nombre, 20),

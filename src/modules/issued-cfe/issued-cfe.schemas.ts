@@ -91,7 +91,7 @@ export const emisorBody = z.object({
   ruc: z.string().regex(/^\d{12}$/).optional().describe('RUCEmisor; when absent the issuer is built from company and branch (spec 2.2).'),
   razonSocial: z.string().max(150).optional(),
   nombreComercial: z.string().max(30).optional(),
-  giro: z.string().max(100).optional(),
+  giro: z.string().max(60).optional().describe('GiroEmis (≤ 60 characters, DGI GiroType).'),
   telefono: z.string().max(20).optional(),
   correo: z.string().max(80).optional(),
   sucursal: z.string().max(20).optional(),
