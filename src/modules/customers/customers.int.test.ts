@@ -67,7 +67,7 @@ describe('errors', () => {
     assert.equal(edge.status, 200, JSON.stringify(edge.body));
   });
   test('receiver fields beyond DGI\'s limits are refused when saved (RznSocType, DireccionType, CodPostalType)', async () => {
-    for (const [field, value] of [['razonSocial', '   '], ['razonSocial', 'x'.repeat(151)], ['direccion', 'x'.repeat(71)], ['ciudad', 'x'.repeat(31)], ['codigoPostal', 'CP-11200'], ['codigoPostal', '123456']] as const) {
+    for (const [field, value] of [['razonSocial', '   '], ['razonSocial', 'x'.repeat(151)], ['direccion', 'x'.repeat(71)], ['ciudad', 'x'.repeat(31)], ['codigoPostal', 'CP-11200'], ['codigoPostal', '123456'], ['codPais', 'ZZ']] as const) {
       const r = await t.call(admin, 'POST', '/api/v1/cliente/crear', { ...customer(company.id), [field]: value });
       assert.deepEqual([r.status, r.body.campos?.[0]?.campo], [400, field], `${field}=${value}: ${JSON.stringify(r.body)}`);
     }

@@ -8,7 +8,8 @@ const id = z.number().int().positive().max(PG_INT_MAX);
 /** DGI receiver block (CFEType.xsd Receptor): TipoDocRecep, CodPaisRecep, DocRecep, RznSocRecep, DirRecep, CiudadRecep, DeptoRecep, PaisRecep, CP. */
 const fields = {
   tipoDocumento: z.number().int().refine((v) => [2, 3, 4, 5, 6, 7].includes(v), 'TipoDocRecep: 2 RUT, 3 CI, 4 otros, 5 pasaporte, 6 DNI, 7 NIFE').describe('TipoDocRecep: 2 RUT, 3 CI, 4 otros, 5 pasaporte, 6 DNI, 7 NIFE'),
-  codPais: z.string().regex(/^([A-Z]{2}|99)$/, 'Código ISO 3166 alfa-2 en mayúsculas, o 99').describe('CodPaisRecep (ISO 3166 alpha-2; 99 allowed for tipoDocumento 4, 5 and 7). Types 2 and 3 need UY, 6 (DNI) AR, BR, CL or PY.'),
+  // DGI's CodPaisType table (ISO 3166 alpha-2 + 99): 'ZZ' would pass a pattern and fail the XSD on every receipt.
+  codPais: dgiText('CodPaisType', { required: true }).describe('CodPaisRecep (ISO 3166 alpha-2; 99 allowed for tipoDocumento 4, 5 and 7). Types 2 and 3 need UY, 6 (DNI) AR, BR, CL or PY.'),
   documento: z.string().trim().min(1).max(20).describe('DocRecep (RUT and C.I. with a valid check digit) or DocRecepExt'),
   razonSocial: dgiText('RznSocType', { required: true }).describe('RznSocRecep (≤ 150 characters, DGI RznSocType; trimmed, blank refused)'),
   direccion: dgiText('DireccionType').nullable().optional(),

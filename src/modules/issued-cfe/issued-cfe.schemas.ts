@@ -105,7 +105,7 @@ export const receptorBody = z.object({
   idCliente: int.positive().optional().describe('Customer of the same company (spec 2.3 rule 3).'),
   documento: z.string().min(1).max(20).optional().describe('Tax id / document of the receiver.'),
   tipoDocumento: int.min(1).max(7).optional().describe('TipoDocRecep: 2 RUT, 3 C.I., 4 otros, 5 pasaporte, 6 DNI, 7 NIFE. Default: 2 for 12-digit documents, 3 otherwise.'),
-  codPais: z.string().length(2).optional().describe('CodPaisRecep; default UY.'),
+  codPais: dgiText('CodPaisType', { required: true }).optional().describe('CodPaisRecep: DGI\'s CodPaisType table (ISO 3166 alpha-2, or 99); default UY.'),
   razonSocial: z.string().max(150).optional(),
   direccion: z.string().max(70).optional(),
   ciudad: z.string().max(30).optional(),
@@ -180,7 +180,7 @@ export const cfeBody = z.object({
     tipoMovimiento: z.enum(['D', 'R']), tipo: z.union([z.literal(1), z.literal(2)]), glosa: z.string().max(50), valor: amount, indicadorFacturacion: int, codigo: int.optional(),
   })).max(20).optional().describe('DscRcgGlobal lines.'),
   mediosPago: z.array(z.object({ codigo: int.optional(), glosa: z.string().max(50), valor: amount })).max(40).optional(),
-  complementoFiscal: z.object({ tipoDocMandante: int, pais: z.string().length(2), documentoMandante: z.string().max(20), nombreMandante: z.string().max(150) }).optional()
+  complementoFiscal: z.object({ tipoDocMandante: int, pais: dgiText('CodPaisType', { required: true }), documentoMandante: z.string().max(20), nombreMandante: z.string().max(150) }).optional()
     .describe('Cuenta ajena (131-133, 141-143): the mandante (Compl_Fiscal_Data).'),
   adenda: z.string().max(10000).optional().describe('Free text; stored and printed, not part of the signed CFE (BRIEF 2.11).'),
 });
