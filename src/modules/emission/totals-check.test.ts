@@ -123,6 +123,18 @@ describe('checkSentTotales: each broken equation is named with its values', () =
     assert.throws(() => checkSentTotales({ ...ok, MntTotRetenido: '8', RetencPercep: [{ CodRet: '2183211', ValRetPerc: '8' }], MntPagar: '130' }, input), (e: TotalsCheckError) => e.ecuacion === 'A-C128');
   });
 
+  it('other branches: export invoice (A-C124 = MntExpoyAsim), e-Boleta with MntBruto 2 (A-C130 subtracts retentions), e-Resguardo (A-C125)', () => {
+    const expo: TotalsInput = { TipoCFE: 121, TpoMoneda: 'USD', TpoCambio: '40', Detalle: [item(10, '5', '3')] };
+    checkSentTotales({ TpoMoneda: 'USD', TpoCambio: '40', MntExpoyAsim: '15', MntTotal: '15', CantLinDet: 1, MntPagar: '15' }, expo);
+    assert.throws(() => checkSentTotales({ TpoMoneda: 'USD', TpoCambio: '40', MntExpoyAsim: '15', MntTotal: '16', CantLinDet: 1, MntPagar: '16' }, expo), (e: TotalsCheckError) => e.ecuacion === 'A-C124');
+    const boleta: TotalsInput = { TipoCFE: 151, MntBruto: 2, Detalle: [item(13, '1', '100', { RetencPercep: [{ CodRet: '2183211', ValRetPerc: '2' }] })] };
+    checkSentTotales({ TpoMoneda: 'UYU', MntNoGrv: '100', MntTotal: '100', MntTotRetenido: '2', CantLinDet: 1, RetencPercep: [{ CodRet: '2183211', ValRetPerc: '2' }], MntPagar: '98' }, boleta);
+    assert.throws(() => checkSentTotales({ TpoMoneda: 'UYU', MntNoGrv: '100', MntTotal: '100', MntTotRetenido: '2', CantLinDet: 1, RetencPercep: [{ CodRet: '2183211', ValRetPerc: '2' }], MntPagar: '102' }, boleta), (e: TotalsCheckError) => e.ecuacion === 'A-C130');
+    const resg: TotalsInput = { TipoCFE: 182, Detalle: [{ NroLinDet: 1, RetencPercep: [{ CodRet: '2183165', ValRetPerc: '11000' }] }] };
+    checkSentTotales({ TpoMoneda: 'UYU', MntTotRetenido: '11000', CantLinDet: 1, RetencPercep: [{ CodRet: '2183165', ValRetPerc: '11000' }] }, resg);
+    assert.throws(() => checkSentTotales({ TpoMoneda: 'UYU', MntTotRetenido: '1000', CantLinDet: 1, RetencPercep: [{ CodRet: '2183165', ValRetPerc: '11000' }] }, resg), (e: TotalsCheckError) => e.ecuacion === 'A-C125');
+  });
+
   it('A-C126: an e-Remito carries no amounts', () => {
     assert.throws(() => checkSentTotales({ MntTotal: '1', CantLinDet: 1 }, { TipoCFE: 181, Detalle: [{ NroLinDet: 1, NomItem: 'x', Cantidad: '1', UniMed: 'N/A' }] }), (e: TotalsCheckError) => e.ecuacion === 'A-C126');
   });
