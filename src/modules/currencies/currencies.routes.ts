@@ -24,7 +24,7 @@ export function currenciesRoutes(currencies: CurrenciesService): FastifyPluginAs
     }, async () => [...currencies.catalogue()]);
 
     app.post('/api/v1/empresa/cotizaciones/cargar', {
-      schema: { tags, summary: 'Load exchange rates', description: 'Not in the spec. Inserts or replaces the company rates (currency, date, rate). Emission uses them before the central bank (spec 2.3 rule 7). Role: emisor.', body: z.object({ idEmpresa: z.number().int().positive(), cotizaciones: z.array(rate).min(1).max(1000) }), response: { 200: z.object({ cargadas: z.number().int() }), ...errorResponses } },
+      schema: { tags, summary: 'Load exchange rates', description: 'Not in the spec. Inserts or replaces the company rates (currency, date, rate). Emission uses them before the central bank (spec 2.3 rule 7). Each rate is what a receipt will carry as TpoCambio, so it is held to DGI\'s TipCambioType when loaded: 0.001..9999.999 with at most 3 decimals (EUR 12345.6789 or USD 39.5001 are a 400 naming `cotizaciones.N.tipoCambio`, never rounded or failed later as XML_INVALIDO). Role: emisor.', body: z.object({ idEmpresa: z.number().int().positive(), cotizaciones: z.array(rate).min(1).max(1000) }), response: { 200: z.object({ cargadas: z.number().int() }), ...errorResponses } },
     }, async (req) => currencies.loadRates(requireActor(req), req.body.idEmpresa, req.body.cotizaciones));
 
     app.get('/api/v1/empresa/cotizaciones', {
