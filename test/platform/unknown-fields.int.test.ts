@@ -102,5 +102,11 @@ describe('errors', () => {
     assert.equal(res.statusCode, 400);
     assert.equal(res.json().code, 'CAMPO_DESCONOCIDO');
     assert.deepEqual(res.json().campos.map((c: { campo: string }) => c.campo), ['cfe.totales.mntNetoIvaTasaBasica']);
+    assert.match(res.json().campos[0].mensaje, /¿quiso decir mntNetoIVATasaBasica\?/);
+    const line = await t.app.inject({
+      method: 'POST', url: '/api/v1/comprobante/emitir', headers: { authorization: `Bearer ${token}` },
+      payload: { idEmpresa: 1, codComercio: 'x', codTerminal: 'x', cfe: { idDoc: { tipoCfe: 101, fechaEmision: '2026-11-20' }, detalles: [{ nombreItem: 'a', cantidad: 1, precioUnitario: 1, IndicadorFacturacion: 3 }] } },
+    });
+    assert.deepEqual(line.json().campos.map((c: { campo: string; mensaje: string }) => [c.campo, /quiso decir indicadorFacturacion/.test(c.mensaje)]), [['cfe.detalles.0.IndicadorFacturacion', true]]);
   });
 });

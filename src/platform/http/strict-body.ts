@@ -81,6 +81,40 @@ function withChildren(s: AnySchema, def: Def, keys: string[]): AnySchema {
   return next ? rebuilt(s, next) : s;
 }
 
+/**
+ * The keys the object at `path` of `schema` declares (through optional, default, pipe, array and union
+ * wrappers), for a hint when a sent key differs from one of them only in case (`mntNetoIvaTasaBasica`).
+ */
+export function declaredKeysAt(schema: AnySchema, path: ReadonlyArray<string | number>): string[] {
+  let nodes: AnySchema[] = [schema];
+  for (let depth = 0; depth <= path.length; depth++) {
+    const objects: AnySchema[] = [];
+    const seen = new Set<AnySchema>();
+    const unwrap = (n: AnySchema): void => {
+      if (seen.has(n)) return;
+      seen.add(n);
+      const def = defOf(n);
+      if (def.type === 'object') objects.push(n);
+      else if (def.innerType) unwrap(def.innerType as AnySchema);
+      else if (def.type === 'pipe') unwrap(def.in as AnySchema);
+      else if (def.type === 'union') for (const o of def.options as AnySchema[]) unwrap(o);
+      else if (def.type === 'array' && depth < path.length && typeof path[depth] === 'number') objects.push(n);
+      else if (def.type === 'record') objects.push(n);
+    };
+    nodes.forEach(unwrap);
+    if (depth === path.length) return objects.flatMap((o) => (defOf(o).type === 'object' ? Object.keys(defOf(o).shape as object) : []));
+    const seg = path[depth]!;
+    nodes = objects.flatMap((o) => {
+      const def = defOf(o);
+      if (def.type === 'array') return [def.element as AnySchema];
+      if (def.type === 'record') return [def.valueType as AnySchema];
+      const child = (def.shape as Record<string, AnySchema>)[String(seg)];
+      return child ? [child] : [];
+    });
+  }
+  return [];
+}
+
 /** Registers the onRoute hook: must come before the routes (and is harmless before OpenAPI). */
 export function registerStrictBodies(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
