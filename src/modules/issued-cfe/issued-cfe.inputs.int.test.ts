@@ -37,6 +37,7 @@ describe('errors (refused at the door, nothing numbered)', () => {
     ['tipoCambio 12345.6789', { totales: { tipoMoneda: 'EUR', tipoCambio: '12345.6789' } }, 400, 'VALIDACION', 'cfe.totales.tipoCambio'],
     ['codigoPostal that is not DGI\'s integer CP', { receptor: { documento: '13353214', tipoDocumento: 3, razonSocial: 'Juan', codigoPostal: 'CP 11200' } }, 400, 'VALIDACION', 'cfe.receptor.codigoPostal'],
     ['receptor.codPais outside DGI\'s CodPaisType table', { receptor: { documento: 'X123', tipoDocumento: 5, codPais: 'ZZ', razonSocial: 'John' } }, 400, 'VALIDACION', 'cfe.receptor.codPais'],
+    ['codigoItem.cod longer than DGI\'s CodItemType (it failed the XSD after numbering)', { detalles: [line({ codigoItem: [{ tpoCod: 'INT1', cod: 'x'.repeat(36) }] })] }, 400, 'VALIDACION', 'cfe.detalles.0.codigoItem.0.cod'],
     ['client line numbers 5, 9 (DGI numbers NroLinDet 1..n)', { detalles: [line({ numeroLineaDetalle: 5 }), line({ numeroLineaDetalle: 9 })] }, 422, 'LINEA_NUMERO_INVALIDO'],
     ['mntBruto 2 (IMEBA included) on an e-Ticket without totales', { idDoc: { tipoCfe: 101, fechaEmision: today, mntBruto: 2 } }, 422, 'MONTO_BRUTO_INVALIDO'],
     ['mntBruto 3 with a VAT indicator (BRIEF 2.6)', { idDoc: { tipoCfe: 101, fechaEmision: today, mntBruto: 3 } }, 422, 'INDICADOR_FACTURACION_INVALIDO'],

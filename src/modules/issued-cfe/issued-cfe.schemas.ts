@@ -127,7 +127,7 @@ export const totalesBody = z.object({
   tipoCambio: dgiDecimal('TipCambioType').optional().describe('TpoCambio; when omitted for a foreign currency it is resolved (spec 2.3 rule 7). Used as sent (spec 2.3 rule 7), so it must fit DGI\'s TipCambioType: 0.001..9999.999 with at most 3 decimals; 39.5001 is a 400, never rounded to 39.5.'),
   ...Object.fromEntries(TOTALS_AMOUNT_FIELDS.map((f) => [f, (f.startsWith('ivaTasa') ? pct : amount).optional()])) as Record<(typeof TOTALS_AMOUNT_FIELDS)[number], z.ZodOptional<typeof amount>>,
   cantLinDet: int.optional(),
-  retencPercep: z.array(z.object({ codRet: z.string(), valRetPerc: amount })).max(20).optional(),
+  retencPercep: z.array(z.object({ codRet: dgiText('CodRetType', { required: true }), valRetPerc: amount })).max(20).optional(),
 });
 
 const retencionItem = z.object({
@@ -149,7 +149,9 @@ export const detalleBody = z.object({
   descuentoMonto: amount.optional(),
   recargoPct: pct.optional(),
   recargoMnt: amount.optional(),
-  codigoItem: z.array(z.object({ tpoCod: z.string(), cod: z.string() })).max(5).optional(),
+  // Unbounded before: a long code passed here and failed the XSD after numbering (XML_INVALIDO).
+  codigoItem: z.array(z.object({ tpoCod: dgiText('TipoCodType', { required: true }), cod: dgiText('CodItemType', { required: true }) })).max(5).optional()
+    .describe('CodItem: tpoCod (≤ 10 characters: GTIN8/12/13/14, PLU, INT1, INT2, ARCE…) and cod (≤ 35).'),
   retencPercep: z.array(retencionItem).max(5).optional(),
   idVariante: int.positive().optional(),
   datosTrazabilidad: z.object({ id_lote: int.positive().optional(), id_serie: int.positive().optional() }).optional(),
