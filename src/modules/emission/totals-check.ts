@@ -57,6 +57,19 @@ function fail(ecuacion: string, message: string, valores: Record<string, string>
   throw new TotalsCheckError(ecuacion, `${ecuacion}: ${message}`, valores);
 }
 
+// MontoType (≥ 0) in every Totales type of CFEType.xsd, except MntTotal of the e-Remito de exportación (Monto_admite_negType).
+const NON_NEGATIVE: AmountField[] = ['MntNoGrv', 'MntImpuestoPerc', 'MntIVaenSusp', 'MntNetoIvaTasaMin', 'MntNetoIVATasaBasica', 'MntNetoIVAOtra', 'MntIVATasaMin', 'MntIVATasaBasica', 'MntIVAOtra', 'MntTotal'];
+
+/** The first total the XSD wants ≥ 0 that is negative (computed from lines with negative quantities, or sent), with its request name. */
+export function negativeTotal(tipoCfe: number, t: Totales): { campo: string; valor: string } | undefined {
+  const { branch } = getCfeType(tipoCfe);
+  for (const f of NON_NEGATIVE) {
+    if (f === 'MntTotal' && branch === 'eRem_Exp') continue;
+    if (t[f] !== undefined && isNegative(D(t[f]!))) return { campo: NAME[f], valor: t[f]! };
+  }
+  return undefined;
+}
+
 /**
  * Checks sent Totales (DGI names, as sent) against each other and against the completed lines.
  * `input` is what computeTotales takes (the items with MontoItem filled).
@@ -68,6 +81,8 @@ export function checkSentTotales(sent: Totales, input: TotalsInput): void {
     if (extra || sent.RetencPercep?.length) fail('A-C126', `un e-Remito no lleva montos en totales (solo la cantidad de líneas); quite ${extra ? NAME[extra] : 'retencPercep'}`, {});
     return;
   }
+  const negative = negativeTotal(input.TipoCFE, sent);
+  if (negative) fail('MontoType', `${negative.campo} ${negative.valor} es negativo y DGI solo lo admite mayor o igual que 0`, { [negative.campo]: negative.valor });
   // The lines' own totals; IndFact 4's rate is not in the request, so its gross is compared below.
   const lines = computeTotales(input, { tasaOtra: '0' });
   if (branch !== 'eResg') {

@@ -2,7 +2,7 @@
  * Request → CFE model (emission library). Serie, Nro and CAEData are filled inside the numbering
  * transaction; everything else (items, totals, parties) is decided before it opens.
  */
-import { checkSentTotales, completeCfe, completeItem, type Cfe, type CfeDraft, type CfeTypeInfo, type Emisor, type Item, type Receptor, type Referencia, TotalsCheckError, TotalsError } from '../emission/index.js';
+import { checkSentTotales, negativeTotal, completeCfe, completeItem, type Cfe, type CfeDraft, type CfeTypeInfo, type Emisor, type Item, type Receptor, type Referencia, TotalsCheckError, TotalsError } from '../emission/index.js';
 import { issuedCfeErrors as E } from './issued-cfe.errors.js';
 import type { CfeBody } from './issued-cfe.schemas.js';
 import { checkComplementoFiscal, hasSentAmounts, indCobPropiaOf, PRICED_BRANCHES as PRICED, sentTotales } from './issued-cfe.rules.js';
@@ -130,7 +130,11 @@ export function draftCfe(input: DraftInput): Cfe {
       checkSentTotales(Totales, { TipoCFE: id.TipoCFE, MntBruto: id.MntBruto, IndCobPropia: id.IndCobPropia, TpoMoneda: Totales.TpoMoneda, TpoCambio: Totales.TpoCambio, Detalle, DscRcgGlobal: base.DscRcgGlobal });
       return { ...base, Detalle, Totales };
     }
-    return completeCfe(base);
+    const cfeDone = completeCfe(base);
+    // Negative quantities only take back items of the same CFE (BRIEF 2.4): totals below 0 are not DGI's (MontoType).
+    const negative = negativeTotal(info.code, cfeDone.Totales);
+    if (negative) throw E.TOTALES_INVALIDOS(`Las líneas dan ${negative.campo} = ${negative.valor}, y DGI solo admite ese total mayor o igual que 0: una cantidad negativa solo anula ítems del mismo comprobante.`);
+    return cfeDone;
   } catch (err) {
     if (err instanceof TotalsCheckError) throw E.TOTALES_DESCUADRADOS(`Los totales enviados no cumplen la regla ${err.message}.`, { ecuacion: err.ecuacion, valores: err.valores });
     if (err instanceof TotalsError) throw E.TOTALES_INVALIDOS(`No se pudieron calcular los totales: ${err.message}.`);

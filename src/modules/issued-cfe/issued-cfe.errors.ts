@@ -31,6 +31,8 @@ export const issuedCfeErrors = defineErrors({
   LINEA_NUMERO_INVALIDO: { status: 422, message: 'numeroLineaDetalle debe ser la posición de la línea (1, 2, …): corríjalo u omítalo.' },
   /** BRIEF 2.1 (A-C10): MntBruto per type (XSD) and 2 (IMEBA included) only with sent totales outside the e-Boleta. */
   MONTO_BRUTO_INVALIDO: { status: 422, message: 'idDoc.mntBruto no corresponde a este tipo de comprobante o requiere enviar los totales.' },
+  /** BRIEF 2.1, 2.7 (XSD per type): a field whose DGI element this CFE type does not have; `campo` names it. */
+  CAMPO_NO_CORRESPONDE: { status: 422, message: 'Un campo enviado no corresponde a este tipo de comprobante (campo indica cuál): quítelo.' },
   TOTALES_INVALIDOS: { status: 422, message: 'Los totales no se pueden calcular con los datos enviados.' },
   XML_INVALIDO: { status: 422, message: 'El comprobante no cumple el esquema XSD de DGI.' },
   SIN_CERTIFICADO: { status: 422, message: 'La empresa no tiene un certificado de firma activo.' },

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { calendarDate } from '../../platform/http/dates.js';
-import { dgiDecimal, dgiText } from '../../platform/http/dgi-fields.js';
+import { dgiDecimal, dgiInt, dgiText } from '../../platform/http/dgi-fields.js';
 
 /** Amounts travel as JSON numbers or decimal strings; both become exact decimal strings. */
 const decimal = z
@@ -74,17 +74,17 @@ export const idDocBody = z.object({
   numeroInterno: z.string().max(50).optional().describe('NroInterno'),
   periodoDesde: date.optional(),
   periodoHasta: date.optional(),
-  clauVenta: z.string().max(3).optional().describe('Export: Incoterm (ClauVenta).'),
-  modVenta: int.optional().describe('ModVenta'),
-  viaTransp: int.optional().describe('Export: ViaTransp.'),
+  clauVenta: z.string().regex(/^([A-Za-z|]{1,3}|N\/A)$/, 'Incoterm de 1 a 3 letras, o N/A (ClauVenta de DGI)').optional().describe('Export: Incoterm (ClauVenta): 1-3 letters or N/A.'),
+  modVenta: dgiInt('ModVentaType').optional().describe('ModVenta (DGI ModVentaType).'),
+  viaTransp: dgiInt('ViaTranspType').optional().describe('Export: ViaTransp (DGI ViaTranspType).'),
   tipoTraslado: z.union([z.literal(1), z.literal(2)]).optional().describe('e-Remito: TipoTraslado (1 venta, 2 traslado interno).'),
   fchValor: date.optional().describe('e-Resguardo: FchValor.'),
-  indCompraMEReventa: int.optional(),
+  indCompraMEReventa: dgiInt('IndCompraMEReventaType').optional(),
   infoAdicionalDoc: z.string().max(150).optional(),
-  ivaAlDia: int.optional().describe('IVAalDia'),
-  secProf: int.optional(),
-  indPagCta3ros: int.optional(),
-  indCobPropia: int.optional(),
+  ivaAlDia: dgiInt('IndIVAalDiaType').optional().describe('IVAalDia (DGI IndIVAalDiaType).'),
+  secProf: dgiInt('SecProfType').optional(),
+  indPagCta3ros: dgiInt('IndPagCta3rosType').optional(),
+  indCobPropia: dgiInt('IndCobPropiaType').optional(),
 });
 
 export const emisorBody = z.object({
@@ -176,8 +176,8 @@ export const cfeBody = z.object({
   totales: totalesBody.optional(),
   detalles: z.array(detalleBody).min(1).max(700),
   referencias: z.array(referenciaBody).max(40).optional(),
-  indCobPropia: int.optional(),
-  IndCobPropia: int.optional(),
+  indCobPropia: dgiInt('IndCobPropiaType').optional(),
+  IndCobPropia: dgiInt('IndCobPropiaType').optional(),
   descuentosRecargos: z.array(z.object({
     tipoMovimiento: z.enum(['D', 'R']), tipo: z.union([z.literal(1), z.literal(2)]), glosa: z.string().max(50), valor: amount, indicadorFacturacion: int, codigo: int.optional(),
   })).max(20).optional().describe('DscRcgGlobal lines.'),

@@ -22,6 +22,7 @@ import { resolveReceptor } from './issued-cfe.receptor.js';
 import { createSealer } from './issued-cfe.sealer.js';
 import * as repo from './issued-cfe.repository.js';
 import { fillFromVariants } from './issued-cfe.variants.js';
+import { checkFieldsOfType } from './issued-cfe.type-fields.js';
 import { buildEmisor, issuerOf, cfeTypeOf, checkFechaEmision, checkLines, checkReceptor } from './issued-cfe.rules.js';
 import { checkReferencedCfes, checkReferences, referencedKeys } from './issued-cfe.references.js';
 import { uyToday } from '../../lib/dates.js';
@@ -97,6 +98,7 @@ export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; se
     const productLines = body.cfe.detalles.flatMap((d) => (d.idVariante ? [{ idVariante: d.idVariante, datosTrazabilidad: d.datosTrazabilidad }] : []));
     const cfe = productLines.length ? fillFromVariants(body.cfe, await ports.checkProductLines(companyId, productLines)) : body.cfe;
     checkLines(info, cfe);
+    checkFieldsOfType(info, cfe);
     const fecha = cfe.idDoc.fechaEmision;
     checkFechaEmision(fecha, uyToday());
     const ep = await ports.resolveEmissionPoint({ idEmpresa: companyId, codComercio: body.codComercio, codTerminal: body.codTerminal, fecha });

@@ -49,3 +49,12 @@ export function dgiText(type: string, opts: { required?: boolean } = {}) {
     if (problem) ctx.addIssue({ code: 'custom', message: `${problem} (${limit.name} de DGI)` });
   }).meta(max !== undefined && limit.builtin === 'string' ? { maxLength: max } : {}).describe(describeLimit(limit));
 }
+
+/** An integer of DGI type `type` (its enumeration, digits or range), e.g. ModVentaType. */
+export function dgiInt(type: string) {
+  const limit = xsdLimit(type);
+  return z.number().int().superRefine((v, ctx) => {
+    const problem = xsdProblem(limit, String(v));
+    if (problem) ctx.addIssue({ code: 'custom', message: `${problem} (${limit.name} de DGI)` });
+  }).describe(describeLimit(limit));
+}
