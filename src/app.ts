@@ -16,6 +16,7 @@ import type { Logger } from './platform/logger.js';
 import type { Mailer } from './platform/mailer.js';
 import { registerErrorHandling } from './platform/http/error-handler.js';
 import { registerTextSafety } from './platform/http/text-safety.js';
+import { registerStrictBodies } from './platform/http/strict-body.js';
 import { registerSecurityHeaders } from './platform/http/security-headers.js';
 import { registerNotImplemented } from './platform/http/not-implemented.js';
 import { registerOpenApi } from './platform/http/openapi.js';
@@ -57,6 +58,7 @@ export async function buildApp(deps: AppDeps) {
   registerErrorHandling(app);
   declareRoles(app);
   registerTextSafety(app);
+  registerStrictBodies(app);
   // Set on arrival (a sync hook, no promise per request): every answer carries it, errors and 404s included.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);

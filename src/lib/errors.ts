@@ -50,6 +50,7 @@ export function listErrorCodes(): Array<{ code: string } & ErrorSpec> {
 /** Generic codes used across modules. */
 export const errors = defineErrors({
   VALIDACION: { status: 400, message: 'Los datos enviados no son válidos.' },
+  CAMPO_DESCONOCIDO: { status: 400, message: 'El cuerpo lleva un campo que la operación no conoce (campos[] nombra cada uno con su ruta).' },
   JSON_INVALIDO: { status: 400, message: 'El cuerpo de la solicitud está vacío o no es JSON válido.' },
   NO_AUTENTICADO: { status: 401, message: 'Falta el token de acceso o no es válido.' },
   TOKEN_EXPIRADO: { status: 401, message: 'El token de acceso expiró; renuévelo con el refresh token.' },

@@ -172,6 +172,20 @@ describe('errors', () => {
     assert.equal((await t.call(admin, 'GET', `/api/v1/sucursal/${br.id}/codigoDgi?fecha=2024-13-01`)).status, 400);
   });
 
+  it('fields signed in the Emisor block are held to DGI\'s lengths when saved (issue 28: never cut or XML_INVALIDO later)', async () => {
+    const company = await insertCompany(t);
+    for (const [field, value] of [['nombre', 'x'.repeat(21)], ['nombre', '  '], ['direccion', 'x'.repeat(71)], ['ciudad', 'x'.repeat(31)], ['telefono', '1'.repeat(21)], ['email', `${'a'.repeat(76)}@b.uy`]] as const) {
+      const res = await t.call(admin, 'POST', '/api/v1/sucursal/crear', { idEmpresa: company.id, codComercio: 'LIM', nombre: 'Límite', [field]: value });
+      assert.deepEqual([res.status, res.body.campos?.[0]?.campo], [400, field], `${field}: ${JSON.stringify(res.body)}`);
+    }
+    for (const [field, value] of [['actividad', 'x'.repeat(61)], ['nombreComercial', 'x'.repeat(31)], ['domicilioFiscal', 'x'.repeat(71)]] as const) {
+      const res = await t.call(admin, 'POST', '/api/v1/empresa/editar', { idEmpresa: company.id, [field]: value });
+      assert.deepEqual([res.status, res.body.campos?.[0]?.campo], [400, field], `${field}: ${JSON.stringify(res.body)}`);
+    }
+    const ok = await t.call(admin, 'POST', '/api/v1/sucursal/crear', { idEmpresa: company.id, codComercio: 'LIM2', nombre: 'x'.repeat(20), direccion: 'x'.repeat(70) });
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+  });
+
   it('ids beyond the integer column are a 400 on the field, not a database error', async () => {
     const company = await insertCompany(t);
     const br = await createBranch(admin, { idEmpresa: company.id, codComercio: 'BIG' });

@@ -5,6 +5,7 @@ import { PG_INT_MAX } from '../../lib/pg-int.js';
 import { companyRef } from '../../platform/http/company-refs.js';
 
 const optText = (max: number, describe: string) => z.string().trim().max(max).nullish().describe(describe);
+import { dgiText } from '../../platform/http/dgi-fields.js';
 
 export const dgiCodeEntry = z.object({
   codigoDgiSucursal: z.number().int().min(0).max(9999).describe('Branch code DGI assigned (Emisor/CdgDGISucur)'),
@@ -19,12 +20,13 @@ const codigosDgi = z
 
 const branchData = {
   codComercio: z.string().trim().min(1).max(40).describe('Branch code, unique within the company (spec 1). Example: "SUC01"'),
-  nombre: z.string().trim().min(1).max(150).describe('Branch name (Emisor/EmiSucursal)'),
-  direccion: optText(300, 'Address'),
-  ciudad: optText(60, 'City'),
-  departamento: optText(30, 'Department'),
-  telefono: optText(30, 'Phone'),
-  email: z.string().trim().email().max(200).nullish().describe('E-mail'),
+  // Each one is signed in the Emisor block: DGI's lengths at the door (issue 28 point 3), not cut at emission.
+  nombre: dgiText('NombreSucType', { required: true }).describe('Branch name (Emisor/EmiSucursal, ≤ 20 characters, DGI NombreSucType)'),
+  direccion: dgiText('DireccionType').nullish().describe('Address (Emisor/DomFiscal, ≤ 70 characters)'),
+  ciudad: dgiText('CiudadType').nullish().describe('City (Emisor/Ciudad, ≤ 30 characters)'),
+  departamento: dgiText('DeptoType').nullish().describe('Department (Emisor/Departamento, ≤ 30 characters)'),
+  telefono: dgiText('FonoType').nullish().describe('Phone (Emisor/Telefono, ≤ 20 characters)'),
+  email: z.string().trim().email().max(80).nullish().describe('E-mail (Emisor/CorreoEmisor, ≤ 80 characters, DGI MailType)'),
   CodigoCasaDgi: z.number().int().min(0).max(9999).nullish().describe('Sucursal.CodigoCasaDgi: used when no history entry applies'),
   habilitada: z.boolean().optional().describe('Default true'),
   codigosDgi: codigosDgi.optional(),

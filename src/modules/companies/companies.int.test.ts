@@ -208,7 +208,9 @@ describe('errors', () => {
     for (const extra of [{ rut: validRut() }, { habilitada: false }, { razon_social: 'x' }, { configuracion: { otro: 'x' } }]) {
       const res = await t.call(admin, 'POST', '/api/v1/empresa/editar', { idEmpresa: c.id, ...extra });
       assert.equal(res.status, 400, `${JSON.stringify(extra)}: ${JSON.stringify(res.body)}`);
-      assert.equal(res.body.code, 'VALIDACION');
+      // A field the operation does not define (issue 28 point 1), named by its path.
+      assert.equal(res.body.code, 'CAMPO_DESCONOCIDO');
+      assert.ok(res.body.campos.some((f: { campo: string }) => ['rut', 'habilitada', 'razon_social', 'configuracion.otro'].includes(f.campo)), JSON.stringify(res.body));
     }
     const got = await t.call(admin, 'GET', `/api/v1/empresa/${c.id}`);
     assert.equal(got.body.rut, c.rut);

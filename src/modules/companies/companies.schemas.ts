@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { calendarDate } from '../../platform/http/dates.js';
 import { PG_INT_MAX } from '../../lib/pg-int.js';
 import { flag01, pagedResponse, pagingQuery } from '../../platform/http/paging.js';
+import { dgiText } from '../../platform/http/dgi-fields.js';
 
 /** Calendar date as the spec writes dates (YYYY-MM-DD), checked to be a real day. */
 export const isoDate = calendarDate;
@@ -30,14 +31,15 @@ export const configuracionPatch = z
   .describe('Merged per key with the stored settings: keys not sent keep their value; null removes a key.');
 
 const companyData = {
-  razonSocial: z.string().trim().min(1).max(150).describe('Legal name (Emisor/RznSoc)'),
-  nombreComercial: optText(150, 'Trade name (Emisor/NomComercial)'),
-  domicilioFiscal: optText(300, 'Fiscal address (Emisor/DomFiscal)'),
-  ciudad: optText(60, 'City'),
-  departamento: optText(30, 'Department (e.g. Montevideo)'),
-  telefono: optText(30, 'Phone'),
-  email: z.string().trim().email().max(200).nullish().describe('E-mail'),
-  actividad: optText(150, 'Activity (Emisor/GiroEmis)'),
+  // Each one is signed in the Emisor block: DGI's lengths at the door (issue 28 point 3), not cut at emission.
+  razonSocial: dgiText('RznSocType', { required: true }).describe('Legal name (Emisor/RznSoc, ≤ 150 characters)'),
+  nombreComercial: dgiText('NomComercialType').nullish().describe('Trade name (Emisor/NomComercial, ≤ 30 characters)'),
+  domicilioFiscal: dgiText('DireccionType').nullish().describe('Fiscal address (Emisor/DomFiscal, ≤ 70 characters)'),
+  ciudad: dgiText('CiudadType').nullish().describe('City (Emisor/Ciudad, ≤ 30 characters)'),
+  departamento: dgiText('DeptoType').nullish().describe('Department, e.g. Montevideo (Emisor/Departamento, ≤ 30 characters)'),
+  telefono: dgiText('FonoType').nullish().describe('Phone (Emisor/Telefono, ≤ 20 characters)'),
+  email: z.string().trim().email().max(80).nullish().describe('E-mail (Emisor/CorreoEmisor, ≤ 80 characters, DGI MailType)'),
+  actividad: dgiText('GiroType').nullish().describe('Activity (Emisor/GiroEmis, ≤ 60 characters, DGI GiroType)'),
   ambienteDgi: ambienteDgi.optional(),
   CodigoCasaDgiPorDefecto: codigoCasa.nullish().describe('Default DGI branch code (spec 2.2 rule 5, last fallback)'),
   regimenTributario: regimenTributario.optional(),

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { calendarDate } from '../../platform/http/dates.js';
+import { dgiDecimal } from '../../platform/http/dgi-fields.js';
 import { errorResponses } from '../../platform/http/error-body.js';
 import { paged, pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 import { requireActor } from '../../platform/http/tenancy.js';
@@ -10,7 +11,8 @@ const ymd = calendarDate;
 const rate = z.object({
   moneda: z.string().length(3).describe('ISO 4217 code from the catalogue, e.g. USD'),
   fecha: ymd,
-  tipoCambio: z.union([z.string().regex(/^\d+(\.\d+)?$/), z.number().positive()]).describe('UYU per unit; sent as string to keep precision'),
+  // What emission writes as TpoCambio: refused here beyond DGI's 3 decimals / 9999.999 (issue 28 point 3), never rounded or failed later as XML_INVALIDO.
+  tipoCambio: dgiDecimal('TipCambioType').describe('UYU per unit, as DGI\'s TpoCambio holds it: 0.001..9999.999 with at most 3 decimals (TipCambioType); more decimals or a larger rate are a 400 naming the field, never rounded. Sent as string to keep precision.'),
 });
 const rateView = z.object({ moneda: z.string(), fecha: z.string(), tipoCambio: z.string() });
 
@@ -24,7 +26,7 @@ export function currenciesRoutes(currencies: CurrenciesService): FastifyPluginAs
 
     app.post('/api/v1/empresa/cotizaciones/cargar', {
       config: { minRole: 'emisor' },
-      schema: { tags, summary: 'Load exchange rates', description: 'Not in the spec. Inserts or replaces the company rates (currency, date, rate). Emission uses them before the central bank (spec 2.3 rule 7). Role: emisor.', body: z.object({ idEmpresa: z.number().int().positive(), cotizaciones: z.array(rate).min(1).max(1000) }), response: { 200: z.object({ cargadas: z.number().int() }), ...errorResponses } },
+      schema: { tags, summary: 'Load exchange rates', description: 'Not in the spec. Inserts or replaces the company rates (currency, date, rate). Emission uses them before the central bank (spec 2.3 rule 7). Each rate is what a receipt will carry as TpoCambio, so it is held to DGI\'s TipCambioType when loaded: 0.001..9999.999 with at most 3 decimals (EUR 12345.6789 or USD 39.5001 are a 400 naming `cotizaciones.N.tipoCambio`, never rounded or failed later as XML_INVALIDO). Role: emisor.', body: z.object({ idEmpresa: z.number().int().positive(), cotizaciones: z.array(rate).min(1).max(1000) }), response: { 200: z.object({ cargadas: z.number().int() }), ...errorResponses } },
     }, async (req) => currencies.loadRates(requireActor(req), req.body.idEmpresa, req.body.cotizaciones));
 
     app.get('/api/v1/empresa/cotizaciones', {

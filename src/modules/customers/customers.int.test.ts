@@ -35,11 +35,11 @@ describe('happy path', () => {
   });
 
   test('exchange rates load, list and findRate', async () => {
-    const load = await t.call(admin, 'POST', '/api/v1/empresa/cotizaciones/cargar', { idEmpresa: company.id, cotizaciones: [{ moneda: 'USD', fecha: '2026-03-02', tipoCambio: '39.123456' }, { moneda: 'UYI', fecha: '2026-03-02', tipoCambio: 6.2 }] });
+    const load = await t.call(admin, 'POST', '/api/v1/empresa/cotizaciones/cargar', { idEmpresa: company.id, cotizaciones: [{ moneda: 'USD', fecha: '2026-03-02', tipoCambio: '39.123' }, { moneda: 'UYI', fecha: '2026-03-02', tipoCambio: 6.2 }] });
     assert.equal(load.status, 200, JSON.stringify(load.body));
     const list = await t.call(admin, 'GET', `/api/v1/empresa/cotizaciones?idEmpresa=${company.id}&moneda=USD`);
-    assert.deepEqual(list.body.data, [{ moneda: 'USD', fecha: '2026-03-02', tipoCambio: '39.123456' }]);
-    assert.equal(await t.modules.services.currencies.findRate(t.db, company.id, 'USD', '2026-03-02'), '39.123456');
+    assert.deepEqual(list.body.data, [{ moneda: 'USD', fecha: '2026-03-02', tipoCambio: '39.123000' }]);
+    assert.equal(await t.modules.services.currencies.findRate(t.db, company.id, 'USD', '2026-03-02'), '39.123000');
     assert.equal(await t.modules.services.currencies.findRate(t.db, other.id, 'USD', '2026-03-02'), undefined);
     const cat = await t.call(admin, 'GET', '/api/v1/moneda/todas');
     assert.ok(cat.body.includes('UYI') && cat.body.includes('UYR') && cat.body.includes('USD'));
@@ -57,6 +57,22 @@ describe('happy path', () => {
 });
 
 describe('errors', () => {
+  test('a rate DGI\'s TpoCambio cannot hold is refused when loaded, naming it (issue 28: EUR 12345.6789 failed every later receipt)', async () => {
+    for (const tipoCambio of ['12345.6789', '10000', '39.5001', '0', 0.0001]) {
+      const r = await t.call(admin, 'POST', '/api/v1/empresa/cotizaciones/cargar', { idEmpresa: company.id, cotizaciones: [{ moneda: 'EUR', fecha: '2026-03-02', tipoCambio }] });
+      assert.deepEqual([r.status, r.body.code], [400, 'VALIDACION'], String(tipoCambio));
+      assert.equal(r.body.campos[0].campo, 'cotizaciones.0.tipoCambio');
+    }
+    const edge = await t.call(admin, 'POST', '/api/v1/empresa/cotizaciones/cargar', { idEmpresa: company.id, cotizaciones: [{ moneda: 'EUR', fecha: '2026-03-03', tipoCambio: '9999.999' }, { moneda: 'EUR', fecha: '2026-03-04', tipoCambio: 0.001 }] });
+    assert.equal(edge.status, 200, JSON.stringify(edge.body));
+  });
+  test('receiver fields beyond DGI\'s limits are refused when saved (RznSocType, DireccionType, CodPostalType)', async () => {
+    for (const [field, value] of [['razonSocial', '   '], ['razonSocial', 'x'.repeat(151)], ['direccion', 'x'.repeat(71)], ['ciudad', 'x'.repeat(31)], ['codigoPostal', 'CP-11200'], ['codigoPostal', '123456'], ['codPais', 'ZZ']] as const) {
+      const r = await t.call(admin, 'POST', '/api/v1/cliente/crear', { ...customer(company.id), [field]: value });
+      assert.deepEqual([r.status, r.body.campos?.[0]?.campo], [400, field], `${field}=${value}: ${JSON.stringify(r.body)}`);
+    }
+  });
+
   test('documents emission would reject are refused on create and edit', async () => {
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ tipoDocumento: 2, documento: '211000040010' }, /dígito verificador/],

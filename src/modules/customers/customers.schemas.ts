@@ -2,20 +2,22 @@ import { z } from 'zod';
 import { PG_INT_MAX } from '../../lib/pg-int.js';
 import { pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 import { companyRef } from '../../platform/http/company-refs.js';
+import { dgiText } from '../../platform/http/dgi-fields.js';
 
 const id = z.number().int().positive().max(PG_INT_MAX);
 
 /** DGI receiver block (CFEType.xsd Receptor): TipoDocRecep, CodPaisRecep, DocRecep, RznSocRecep, DirRecep, CiudadRecep, DeptoRecep, PaisRecep, CP. */
 const fields = {
   tipoDocumento: z.number().int().refine((v) => [2, 3, 4, 5, 6, 7].includes(v), 'TipoDocRecep: 2 RUT, 3 CI, 4 otros, 5 pasaporte, 6 DNI, 7 NIFE').describe('TipoDocRecep: 2 RUT, 3 CI, 4 otros, 5 pasaporte, 6 DNI, 7 NIFE'),
-  codPais: z.string().regex(/^([A-Z]{2}|99)$/, 'Código ISO 3166 alfa-2 en mayúsculas, o 99').describe('CodPaisRecep (ISO 3166 alpha-2; 99 allowed for tipoDocumento 4, 5 and 7). Types 2 and 3 need UY, 6 (DNI) AR, BR, CL or PY.'),
+  // DGI's CodPaisType table (ISO 3166 alpha-2 + 99): 'ZZ' would pass a pattern and fail the XSD on every receipt.
+  codPais: dgiText('CodPaisType', { required: true }).describe('CodPaisRecep (ISO 3166 alpha-2; 99 allowed for tipoDocumento 4, 5 and 7). Types 2 and 3 need UY, 6 (DNI) AR, BR, CL or PY.'),
   documento: z.string().trim().min(1).max(20).describe('DocRecep (RUT and C.I. with a valid check digit) or DocRecepExt'),
-  razonSocial: z.string().min(1).max(150).describe('RznSocRecep'),
-  direccion: z.string().max(70).nullable().optional(),
-  ciudad: z.string().max(30).nullable().optional(),
-  departamento: z.string().max(30).nullable().optional(),
-  pais: z.string().max(30).nullable().optional(),
-  codigoPostal: z.string().max(10).nullable().optional(),
+  razonSocial: dgiText('RznSocType', { required: true }).describe('RznSocRecep (≤ 150 characters, DGI RznSocType; trimmed, blank refused)'),
+  direccion: dgiText('DireccionType').nullable().optional(),
+  ciudad: dgiText('CiudadType').nullable().optional(),
+  departamento: dgiText('DeptoType').nullable().optional(),
+  pais: dgiText('PaisDscType').nullable().optional(),
+  codigoPostal: dgiText('CodPostalType').nullable().optional().describe('CP: digits only, 0..99999 (DGI CodPostalType is an integer)'),
   email: z.string().email().nullable().optional().describe('Address the receipts are delivered to'),
   emisorElectronico: z.boolean().optional().describe('The customer is a DGI electronic issuer (BRIEF 8): its CFEs are e-mailed to it in an EnvioCFE_entreEmpresas envelope. Default false.'),
   emailIntercambio: z.string().email().nullable().optional().describe('Address for the CFE exchange between companies (DGI registry MAIL); `email` when absent.'),

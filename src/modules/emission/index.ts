@@ -2,6 +2,8 @@
 export * from './cfe-types.ts';
 export type * from './cfe.model.ts';
 export { computeMontoItem, completeItem, computeTotales, IVA_TASA_BASICA, IVA_TASA_MINIMA, TotalsError, totalesFor } from './totals.ts';
+export { checkSentTotales, negativeTotal, TotalsCheckError } from './totals-check.ts';
+export { ID_DOC, ZONES } from './cfe-xml-schema.ts';
 export type { TotalsInput, TotalsOptions } from './totals.ts';
 export { completeCfe, type CfeDraft } from './complete-cfe.ts';
 export { buildCfeXml, CFE_NAMESPACE, CfeXmlError, escapeC14nText, formatTmstFirma, readBackZones, totalesInXsdOrder } from './cfe-xml.ts';

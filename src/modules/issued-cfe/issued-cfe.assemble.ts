@@ -2,7 +2,7 @@
  * Request → CFE model (emission library). Serie, Nro and CAEData are filled inside the numbering
  * transaction; everything else (items, totals, parties) is decided before it opens.
  */
-import { completeCfe, completeItem, type Cfe, type CfeDraft, type CfeTypeInfo, type Emisor, type Item, type Receptor, type Referencia, TotalsError } from '../emission/index.js';
+import { checkSentTotales, negativeTotal, completeCfe, completeItem, type Cfe, type CfeDraft, type CfeTypeInfo, type Emisor, type Item, type Receptor, type Referencia, TotalsCheckError, TotalsError } from '../emission/index.js';
 import { issuedCfeErrors as E } from './issued-cfe.errors.js';
 import type { CfeBody } from './issued-cfe.schemas.js';
 import { checkComplementoFiscal, hasSentAmounts, indCobPropiaOf, PRICED_BRANCHES as PRICED, sentTotales } from './issued-cfe.rules.js';
@@ -13,7 +13,9 @@ export function toItems(info: CfeTypeInfo, cfe: CfeBody): Item[] {
     if (info.branch === 'eResg') {
       return { NroLinDet, IndFact: d.indicadorFacturacion, RetencPercep: d.retencPercep?.map((r) => ({ CodRet: r.codRet, Tasa: r.tasa, MntSujetoaRet: r.mntSujetoaRet, InfoAdicionalRet: r.infoAdicionalRet, ValRetPerc: r.valRetPerc })) };
     }
-    if (!d.nombreItem || d.cantidad === undefined) throw E.TOTALES_INVALIDOS(`Línea ${d.numeroLineaDetalle ?? NroLinDet}: nombreItem y cantidad son obligatorios.`);
+    // The field actually missing, by its path (after a variant filled what it could: issued-cfe.variants.ts).
+    const missing = !d.nombreItem ? 'nombreItem' : d.cantidad === undefined ? 'cantidad' : undefined;
+    if (missing) throw missingField(d, i, missing);
     const item: Item = {
       NroLinDet,
       CodItem: d.codigoItem?.map((c) => ({ TpoCod: c.tpoCod, Cod: c.cod })),
@@ -25,7 +27,7 @@ export function toItems(info: CfeTypeInfo, cfe: CfeBody): Item[] {
     };
     if (!PRICED.has(info.branch)) return item;
     item.PrecioUnitario = d.precioUnitario ?? (d.indicadorFacturacion === 5 ? '0' : undefined);
-    if (item.PrecioUnitario === undefined) throw E.TOTALES_INVALIDOS(`Línea ${d.numeroLineaDetalle ?? NroLinDet}: falta precioUnitario.`);
+    if (item.PrecioUnitario === undefined) throw missingField(d, i, 'precioUnitario');
     if (info.branch !== 'eRem_Exp') {
       item.DescuentoPct = d.descuentoPct;
       item.DescuentoMonto = d.descuentoMonto;
@@ -36,6 +38,11 @@ export function toItems(info: CfeTypeInfo, cfe: CfeBody): Item[] {
     item.MontoItem = d.montoItem;
     return item;
   });
+}
+
+function missingField(d: CfeBody['detalles'][number], i: number, field: string) {
+  const from = d.idVariante ? ` (la variante ${d.idVariante} no lo tiene)` : '';
+  return E.LINEA_INCOMPLETA(`Línea ${d.numeroLineaDetalle ?? i + 1}: falta ${field}${from}.`, { campo: `cfe.detalles.${i}.${field}` });
 }
 
 export function toReferencias(cfe: CfeBody): Referencia[] | undefined {
@@ -115,12 +122,21 @@ export function draftCfe(input: DraftInput): Cfe {
   try {
     if (hasSentAmounts(cfe.totales)) {
       // Spec 2.3 rule 1: used as sent, not recalculated; only missing item amounts are filled.
+      // Checked first against DGI's equations (BRIEF 2.4), before anything is numbered.
       const priced = PRICED.has(info.branch);
       const Detalle = priced ? base.Detalle.map(completeItem) : base.Detalle;
-      return { ...base, Detalle, Totales: sentTotales(cfe.totales!, input.currency, Detalle.length) };
+      const Totales = sentTotales(cfe.totales!, input.currency, Detalle.length);
+      const id = base.IdDoc;
+      checkSentTotales(Totales, { TipoCFE: id.TipoCFE, MntBruto: id.MntBruto, IndCobPropia: id.IndCobPropia, TpoMoneda: Totales.TpoMoneda, TpoCambio: Totales.TpoCambio, Detalle, DscRcgGlobal: base.DscRcgGlobal });
+      return { ...base, Detalle, Totales };
     }
-    return completeCfe(base);
+    const cfeDone = completeCfe(base);
+    // Negative quantities only take back items of the same CFE (BRIEF 2.4): totals below 0 are not DGI's (MontoType).
+    const negative = negativeTotal(info.code, cfeDone.Totales);
+    if (negative) throw E.TOTALES_INVALIDOS(`Las líneas dan ${negative.campo} = ${negative.valor}, y DGI solo admite ese total mayor o igual que 0: una cantidad negativa solo anula ítems del mismo comprobante.`);
+    return cfeDone;
   } catch (err) {
+    if (err instanceof TotalsCheckError) throw E.TOTALES_DESCUADRADOS(`Los totales enviados no cumplen la regla ${err.message}.`, { ecuacion: err.ecuacion, valores: err.valores });
     if (err instanceof TotalsError) throw E.TOTALES_INVALIDOS(`No se pudieron calcular los totales: ${err.message}.`);
     throw err;
   }

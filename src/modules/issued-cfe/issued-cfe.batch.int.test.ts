@@ -73,8 +73,11 @@ describe('errors', () => {
   test('one receipt failing the XSD among concurrent ones: only it fails, no number consumed, no gap', async () => {
     const company = await insertCompany(t);
     await setUpIssuer(t.db, t.call, admin, company);
-    // TpoCod is at most 10 characters in DGI's XSD: only the XSD validation inside the batch catches it.
-    const bad = req(company.id, { codigoItem: [{ tpoCod: 'DEMASIADO-LARGO-PARA-DGI', cod: '1' }] });
+    // Request fields are held to DGI's limits at the door (issue 28), so the bad value comes from a customer
+    // stored before that (written directly): CP is an integer in DGI's XSD, only the validation inside the batch catches it.
+    const legacy = await t.db.execute(sql`insert into customers (company_id, tipo_documento, cod_pais, documento, razon_social, codigo_postal) values (${company.id}, 3, 'UY', '13353214', 'Cliente Antiguo', 'CP-ANT') returning id`);
+    const base = req(company.id);
+    const bad = { ...base, cfe: { ...base.cfe, receptor: { idCliente: (legacy.rows[0] as { id: number }).id } } };
     const bodies = Array.from({ length: 24 }, (_, i) => (i === 5 ? bad : req(company.id)));
     const results = await Promise.all(bodies.map(emit));
     assert.equal(results[5].status, 422);

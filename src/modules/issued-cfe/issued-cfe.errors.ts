@@ -23,6 +23,16 @@ export const issuedCfeErrors = defineErrors({
   FECHA_EMISION_FUERA_DE_RANGO: { status: 422, message: 'La fecha de emisión debe estar entre el 01/10/2011 y 60 días después de hoy.' },
   LINEAS_FUERA_DE_RANGO: { status: 422, message: 'La cantidad de líneas de detalle no está permitida para este tipo de comprobante.' },
   INDICADOR_FACTURACION_INVALIDO: { status: 422, message: 'El indicadorFacturacion de una línea no está permitido para este tipo de comprobante.' },
+  /** BRIEF 2.4 (A-C112..A-C130): sent totales are checked against DGI's equations, not recalculated (spec 2.3 rule 1). `ecuacion` names the Formato rule, `valores` the values compared. */
+  TOTALES_DESCUADRADOS: { status: 422, message: 'Los totales enviados no cumplen una regla de DGI (ecuacion y valores indican cuál): corríjalos u omita totales para que se calculen.' },
+  /** BRIEF 2.5: a line needs NomItem and Cantidad (and PrecioUnitario on priced types), sent or taken from its variant (spec 2.1 idVariante). `campo` names the field. */
+  LINEA_INCOMPLETA: { status: 422, message: 'A una línea de detalle le falta un dato obligatorio (campo indica cuál): envíelo o complételo en la variante del producto.' },
+  /** BRIEF 2.5 (B-C1): NroLinDet is 1..n in order; a different numeroLineaDetalle is refused, not renumbered. */
+  LINEA_NUMERO_INVALIDO: { status: 422, message: 'numeroLineaDetalle debe ser la posición de la línea (1, 2, …): corríjalo u omítalo.' },
+  /** BRIEF 2.1 (A-C10): MntBruto per type (XSD) and 2 (IMEBA included) only with sent totales outside the e-Boleta. */
+  MONTO_BRUTO_INVALIDO: { status: 422, message: 'idDoc.mntBruto no corresponde a este tipo de comprobante o requiere enviar los totales.' },
+  /** BRIEF 2.1, 2.7 (XSD per type): a field whose DGI element this CFE type does not have; `campo` names it. */
+  CAMPO_NO_CORRESPONDE: { status: 422, message: 'Un campo enviado no corresponde a este tipo de comprobante (campo indica cuál): quítelo.' },
   TOTALES_INVALIDOS: { status: 422, message: 'Los totales no se pueden calcular con los datos enviados.' },
   XML_INVALIDO: { status: 422, message: 'El comprobante no cumple el esquema XSD de DGI.' },
   SIN_CERTIFICADO: { status: 422, message: 'La empresa no tiene un certificado de firma activo: importe uno con POST /api/v1/empresa/importarCertificado (idEmpresa, clave y el archivo .p12/.pfx; el primero queda activo) o active uno ya importado con POST /api/v1/empresa/asignarCertificado.' },

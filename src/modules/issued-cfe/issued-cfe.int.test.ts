@@ -93,7 +93,8 @@ describe('happy path', () => {
   });
 
   test('totales sent are used as sent; emisor with ruc is used', async () => {
-    const r = await emit(req({ emisor: { ruc: company.rut, razonSocial: 'Nombre Enviado', domicilioFiscal: 'Calle 1', ciudad: 'Salto', departamento: 'Salto', codigoDgiSucursal: 9 }, totales: { tipoMoneda: 'UYU', mntNetoIVATasaBasica: '311.31', ivaTasaBasica: '22', mntIVATasaBasica: '68.49', mntTotal: '379.80', mntPagar: '379.80' } }));
+    // Prices include VAT (mntBruto 1): 379.80 = 311.31 + 68.49, the sent totals match the lines (BRIEF 2.4).
+    const r = await emit(req({ idDoc: { tipoCfe: 101, fechaEmision: today, mntBruto: 1 }, emisor: { ruc: company.rut, razonSocial: 'Nombre Enviado', domicilioFiscal: 'Calle 1', ciudad: 'Salto', departamento: 'Salto', codigoDgiSucursal: 9 }, totales: { tipoMoneda: 'UYU', mntNetoIVATasaBasica: '311.31', ivaTasaBasica: '22', mntIVATasaBasica: '68.49', mntTotal: '379.80', mntPagar: '379.80' } }));
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.emisor.RznSoc, 'Nombre Enviado');
     assert.equal(r.body.emisor.CdgDGISucur, '9');
@@ -168,7 +169,7 @@ describe('happy path', () => {
   });
 
   test('foreign currency: tipoCambio as sent, else the company rate table, else the central bank', async () => {
-    const sent = await emit(req({ totales: { tipoMoneda: 'USD', tipoCambio: '40.1234' } }));
+    const sent = await emit(req({ totales: { tipoMoneda: 'USD', tipoCambio: '40.123' } }));
     assert.equal(sent.status, 200, JSON.stringify(sent.body));
     assert.equal(sent.body.tipoCambio, '40.123');
     await t.db.execute(sql`insert into exchange_rates (company_id, moneda, fecha, tipo_cambio) values (${company.id}, 'EUR', ${today}, 43.5)`);
@@ -250,6 +251,9 @@ describe('errors', () => {
     ['free line (IndFact 5) with a price (BRIEF 2.4, 2.6)', { detalles: [line(), line({ indicadorFacturacion: 5, precioUnitario: 10 })] }, 'PRECIO_UNITARIO_INVALIDO'],
     ['price 0 on a billed line (BRIEF 2.4: PrecioUnitario > 0)', { detalles: [line({ precioUnitario: 0 })] }, 'PRECIO_UNITARIO_INVALIDO'],
     ['IndFact 4 (otra tasa) without totales', { detalles: [line({ indicadorFacturacion: 4 })] }, 'OTRA_TASA_SIN_TOTALES'],
+    ['sent mntTotal over components that add up to less (BRIEF 2.4 A-C124)', { totales: { mntNetoIVATasaBasica: '379.80', ivaTasaBasica: '22', mntIVATasaBasica: '83.56', mntTotal: '999.99', mntPagar: '999.99' } }, 'TOTALES_DESCUADRADOS'],
+    ['sent totales that do not match the lines (BRIEF 2.4 A-C117)', { totales: { mntNetoIVATasaBasica: '1', ivaTasaBasica: '22', mntIVATasaBasica: '0.22', mntTotal: '1.22', mntPagar: '1.22' } }, 'TOTALES_DESCUADRADOS'],
+    ['sent base without its rate (BRIEF 2.4 A-C116)', { detalles: [line({ indicadorFacturacion: 2 })], totales: { mntNetoIvaTasaMin: '379.80', mntTotal: '379.80', mntPagar: '379.80' } }, 'TOTALES_DESCUADRADOS'],
     ['GTIN13 with a bad check digit (BRIEF 2.5)', { detalles: [line({ codigoItem: [{ tpoCod: 'GTIN13', cod: '4006381333932' }] })] }, 'CODIGO_ITEM_INVALIDO'],
   ];
   for (const [name, cfe, code, status] of cases) {
@@ -301,6 +305,17 @@ describe('errors', () => {
     // Trailing zeros are not decimals of the value (XSD fractionDigits): accepted as sent.
     const ok = await emit(req({ detalles: [line({ precioUnitario: '10.50000000', cantidad: '2.0000' })] }));
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
+  });
+});
+
+describe('errors (sent totales)', () => {
+  test('a broken DGI equation names the equation and the values, and numbers nothing', async () => {
+    const r = await emit(req({ totales: { mntNetoIVATasaBasica: '379.80', ivaTasaBasica: '22', mntIVATasaBasica: '83.56', mntTotal: '463.36', mntPagar: '470' } }));
+    assert.equal(r.status, 422);
+    assert.equal(r.body.code, 'TOTALES_DESCUADRADOS');
+    assert.equal(r.body.ecuacion, 'A-C130');
+    assert.deepEqual(r.body.valores, { mntPagar: '470', mntTotal: '463.36', mntTotRetenido: '0', montoNF: '0', esperado: '463.36' });
+    assert.match(r.body.error, /mntPagar 470/);
   });
 });
 

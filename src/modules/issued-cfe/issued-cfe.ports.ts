@@ -21,6 +21,15 @@ export interface CustomerRecord {
   codigoPostal?: string | null;
 }
 
+/** What an emitir line with idVariante takes from the variant and its product (issued-cfe.variants.ts). */
+export interface VariantLine {
+  codigo: string;
+  nombre: string;
+  unidadMedida: string | null;
+  precioUnitario: string | null;
+  indicadorFacturacion: number | null;
+}
+
 export interface EmissionPoint {
   company: { id: number; rut: string; razonSocial: string; nombreComercial?: string | null; domicilioFiscal?: string | null; ciudad?: string | null; departamento?: string | null; telefono?: string | null; email?: string | null; actividad?: string | null; limiteCfeMensual?: number | null; urlVerificacion?: string | null };
   branch: { id: number; codComercio: string; nombre?: string | null; direccion?: string | null; ciudad?: string | null; departamento?: string | null; telefono?: string | null; email?: string | null };
@@ -49,8 +58,8 @@ export interface IssuedCfePorts {
   signingContext(companyId: number): Promise<SigningContext | undefined>;
   customerById(companyId: number, id: number): Promise<CustomerRecord | undefined>;
   customerByDocument(companyId: number, documento: string): Promise<CustomerRecord | undefined>;
-  /** Spec 2.4 rule 3 (products module): variants of the company, lot/serial ids required and owned; throws its 422s. */
-  checkProductLines(companyId: number, lines: Array<{ idVariante: number; datosTrazabilidad?: { id_lote?: number; id_serie?: number } }>): Promise<unknown>;
+  /** Spec 2.4 rule 3 (products module): variants of the company, lot/serial ids required and owned; throws its 422s. One answer per line, in order. */
+  checkProductLines(companyId: number, lines: Array<{ idVariante: number; datosTrazabilidad?: { id_lote?: number; id_serie?: number } }>): Promise<VariantLine[]>;
   currencyExists(code: string): Promise<boolean>;
   companyRate(companyId: number, currency: string, fecha: string): Promise<string | undefined>;
   /** The outbox INSERT of the events a query yields (company_id, type, data), as a CTE of the batch statement (events module). */

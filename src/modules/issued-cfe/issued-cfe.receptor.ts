@@ -41,7 +41,11 @@ export async function resolveReceptor(ports: IssuedCfePorts, companyId: number, 
     return { receptor: fromCustomer(c, sent), customerId: c.id };
   }
   if (!sent.documento) {
-    return { receptor: sent.razonSocial ? { RznSocRecep: sent.razonSocial, DirRecep: sent.direccion, CiudadRecep: sent.ciudad, DeptoRecep: sent.departamento } : undefined };
+    // BRIEF 1: the e-Ticket receiver may be a name alone (the type rules, checkReceptor, refuse it where a
+    // document is required). A document type or country without the document would be dropped: refused.
+    if (sent.tipoDocumento !== undefined || sent.codPais !== undefined) throw E.DOCUMENTO_RECEPTOR_INVALIDO('receptor.tipoDocumento y receptor.codPais acompañan a receptor.documento: envíe el documento o quítelos.');
+    const named = sent.razonSocial || sent.direccion || sent.ciudad || sent.departamento || sent.pais || sent.codigoPostal || sent.compraId;
+    return { receptor: named ? { RznSocRecep: sent.razonSocial, DirRecep: sent.direccion, CiudadRecep: sent.ciudad, DeptoRecep: sent.departamento, PaisRecep: sent.pais, CP: sent.codigoPostal, CompraID: sent.compraId } : undefined };
   }
   const documento = sent.documento.trim();
   const local = await ports.customerByDocument(companyId, documento);

@@ -63,11 +63,17 @@ describe('happy path', () => {
     assert.equal(d.Totales.MntPagar, '168816.00');
   });
   it('uses sent totales as sent, not recalculated (spec 2.3 rule 1)', () => {
-    const cfe = body({ totales: { tipoMoneda: 'UYU', mntNoGrv: 1, mntTotal: '999.99', mntPagar: '999.99' } });
+    const cfe = body({ totales: { tipoMoneda: 'UYU', mntNetoIVATasaBasica: 100, ivaTasaBasica: 22, mntIVATasaBasica: 22, mntTotal: '122', mntPagar: '122' } });
     const d = draftCfe({ info: getCfeType(101), cfe, emisor: rules.buildEmisor(undefined, issuer), currency: { TpoMoneda: 'UYU' }, TmstFirma: '2026-03-10T10:00:00-03:00' });
-    assert.equal(d.Totales.MntTotal, '999.99');
-    assert.equal(d.Totales.MntNoGrv, '1');
+    assert.equal(d.Totales.MntTotal, '122');
+    assert.equal(d.Totales.IVATasaBasica, '22');
+    assert.equal(d.Totales.MntIVATasaMin, undefined);
     assert.equal(d.Totales.CantLinDet, 1);
+  });
+  it('checks sent totales against DGI equations before using them (BRIEF 2.4): a broken one is TOTALES_DESCUADRADOS', () => {
+    const cfe = body({ totales: { tipoMoneda: 'UYU', mntNoGrv: 1, mntTotal: '999.99', mntPagar: '999.99' } });
+    const draft = () => draftCfe({ info: getCfeType(101), cfe, emisor: rules.buildEmisor(undefined, issuer), currency: { TpoMoneda: 'UYU' }, TmstFirma: '2026-03-10T10:00:00-03:00' });
+    assert.equal(code(draft), 'TOTALES_DESCUADRADOS');
   });
   it('computes totals when totales is an empty object or carries only the currency', () => {
     assert.equal(rules.hasSentAmounts({}), false);

@@ -50,8 +50,11 @@ export function checkLines(info: CfeTypeInfo, cfe: CfeBody): void {
   const cobPropia = indCobPropiaOf(cfe) === 1;
   if (cobPropia && cfe.descuentosRecargos?.length) throw E.COBRANZA_PROPIA_DESCUENTOS();
   const sentAmounts = hasSentAmounts(cfe.totales);
+  checkMntBruto(info, cfe.idDoc.mntBruto, sentAmounts);
   cfe.detalles.forEach((d, i) => {
     const line = d.numeroLineaDetalle ?? i + 1;
+    // B-C1: NroLinDet is 1..n in order; a client's other numbering would be silently replaced.
+    if (line !== i + 1) throw E.LINEA_NUMERO_INVALIDO(`La línea ${i + 1} trae numeroLineaDetalle ${line}: DGI numera las líneas 1, 2, … en orden; envíe ${i + 1} u omítalo.`);
     const ind = d.indicadorFacturacion;
     if (ind === undefined) {
       if (!IND_FACT_OPTIONAL.has(info.branch)) throw E.INDICADOR_FACTURACION_INVALIDO(`Línea ${line}: falta indicadorFacturacion.`);
@@ -70,6 +73,20 @@ export function checkLines(info: CfeTypeInfo, cfe: CfeBody): void {
     }
     checkLineAmounts(info, d, line);
   });
+}
+
+/**
+ * MntBruto (BRIEF 2.1 A-C10; XSD: 1-3 on e-Ticket, e-Factura and e-Boleta, 1-2 on e-Factura de
+ * exportación, absent on remitos and resguardos). 2 (lines include IMEBA) has totals this service
+ * computes only for the e-Boleta (BRIEF 2.4 A-C130); elsewhere it needs sent totales.
+ */
+export function checkMntBruto(info: CfeTypeInfo, mntBruto: number | undefined, sentAmounts: boolean): void {
+  if (mntBruto === undefined) return;
+  if (info.branch === 'eRem' || info.branch === 'eRem_Exp' || info.branch === 'eResg') throw E.MONTO_BRUTO_INVALIDO(`Un ${info.name} no lleva mntBruto: quítelo.`);
+  if (mntBruto === 3 && info.branch === 'eFact_Exp') throw E.MONTO_BRUTO_INVALIDO(`Un ${info.name} admite mntBruto 1 o 2.`);
+  if (mntBruto === 2 && info.branch !== 'eBoleta' && !sentAmounts) {
+    throw E.MONTO_BRUTO_INVALIDO(`mntBruto 2 (líneas con IMEBA incluido) en un ${info.name}: los totales no se pueden calcular; envíe cfe.totales.`);
+  }
 }
 
 /** Branches whose items carry PrecioUnitario and MontoItem (XSD Item_Det_Fact and Item_Rem_Exp). */
@@ -204,7 +221,7 @@ export function buildEmisor(sent: CfeBody['emisor'], issuer: IssuerData): Emisor
     RUCEmisor: issuer.rut,
     RznSoc: cut(issuer.razonSocial, 150)!,
     NomComercial: cut(issuer.nombreComercial, 30),
-    GiroEmis: cut(issuer.actividad, 100),
+    GiroEmis: cut(issuer.actividad, 60), // GiroType (≤ 60): 100 made a longer activity an XML_INVALIDO
     Telefono: phone ? [cut(phone, 20)!] : undefined,
     CorreoEmisor: cut(b.email ?? issuer.email, 80),
     EmiSucursal: cut(b.nombre, 20),

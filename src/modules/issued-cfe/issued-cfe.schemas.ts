@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { calendarDate } from '../../platform/http/dates.js';
 import { withFreeTextPolicy } from './free-text.js';
 import { companyRef } from '../../platform/http/company-refs.js';
+import { dgiDecimal, dgiInt, dgiText } from '../../platform/http/dgi-fields.js';
 
 /** Amounts travel as JSON numbers or decimal strings; both become exact decimal strings. */
 const decimal = z
@@ -37,8 +38,8 @@ export function decimalDigits(s: string): { fraction: number; total: number } {
 /**
  * A decimal within its DGI type's fractionDigits/totalDigits (DGITypes.xsd: Monto* 2/17,
  * PrecioUnitarioType 6/17, Cant_admite_negType 3/17, PctType and TasaIVAType 3/6): refused here
- * with the field's path, not later as an XSD error of the whole CFE. (A sent tipoCambio is
- * rounded to TipCambioType's 3 decimals instead: central-bank rates have more.)
+ * with the field's path, not later as an XSD error of the whole CFE. A sent tipoCambio is held to
+ * TipCambioType the same way (only central-bank and table rates are rounded to its 3 decimals).
  */
 function decimalAt(fraction: number, total: number) {
   const tooManyDecimals = fraction === 0 ? 'no admite decimales' : `admite como máximo ${fraction} decimales`;
@@ -75,24 +76,24 @@ export const idDocBody = z.object({
   numeroInterno: z.string().max(50).optional().describe('NroInterno'),
   periodoDesde: date.optional(),
   periodoHasta: date.optional(),
-  clauVenta: z.string().max(3).optional().describe('Export: Incoterm (ClauVenta).'),
-  modVenta: int.optional().describe('ModVenta'),
-  viaTransp: int.optional().describe('Export: ViaTransp.'),
+  clauVenta: z.string().regex(/^([A-Za-z|]{1,3}|N\/A)$/, 'Incoterm de 1 a 3 letras, o N/A (ClauVenta de DGI)').optional().describe('Export: Incoterm (ClauVenta): 1-3 letters or N/A.'),
+  modVenta: dgiInt('ModVentaType').optional().describe('ModVenta (DGI ModVentaType).'),
+  viaTransp: dgiInt('ViaTranspType').optional().describe('Export: ViaTransp (DGI ViaTranspType).'),
   tipoTraslado: z.union([z.literal(1), z.literal(2)]).optional().describe('e-Remito: TipoTraslado (1 venta, 2 traslado interno).'),
   fchValor: date.optional().describe('e-Resguardo: FchValor.'),
-  indCompraMEReventa: int.optional(),
+  indCompraMEReventa: dgiInt('IndCompraMEReventaType').optional(),
   infoAdicionalDoc: z.string().max(150).optional(),
-  ivaAlDia: int.optional().describe('IVAalDia'),
-  secProf: int.optional(),
-  indPagCta3ros: int.optional(),
-  indCobPropia: int.optional(),
+  ivaAlDia: dgiInt('IndIVAalDiaType').optional().describe('IVAalDia (DGI IndIVAalDiaType).'),
+  secProf: dgiInt('SecProfType').optional(),
+  indPagCta3ros: dgiInt('IndPagCta3rosType').optional(),
+  indCobPropia: dgiInt('IndCobPropiaType').optional(),
 });
 
 export const emisorBody = z.object({
   ruc: z.string().regex(/^\d{12}$/).optional().describe('RUCEmisor; when absent the issuer is built from company and branch (spec 2.2).'),
   razonSocial: z.string().max(150).optional(),
   nombreComercial: z.string().max(30).optional(),
-  giro: z.string().max(100).optional(),
+  giro: z.string().max(60).optional().describe('GiroEmis (≤ 60 characters, DGI GiroType).'),
   telefono: z.string().max(20).optional(),
   correo: z.string().max(80).optional(),
   sucursal: z.string().max(20).optional(),
@@ -106,13 +107,13 @@ export const receptorBody = z.object({
   idCliente: companyRef(int.positive(), 'cliente', { error: 'CLIENTE_RECEPTOR_NO_ENCONTRADO' }).optional().describe('Customer of the same company (spec 2.3 rule 3).'),
   documento: z.string().min(1).max(20).optional().describe('Tax id / document of the receiver.'),
   tipoDocumento: int.min(1).max(7).optional().describe('TipoDocRecep: 2 RUT, 3 C.I., 4 otros, 5 pasaporte, 6 DNI, 7 NIFE. Default: 2 for 12-digit documents, 3 otherwise.'),
-  codPais: z.string().length(2).optional().describe('CodPaisRecep; default UY.'),
+  codPais: dgiText('CodPaisType', { required: true }).optional().describe('CodPaisRecep: DGI\'s CodPaisType table (ISO 3166 alpha-2, or 99); default UY.'),
   razonSocial: z.string().max(150).optional(),
   direccion: z.string().max(70).optional(),
   ciudad: z.string().max(30).optional(),
   departamento: z.string().max(30).optional(),
   pais: z.string().max(30).optional(),
-  codigoPostal: z.string().max(10).optional(),
+  codigoPostal: dgiText('CodPostalType').optional().describe('CP: digits only, 0..99999 (DGI CodPostalType).'),
   compraId: z.string().max(50).optional(),
 });
 
@@ -125,10 +126,10 @@ export const TOTALS_AMOUNT_FIELDS = [
 
 export const totalesBody = z.object({
   tipoMoneda: currencyCode.optional().describe('TpoMoneda, ISO 4217 (UYU default).').meta({ example: 'UYU' }),
-  tipoCambio: decimal.optional().describe('TpoCambio; when omitted for a foreign currency it is resolved (spec 2.3 rule 7); rounded to its 3 decimals.'),
+  tipoCambio: dgiDecimal('TipCambioType').optional().describe('TpoCambio; when omitted for a foreign currency it is resolved (spec 2.3 rule 7). Used as sent (spec 2.3 rule 7), so it must fit DGI\'s TipCambioType: 0.001..9999.999 with at most 3 decimals; 39.5001 is a 400, never rounded to 39.5.'),
   ...Object.fromEntries(TOTALS_AMOUNT_FIELDS.map((f) => [f, (f.startsWith('ivaTasa') ? pct : amount).optional()])) as Record<(typeof TOTALS_AMOUNT_FIELDS)[number], z.ZodOptional<typeof amount>>,
   cantLinDet: int.optional(),
-  retencPercep: z.array(z.object({ codRet: z.string(), valRetPerc: amount })).max(20).optional(),
+  retencPercep: z.array(z.object({ codRet: dgiText('CodRetType', { required: true }), valRetPerc: amount })).max(20).optional(),
 });
 
 const retencionItem = z.object({
@@ -136,11 +137,13 @@ const retencionItem = z.object({
 });
 
 export const detalleBody = z.object({
-  numeroLineaDetalle: int.positive().optional(),
+  numeroLineaDetalle: int.positive().optional().describe('When sent, must be the line\'s position (1, 2, …): DGI numbers the lines NroLinDet 1..n in order (B-C1), so any other numbering is refused (422 LINEA_NUMERO_INVALIDO) rather than silently renumbered.'),
   indicadorFacturacion: int.optional().describe('IndFact (BRIEF 2.6). Required except on remitos/resguardos.'),
-  nombreItem: z.string().min(1).max(80).optional().describe('NomItem; required on every type except e-Resguardo (182).'),
+  nombreItem: dgiText('NomItemType', { required: true }).optional().describe('NomItem (≤ 80 characters); required on every type except e-Resguardo (182), or taken from idVariante. Trimmed; a name of only spaces is a 400 (DGI requires a non-empty NomItem).'),
   descripcionItem: z.string().max(1000).optional(),
-  cantidad: decimalAt(3, 17).optional().describe('Cantidad; required except on e-Resguardo.'),
+  // 0 (or -0) sells nothing: refused. Negative is DGI's way to take back an item of the same CFE (BRIEF 2.4): accepted.
+  cantidad: decimalAt(3, 17).refine((v) => !/^-?0*(\.0*)?$/.test(v), 'debe ser distinta de 0 (una línea con cantidad 0 no vende nada)').optional()
+    .describe('Cantidad (3 decimals, 17 digits); required except on e-Resguardo. 0 and -0 are a 400; a negative quantity is accepted (DGI: it removes an item of the same CFE).'),
   unidadMedida: z.string().min(1).max(4).optional().describe('UniMed; default "N/A".'),
   precioUnitario: decimalAt(6, 17).optional(),
   montoItem: amount.optional().describe('MontoItem; computed when omitted.'),
@@ -148,7 +151,9 @@ export const detalleBody = z.object({
   descuentoMonto: amount.optional(),
   recargoPct: pct.optional(),
   recargoMnt: amount.optional(),
-  codigoItem: z.array(z.object({ tpoCod: z.string(), cod: z.string() })).max(5).optional(),
+  // Unbounded before: a long code passed here and failed the XSD after numbering (XML_INVALIDO).
+  codigoItem: z.array(z.object({ tpoCod: dgiText('TipoCodType', { required: true }), cod: dgiText('CodItemType', { required: true }) })).max(5).optional()
+    .describe('CodItem: tpoCod (≤ 10 characters: GTIN8/12/13/14, PLU, INT1, INT2, ARCE…) and cod (≤ 35).'),
   retencPercep: z.array(retencionItem).max(5).optional(),
   idVariante: companyRef(int.positive(), 'variante').optional(),
   datosTrazabilidad: z.object({ id_lote: companyRef(int.positive(), 'lote').optional(), id_serie: int.positive().optional() }).optional(),
@@ -173,13 +178,13 @@ export const cfeBody = z.object({
   totales: totalesBody.optional(),
   detalles: z.array(detalleBody).min(1).max(700),
   referencias: z.array(referenciaBody).max(40).optional(),
-  indCobPropia: int.optional(),
-  IndCobPropia: int.optional(),
+  indCobPropia: dgiInt('IndCobPropiaType').optional(),
+  IndCobPropia: dgiInt('IndCobPropiaType').optional(),
   descuentosRecargos: z.array(z.object({
     tipoMovimiento: z.enum(['D', 'R']), tipo: z.union([z.literal(1), z.literal(2)]), glosa: z.string().max(50), valor: amount, indicadorFacturacion: int, codigo: int.optional(),
   })).max(20).optional().describe('DscRcgGlobal lines.'),
   mediosPago: z.array(z.object({ codigo: int.optional(), glosa: z.string().max(50), valor: amount })).max(40).optional(),
-  complementoFiscal: z.object({ tipoDocMandante: int, pais: z.string().length(2), documentoMandante: z.string().max(20), nombreMandante: z.string().max(150) }).optional()
+  complementoFiscal: z.object({ tipoDocMandante: int, pais: dgiText('CodPaisType', { required: true }), documentoMandante: z.string().max(20), nombreMandante: z.string().max(150) }).optional()
     .describe('Cuenta ajena (131-133, 141-143): the mandante (Compl_Fiscal_Data).'),
   adenda: z.string().max(10000).optional().describe('Free text; stored and printed, not part of the signed CFE (BRIEF 2.11).'),
 });

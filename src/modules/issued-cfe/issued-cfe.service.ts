@@ -21,6 +21,8 @@ import type { IssuedCfePorts } from './issued-cfe.ports.js';
 import { resolveReceptor } from './issued-cfe.receptor.js';
 import { createSealer } from './issued-cfe.sealer.js';
 import * as repo from './issued-cfe.repository.js';
+import { fillFromVariants } from './issued-cfe.variants.js';
+import { checkFieldsOfType } from './issued-cfe.type-fields.js';
 import { buildEmisor, issuerOf, cfeTypeOf, checkFechaEmision, checkLines, checkReceptor } from './issued-cfe.rules.js';
 import { checkReferencedCfes, checkReferences, referencedKeys } from './issued-cfe.references.js';
 import { uyToday } from '../../lib/dates.js';
@@ -90,11 +92,15 @@ export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; se
    * Also the preview's entry point (nothing numbered, signed or stored).
    */
   async function prepare(body: IssueCfeBody, opts: { info?: CfeTypeInfo; idempotencyKey?: string; requestHash?: string } = {}): Promise<PreparedCfe> {
-    const { cfe } = body;
     const companyId = body.idEmpresa;
-    const info = opts.info ?? cfeTypeOf(cfe.idDoc.tipoCfe);
-    checkReferences(info, cfe);
+    const info = opts.info ?? cfeTypeOf(body.cfe.idDoc.tipoCfe);
+    checkReferences(info, body.cfe);
+    // Spec 2.1/2.4 rule 3: variant lines are checked (traceability) and completed from the variant first,
+    // so the line rules below see what will be signed.
+    const productLines = body.cfe.detalles.flatMap((d) => (d.idVariante ? [{ idVariante: d.idVariante, datosTrazabilidad: d.datosTrazabilidad }] : []));
+    const cfe = productLines.length ? fillFromVariants(body.cfe, await ports.checkProductLines(companyId, productLines)) : body.cfe;
     checkLines(info, cfe);
+    checkFieldsOfType(info, cfe);
     const fecha = cfe.idDoc.fechaEmision;
     checkFechaEmision(fecha, uyToday());
     const ep = await ports.resolveEmissionPoint({ idEmpresa: companyId, codComercio: body.codComercio, codTerminal: body.codTerminal, fecha });
@@ -107,8 +113,6 @@ export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; se
     }
     const refKeys = referencedKeys(cfe);
     if (refKeys.length) checkReferencedCfes(cfe, await repo.findReferenced(db, companyId, refKeys));
-    const productLines = cfe.detalles.flatMap((d) => (d.idVariante ? [{ idVariante: d.idVariante, datosTrazabilidad: d.datosTrazabilidad }] : []));
-    if (productLines.length) await ports.checkProductLines(companyId, productLines);
     const currency = await resolveCurrency(companyId, cfe.totales, fecha);
     const { receptor, customerId } = await resolveReceptor(ports, companyId, cfe.receptor);
     const emisor = buildEmisor(cfe.emisor, issuerOf(ep.company, ep.branch, ep.codigoDgiSucursal));

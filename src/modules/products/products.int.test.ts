@@ -47,8 +47,8 @@ describe('happy path', () => {
     assert.deepEqual([v1.body.precioUnitario, v1.body.unidadMedida, v1.body.unidadMedidaPropia], ['250.75', 'kg', null]);
     const v2 = await t.call(admin, 'POST', '/api/v1/producto/variante/crear', { idProducto: p.body.id, codigo: '1KG', nombre: 'Café 1 kg', unidadMedida: 'unid' });
     assert.equal(v2.body.unidadMedida, 'unid');
-    const ve = await t.call(admin, 'POST', '/api/v1/producto/variante/editar', { idVariante: v1.body.id, precioUnitario: '0.1234567891' });
-    assert.equal(ve.body.precioUnitario, '0.1234567891');
+    const ve = await t.call(admin, 'POST', '/api/v1/producto/variante/editar', { idVariante: v1.body.id, precioUnitario: '0.123456' });
+    assert.equal(ve.body.precioUnitario, '0.123456');
     assert.equal((await t.call(admin, 'GET', `/api/v1/producto/variante/${v1.body.id}`)).body.nombre, 'Café 500 g');
     const vs = await t.call(admin, 'GET', `/api/v1/producto/${p.body.id}/variantes?length=1`);
     assert.deepEqual([vs.body.total, vs.body.data.length], [2, 1]);
@@ -63,7 +63,7 @@ describe('happy path', () => {
 
     const lines = await check(company.id, [{ idVariante: v1.body.id, datosTrazabilidad: { id_lote: lot.body.id, id_serie: ser.body.id } }]);
     assert.deepEqual(lines[0], {
-      idVariante: v1.body.id, idProducto: p.body.id, codigo: '500G', nombre: 'Café 500 g', unidadMedida: 'kg', precioUnitario: '0.1234567891',
+      idVariante: v1.body.id, idProducto: p.body.id, codigo: '500G', nombre: 'Café 500 g', unidadMedida: 'kg', precioUnitario: '0.123456',
       indicadorFacturacion: null, descripcion: 'Tostado medio', lote: { id: lot.body.id, codigo: 'L-2026-01', fechaVencimiento: '2027-01-31' }, serie: { id: ser.body.id, numeroSerie: 'SN-0001' },
     });
   });
@@ -93,9 +93,14 @@ describe('errors', () => {
     assert.equal((await t.call(admin, 'POST', '/api/v1/producto/crear', { idEmpresa: other.id, codigo: p.codigo, nombre: 'x' })).status, 201);
     const vdup = await t.call(admin, 'POST', '/api/v1/producto/variante/crear', { idProducto: p.id, codigo: 'V1', nombre: 'x' });
     assert.deepEqual([vdup.status, vdup.body.code], [409, 'VARIANTE_DUPLICADA']);
-    for (const precioUnitario of ['abc', '-1', '1.12345678901', '1e20']) {
+    // DGI PrecioUnitarioType (issue 28 point 3): 6 decimals, 17 digits, not negative; refused when saved, naming the field.
+    for (const precioUnitario of ['abc', '-1', '1.1234567', '1e20', '123456789012']) {
       const bad = await t.call(admin, 'POST', '/api/v1/producto/variante/editar', { idVariante: v.id, precioUnitario });
-      assert.deepEqual([bad.status, bad.body.code], [400, 'PRECIO_INVALIDO'], precioUnitario);
+      assert.deepEqual([bad.status, bad.body.code, bad.body.campos?.[0]?.campo], [400, 'VALIDACION', 'precioUnitario'], precioUnitario);
+    }
+    for (const [field, value] of [['nombre', '   '], ['nombre', 'x'.repeat(81)], ['unidadMedida', 'kilos'], ['indicadorFacturacion', 18], ['codigo', 'x'.repeat(36)]] as const) {
+      const bad = await t.call(admin, 'POST', '/api/v1/producto/crear', { idEmpresa: company.id, codigo: `Z${field}`, nombre: 'x', [field]: value });
+      assert.deepEqual([bad.status, bad.body.campos?.[0]?.campo], [400, field], `${field}: ${JSON.stringify(bad.body)}`);
     }
     await t.call(admin, 'POST', `/api/v1/producto/variante/${v.id}/lotes`, { codigo: 'L' });
     assert.equal((await t.call(admin, 'POST', `/api/v1/producto/variante/${v.id}/lotes`, { codigo: 'L' })).body.code, 'LOTE_DUPLICADO');

@@ -4,19 +4,23 @@ import { calendarDate } from '../../platform/http/dates.js';
 import { flag01, pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 import { PG_INT_MAX } from '../../lib/pg-int.js';
 import { companyRef } from '../../platform/http/company-refs.js';
+import { dgiDecimal, dgiText } from '../../platform/http/dgi-fields.js';
+import { ALLOWED_IND_FACT } from '../emission/index.js';
 
 const ymd = calendarDate;
 const id = z.number().int().positive().max(PG_INT_MAX);
 /** Decimal as a string in answers (numeric column, never a JS float); accepted as string or number. */
-const price = z.union([z.string(), z.number()]).transform(String).describe('Unit price (PrecioUnitario) as a decimal string, e.g. "1250.50"; up to 10 decimals');
-const unit = z.string().trim().min(1).max(4).describe('DGI UniMed, e.g. "N/A", "kg", "lt", "unid"');
+// What a line with idVariante signs (issue 28 points 3-4): DGI's limits at the door, from the XSD.
+const price = dgiDecimal('PrecioUnitarioType').describe('Unit price (PrecioUnitario) as a decimal string, e.g. "1250.50": 0..99999999999.999999 with at most 6 decimals (DGI PrecioUnitarioType); more is a 400, never rounded');
+const unit = dgiText('UniMedType', { required: true }).describe('DGI UniMed (≤ 4 characters), e.g. "N/A", "kg", "lt", "unid"');
+const IND_FACT = [...new Set(Object.values(ALLOWED_IND_FACT).flat())].sort((a, b) => a - b);
 
 const productFields = {
-  codigo: z.string().trim().min(1).max(35).describe('Product code, unique in the company (CodItem)'),
-  nombre: z.string().trim().min(1).max(80).describe('NomItem'),
+  codigo: dgiText('CodItemType', { required: true }).describe('Product code, unique in the company (CodItem, ≤ 35 characters)'),
+  nombre: dgiText('NomItemType', { required: true }).describe('NomItem (≤ 80 characters; trimmed, blank refused)'),
   descripcion: z.string().max(1000).nullable().optional().describe('DscItem'),
   unidadMedida: unit.nullable().optional(),
-  indicadorFacturacion: z.number().int().min(1).max(17).nullable().optional().describe('Default IndFact of the lines that sell it (DGI IndFact 1..17)'),
+  indicadorFacturacion: z.number().int().refine((v) => IND_FACT.includes(v), `debe ser un indicador de facturación de DGI (${IND_FACT.join(', ')})`).nullable().optional().describe(`Default IndFact of the lines that sell it (DGI IndFact: ${IND_FACT.join(', ')})`),
   requiereLote: z.boolean().default(false).describe('Every line selling it must carry datosTrazabilidad.id_lote (spec 2.4 rule 3)'),
   requiereSerie: z.boolean().default(false).describe('Every line selling it must carry datosTrazabilidad.id_serie; both flags = both ids'),
   habilitado: z.boolean().default(true),
@@ -42,8 +46,8 @@ export const productListQuery = pagingQuery.extend({
 export const productsPage = pagedResponse(productView);
 
 const variantFields = {
-  codigo: z.string().trim().min(1).max(35).describe('Variant code, unique in the product'),
-  nombre: z.string().trim().min(1).max(80),
+  codigo: dgiText('CodItemType', { required: true }).describe('Variant code, unique in the product; the CodItem (INT1) of the lines that sell it'),
+  nombre: dgiText('NomItemType', { required: true }).describe('NomItem of the lines that sell it (≤ 80 characters)'),
   precioUnitario: price.nullable().optional(),
   unidadMedida: unit.nullable().optional().describe('DGI UniMed of the variant; null = the product\'s'),
   habilitado: z.boolean().default(true),

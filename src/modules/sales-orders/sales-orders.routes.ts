@@ -18,7 +18,7 @@ export function salesOrdersRoutes(orders: SalesOrdersService): FastifyPluginAsyn
 
     app.post('/api/v1/ordenventa/crear', {
       config: { minRole: 'emisor' },
-      schema: { tags, summary: 'Create a sales order', description: 'Raises `OrdenDeVenta.Creada`. montoItem = cantidad × precioUnitario (2 decimals).', body: s.createOrderBody, response: { 201: s.orderView, ...errorResponses } },
+      schema: { tags, summary: 'Create a sales order', description: 'Raises `OrdenDeVenta.Creada`. montoItem = cantidad × precioUnitario (2 decimals). The lines become the CFE\'s items, so they are held to DGI\'s limits when saved (issue 28): cantidad > 0 with at most 3 decimals (0 or negative is a 400: an order sells; a CFE\'s negative quantity only takes back an item of the same CFE), precioUnitario ≤ 6 decimals, nombreItem non-blank ≤ 80 characters, tipoCambio ≤ 3 decimals and ≤ 9999.999.', body: s.createOrderBody, response: { 201: s.orderView, ...errorResponses } },
     }, async (req, reply) => reply.status(201).send(await orders.create(requireActor(req), req.body)));
 
     app.post('/api/v1/ordenventa/editar', {

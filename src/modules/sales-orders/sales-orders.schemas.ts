@@ -1,18 +1,20 @@
 import { z } from 'zod';
 import { calendarDate } from '../../platform/http/dates.js';
 import { pagedResponse, pagingQuery } from '../../platform/http/paging.js';
+import { dgiDecimal, dgiText } from '../../platform/http/dgi-fields.js';
 import { receptorBody } from '../issued-cfe/issued-cfe.schemas.js';
 import { salesOrderStates } from './sales-orders.tables.js';
 import { companyRef } from '../../platform/http/company-refs.js';
 
-const amount = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)]).describe('Decimal amount (number or string).');
 
+// The lines become the CFE's items when the order is finalized: DGI's limits at the door (issue 28 point 3).
+// An order sells: a quantity of 0 or below is refused (a CFE's negative quantity only takes back an item of the same CFE).
 const line = z.object({
-  nombreItem: z.string().min(1).max(80),
+  nombreItem: dgiText('NomItemType', { required: true }).describe('NomItem (≤ 80 characters; blank refused)'),
   descripcionItem: z.string().max(1000).optional(),
-  cantidad: amount,
-  unidadMedida: z.string().max(4).optional(),
-  precioUnitario: amount,
+  cantidad: dgiDecimal('CantType').refine((v) => /[1-9]/.test(v), 'debe ser mayor que 0').describe('Quantity > 0, at most 3 decimals and 17 digits (DGI CantType); 0 or negative is a 400.'),
+  unidadMedida: dgiText('UniMedType').optional().describe('UniMed (≤ 4 characters)'),
+  precioUnitario: dgiDecimal('PrecioUnitarioType').describe('0..99999999999.999999, at most 6 decimals (DGI PrecioUnitarioType).'),
 });
 const cliente = z.object({
   idCliente: companyRef(z.number().int().positive(), 'cliente').optional().describe('Customer of the order\'s company; another company\'s answers 404 CLIENTE_NO_ENCONTRADO.'),
@@ -45,7 +47,7 @@ export const finalizeBody = z.object({
   fechaEmision: calendarDate.optional().describe('FchEmis; default today in America/Montevideo.'),
   mntBruto: z.union([z.literal(1), z.literal(2), z.literal(3)]).optional().describe('MntBruto: 1 = the order prices include VAT. Default: prices without VAT.'),
   indicadorFacturacion: z.number().int().optional().describe('IndFact of every line; default 3 (gravado a tasa básica).'),
-  tipoCambio: amount.optional().describe('TpoCambio for a foreign-currency order; when omitted it is resolved as in emitir (spec 2.3 rule 7).'),
+  tipoCambio: dgiDecimal('TipCambioType').optional().describe('TpoCambio for a foreign-currency order (0.001..9999.999, at most 3 decimals: DGI TipCambioType); when omitted it is resolved as in emitir (spec 2.3 rule 7).'),
   receptor: receptorBody.optional().describe('Receiver override (emitir receptor shape); default: the order customer (idCliente, else documento + nombre).'),
 }).refine((b) => !b.emitirCfe || (b.codComercio && b.codTerminal), { message: 'Con emitirCfe se requieren codComercio y codTerminal.', path: ['codComercio'] })
   .default({ emitirCfe: false });

@@ -6,6 +6,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError, errors } from '../../lib/errors.js';
 import { pgErrorCode, pgErrorMessage } from '../db/client.js';
+import { declaredKeysAt } from './strict-body.js';
 
 /** Route-level hook to reshape a validation failure (e.g. the exact webhook 400s of spec 7). */
 export type ValidationErrorMapper = (fields: Array<{ campo: string; mensaje: string }>, context: string) => AppError;
@@ -22,14 +23,28 @@ export function toAppError(err: FastifyError | Error, request: FastifyRequest): 
   if (err instanceof AppError) return err;
   if (hasZodFastifySchemaValidationErrors(err)) {
     const context = (err as FastifyError).validationContext ?? 'body';
-    const fields = err.validation.map((v) => {
+    let unknown = false;
+    const fields = err.validation.flatMap((v) => {
       const path = v.instancePath.replace(/^\//, '').replace(/\//g, '.');
-      return { campo: `${contextPrefix[context] ?? ''}${path}` || context, mensaje: v.message ?? 'inválido' };
+      const at = `${contextPrefix[context] ?? ''}${path}`;
+      // strict-body.ts: one entry per unknown key, named by its full JSON path (issue 28 point 1).
+      const keys = v.keyword === 'unrecognized_keys' ? (v.params as { keys?: string[] }).keys : undefined;
+      if (keys?.length) {
+        unknown = true;
+        const declared = context === 'body' ? declaredBodyKeys(request, v.instancePath) : [];
+        return keys.map((k) => {
+          const near = declared.find((d) => d.toLowerCase() === k.toLowerCase());
+          return { campo: at ? `${at}.${k}` : k, mensaje: `campo desconocido: no forma parte de la operación${near ? ` (¿quiso decir ${near}?)` : ''}` };
+        });
+      }
+      return [{ campo: at || context, mensaje: v.message ?? 'inválido' }];
     });
     const mapper = request.routeOptions.config?.mapValidationError;
     if (mapper) return mapper(fields, context);
     const summary = fields.map((f) => `${f.campo}: ${f.mensaje}`).join('; ');
-    return errors.VALIDACION(`Datos inválidos: ${summary}`, { campos: fields });
+    return unknown
+      ? errors.CAMPO_DESCONOCIDO(`Datos inválidos: ${summary}`, { campos: fields })
+      : errors.VALIDACION(`Datos inválidos: ${summary}`, { campos: fields });
   }
   const fe = err as FastifyError;
   switch (fe.code) {
@@ -55,6 +70,14 @@ export function toAppError(err: FastifyError | Error, request: FastifyRequest): 
     return errors.VALIDACION(fe.message || 'Solicitud inválida.');
   }
   return errors.ERROR_INTERNO();
+}
+
+/** The keys the route's body schema declares at a JSON pointer ("/cfe/totales"), for the did-you-mean hint. */
+function declaredBodyKeys(request: FastifyRequest, pointer: string): string[] {
+  const body = request.routeOptions.schema?.body;
+  if (!body || typeof body !== 'object' || !('_zod' in body)) return [];
+  const path = pointer.split('/').slice(1).filter((p) => p !== '').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  return declaredKeysAt(body as Parameters<typeof declaredKeysAt>[0], path);
 }
 
 /**

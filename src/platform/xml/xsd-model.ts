@@ -70,6 +70,8 @@ export type Particle =
 export interface SchemaModel {
   /** Global elements by `{ns}name`. */
   elements: Map<string, ElementDecl>;
+  /** Global simple types by `{ns}name` (DGI's limits at the door, xsd-limits.ts). */
+  simpleTypes: Map<string, SimpleType>;
 }
 
 const BUILTINS: ReadonlySet<string> = new Set<Builtin>(['string', 'decimal', 'integer', 'int', 'positiveInteger', 'nonNegativeInteger', 'date', 'dateTime', 'base64Binary', 'anyURI']);
@@ -132,8 +134,9 @@ export function compileSchemaModel(rootFile: string, files: ReadonlyMap<string, 
     return [ns, i < 0 ? qname : qname.slice(i + 1)];
   };
 
-  const namedType = (el: XmlElement, qname: string): SimpleType | ComplexType => {
-    const [ns, local] = resolveQName(el, qname);
+  const namedType = (el: XmlElement, qname: string): SimpleType | ComplexType => typeByName(...resolveQName(el, qname));
+
+  const typeByName = (ns: string, local: string): SimpleType | ComplexType => {
     const k = key(ns, local);
     const cached = typeCache.get(k);
     if (cached) return cached;
@@ -302,7 +305,13 @@ export function compileSchemaModel(rootFile: string, files: ReadonlyMap<string, 
     for (const { el } of globalElements.values()) {
       if (attr(el, 'substitutionGroup')) for (const decl of elements.values()) decl.type = { ...decl.type, unsupported: 'substitution groups in the set' };
     }
-    return { elements };
+    const simpleTypes = new Map<string, SimpleType>();
+    for (const [k, { el }] of globalTypes) {
+      if (el.name !== 'simpleType') continue;
+      const type = typeByName(k.slice(1, k.indexOf('}')), k.slice(k.indexOf('}') + 1));
+      if (type.kind === 'simple') simpleTypes.set(k, type);
+    }
+    return { elements, simpleTypes };
   } finally {
     for (const d of docs) d.dispose();
   }

@@ -158,14 +158,17 @@ const proverModels = new Map<XsdKind, SchemaModel>();
  */
 export function validateOwnXml(kind: XsdKind, xml: string): XsdResult {
   const root = PROVER_ROOT[kind];
-  if (root) {
-    let model = proverModels.get(kind);
-    if (!model) {
-      model = compileSchemaModel(ROOT_SCHEMA[kind], loadPatchedXsdSet(), PARSE_OPTIONS);
-      proverModels.set(kind, model);
-    }
-    if (proveXsdValid(model, root, xml)) return { ok: true };
-  }
+  if (root && proveXsdValid(schemaModel(kind), root, xml)) return { ok: true };
   // As UTF-8 bytes: Node encodes natively, a few µs less than libxml2-wasm's JS string encoder.
   return validateXml(kind, Buffer.from(xml, 'utf8'));
+}
+
+/** The compiled model of a root schema (xsd-model.ts), once per process: the prover's and DGI's limits at the door (xsd-limits.ts). */
+export function schemaModel(kind: XsdKind): SchemaModel {
+  let model = proverModels.get(kind);
+  if (!model) {
+    model = compileSchemaModel(ROOT_SCHEMA[kind], loadPatchedXsdSet(), PARSE_OPTIONS);
+    proverModels.set(kind, model);
+  }
+  return model;
 }
