@@ -4,7 +4,6 @@ import { isoDate } from './companies.schemas.js';
 import { PG_INT_MAX } from '../../lib/pg-int.js';
 import { companyRef } from '../../platform/http/company-refs.js';
 
-const optText = (max: number, describe: string) => z.string().trim().max(max).nullish().describe(describe);
 import { dgiText } from '../../platform/http/dgi-fields.js';
 
 export const dgiCodeEntry = z.object({
