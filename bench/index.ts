@@ -10,6 +10,7 @@ const scenarios: Array<[file: string, exportName: string]> = [
   ['./webhooks.ts', 'runWebhookBench'],
   ['./pdf.ts', 'runPdfBench'],
   ['./cfe-documents.ts', 'runCfeDocumentsBench'],
+  ['./lifecycle.ts', 'runLifecycleBench'],
 ];
 // Slow (inserts ~1.1M rows): only with `npm run bench -- --search`.
 if (process.argv.includes('--search')) scenarios.push(['./search.ts', 'runSearchBench']);

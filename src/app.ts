@@ -24,6 +24,19 @@ import { createModules } from './modules/index.js';
 
 export const APP_VERSION = '0.1.0';
 
+const memorySchema = z.object({ rssMb: z.number(), heapUsedMb: z.number(), heapTotalMb: z.number(), externalMb: z.number(), arrayBuffersMb: z.number() });
+
+/**
+ * The process's memory in MB (issue 29 point 5): `rssMb` is the whole process, worker threads
+ * included (the embedded PostgreSQL is a separate process); the heap figures are the main
+ * thread's V8 heap only.
+ */
+export function processMemory(): z.infer<typeof memorySchema> {
+  const m = process.memoryUsage();
+  const mb = (n: number) => Math.round(n / 104_857.6) / 10;
+  return { rssMb: mb(m.rss), heapUsedMb: mb(m.heapUsed), heapTotalMb: mb(m.heapTotal), externalMb: mb(m.external), arrayBuffersMb: mb(m.arrayBuffers) };
+}
+
 export interface AppDeps {
   config: AppConfig;
   database: Database;
@@ -76,13 +89,13 @@ export async function buildApp(deps: AppDeps) {
   app.get('/healthz', { config: { public: true }, schema: { tags: ['Salud'], summary: 'Liveness', security: [], response: { 200: z.object({ status: z.literal('ok') }) } } }, async () => ({ status: 'ok' as const }));
   app.get('/readyz', {
     config: { public: true },
-    schema: { tags: ['Salud'], summary: 'Readiness (database reachable)', security: [], response: { 200: z.object({ status: z.literal('ready') }), 503: z.object({ status: z.literal('unavailable'), error: z.string() }) } },
+    schema: { tags: ['Salud'], summary: 'Readiness (database reachable) and the process memory', security: [], response: { 200: z.object({ status: z.literal('ready'), memoria: memorySchema }), 503: z.object({ status: z.literal('unavailable'), error: z.string(), memoria: memorySchema }) } },
   }, async (_req, reply) => {
     try {
       await deps.database.db.execute(sql`select 1`);
-      return { status: 'ready' as const };
+      return { status: 'ready' as const, memoria: processMemory() };
     } catch (err) {
-      return reply.status(503).send({ status: 'unavailable' as const, error: (err as Error).message });
+      return reply.status(503).send({ status: 'unavailable' as const, error: (err as Error).message, memoria: processMemory() });
     }
   });
 
