@@ -39,7 +39,12 @@ export interface DgiSimulatorOptions {
    * Scripted rejections, latency, outages and the submissions log stay per process.
    */
   statePath?: string;
+  /** How many of the newest requests `control.submissions()` keeps at least (default SUBMISSIONS_KEPT). */
+  keepSubmissions?: number;
 }
+
+/** `control.submissions()` returns at least the newest SUBMISSIONS_KEPT requests (at most twice as many) by default. */
+export const SUBMISSIONS_KEPT = 1000;
 
 export interface Submission {
   service: 'EFACRECEPCIONSOBRE' | 'EFACCONSULTARESTADOENVIO' | 'EFACRECEPCIONREPORTE' | 'RUT' | 'BCU' | 'UNKNOWN';
@@ -69,6 +74,7 @@ export interface DgiSimulatorControl {
   setLatency(ms: number): void;
   setDown(down: boolean | 'reset' | '503'): void;
   setAckDelay(ms: number): void;
+  /** The newest requests received (at least `keepSubmissions` of them; older ones are dropped). */
   submissions(): Submission[];
   addRut(info: RutInfo): void;
   setRate(bcuCode: number, date: string, rate: string | null): void;
@@ -131,12 +137,16 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
     apply(record);
   };
   const log: Submission[] = [];
+  const keep = Math.max(1, options.keepSubmissions ?? SUBMISSIONS_KEPT);
   const listeners = new Set<(s: Submission) => void>();
   let latencyMs = 0;
   let down: false | 'reset' | '503' = false;
   const sockets = new Set<Socket>();
 
   const record = (s: Submission) => {
+    // The log keeps each request's XML (an envelope of 250 CFEs is ~1 MB): only the newest are kept,
+    // or the in-process simulator of `npm start` grew by every envelope ever sent (issue 29 point 5).
+    if (log.length >= keep * 2) log.splice(0, log.length - keep);
     log.push(s);
     for (const listener of listeners) listener(s);
   };
