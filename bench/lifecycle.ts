@@ -96,12 +96,15 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
   const { NA } = sim.control.issueCae({ rucEmisor: RUT, tipoCfe: 101, serie: 'A', desde: 1, hasta: 9_999_999, fechaVencimiento: `${Number(today.slice(0, 4)) + 1}-12-31` });
   await sim.close();
 
-  // `npm start` is `tsx --v8-pool-size=1 src/main.ts`; the tsx CLI only relays to a node child with
-  // tsx's loader, so the same node is started directly here, to measure and signal its own pid.
+  // `npm start` is `tsx <node flags> src/main.ts`; the tsx CLI only relays to a node child with tsx's
+  // loader, so the same node, with the flags package.json gives, is started directly here, to
+  // measure and signal its own pid.
   const env: Record<string, string | undefined> = { ...process.env, PORT: String(httpPort), EMBEDDED_PG_PORT: String(pgPort), DATA_DIR: dataDir, ADMIN_USER: ADMIN.usuario, ADMIN_PASSWORD: ADMIN.clave, AUTH_RATE_LIMIT_PER_MINUTE: '100000' };
   for (const k of ['DATABASE_URL', 'NODE_ENV', 'LOG_LEVEL', 'WORKER_IN_PROCESS', 'DGI_MODE', 'DGI_SIMULATOR_URL', 'JWT_SECRET']) delete env[k];
   const profileDir = path.join(ROOT, 'bench', 'profiles');
-  const nodeArgs = ['--v8-pool-size=1', '--import', 'tsx', '--import', './src/platform/loader/register.mjs', ...(opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'src/main.ts'];
+  const start = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+  if (start[0] !== 'tsx' || start.at(-1) !== 'src/main.ts') throw new Error(`lifecycle bench: unexpected npm start script ${start.join(' ')}`);
+  const nodeArgs = ['--import', 'tsx', ...start.slice(1, -1), ...(opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'src/main.ts'];
   const logFile = path.join(dataDir, 'service.log');
   const logFd = fs.openSync(logFile, 'a');
   const service: ChildProcess = spawn(process.execPath, nodeArgs, { cwd: ROOT, env, stdio: ['ignore', logFd, logFd] });
@@ -214,6 +217,13 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
     say(`cpu during the drain: ${cpuLine(loadCpu, cpuAfter, Math.max(drainSeconds, 0.1), atStop.waiting)}`);
     say(`machine's ${os.cpus().length} cores during the load: ${machine.busy}% busy, ${machine.idle}% idle, ${machine.steal}% stolen; load average ${result.loadAverage}`);
     say(`memory: RSS idle ${idle.rssMb} MB → end of load ${memoryAtStop.rssMb} MB → after drain ${after.rssMb} MB (main heap used ${idle.heapUsedMb} → ${memoryAtStop.heapUsedMb} → ${after.heapUsedMb} MB)`);
+    const log = fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean);
+    const byMsg = new Map<string, number>();
+    for (const line of log) {
+      const msg = /"msg":"([^"]{0,60})/.exec(line)?.[1] ?? line.slice(0, 40);
+      byMsg.set(msg, (byMsg.get(msg) ?? 0) + 1);
+    }
+    say(`service log: ${log.length} lines (${(log.length / Math.max(drained.total, 1)).toFixed(2)} per receipt), most frequent: ${[...byMsg].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([m, n]) => `"${m}" ${n}`).join(', ')}`);
     say(`targets: ≥ 1000 issued/s ${issuedPerSecond >= 1000 ? 'met' : 'NOT met'}, p99 < 100 ms ${r.latencyMs.p99 < 100 ? 'met' : 'NOT met'}, accepted within 10 % ${result.acceptedVsIssuedPercent >= 90 ? 'met' : 'NOT met'}, drained within 10 s ${drainSeconds <= 10 ? 'met' : 'NOT met'}`);
     return result;
   } finally {
