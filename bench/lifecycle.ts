@@ -6,9 +6,10 @@
  * receipts/s accepted by DGI during the load, the backlog when the load stops and the time to drain
  * it, p50/p99, the CPU of the service's threads and of its PostgreSQL per receipt, and the service's
  * resident memory (GET /readyz) idle before, at the end of the load and after the drain.
- * Standalone: `npx tsx bench/lifecycle.ts [--seconds 10] [--connections 32] [--cpu-prof]`; in
- * `npm run bench` with BENCH_LIFECYCLE_SECONDS (60). `--cpu-prof` writes the service's V8 CPU profiles
- * (main thread and each worker thread) into bench/profiles/ when it exits.
+ * Standalone: `npx tsx bench/lifecycle.ts [--seconds 10] [--connections 32] [--cpu-prof] [--heap-snapshot]`;
+ * in `npm run bench` with BENCH_LIFECYCLE_SECONDS (60). `--cpu-prof` writes the service's V8 CPU profiles
+ * (main thread and each worker thread) into bench/profiles/ when it exits; `--heap-snapshot` writes one
+ * of the main thread after the drain there, and prints the heap it keeps alive (after a full GC).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -32,7 +33,7 @@ const CASHIER = { usuario: 'caja@bench.uy', clave: 'bench-password-2' };
 /** States in which a receipt still waits for DGI's verdict. */
 const WAITING = ['firmado', 'en_cola_dgi', 'sobre_recibido'];
 
-export interface LifecycleOptions { seconds?: number; connections?: number; drainLimitSeconds?: number; cpuProf?: boolean; quiet?: boolean }
+export interface LifecycleOptions { seconds?: number; connections?: number; drainLimitSeconds?: number; cpuProf?: boolean; heapSnapshot?: boolean; quiet?: boolean }
 
 interface Memory { rssMb: number; heapUsedMb: number; heapTotalMb: number; externalMb: number; arrayBuffersMb: number }
 
@@ -104,7 +105,7 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
   const profileDir = path.join(ROOT, 'bench', 'profiles');
   const start = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
   if (start[0] !== 'tsx' || start.at(-1) !== 'src/main.ts') throw new Error(`lifecycle bench: unexpected npm start script ${start.join(' ')}`);
-  const nodeArgs = ['--import', 'tsx', ...start.slice(1, -1), ...(opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'src/main.ts'];
+  const nodeArgs = ['--import', 'tsx', ...start.slice(1, -1), ...(opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(opts.heapSnapshot ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${profileDir}`] : []), 'src/main.ts'];
   const logFile = path.join(dataDir, 'service.log');
   const logFd = fs.openSync(logFile, 'a');
   const service: ChildProcess = spawn(process.execPath, nodeArgs, { cwd: ROOT, env, stdio: ['ignore', logFd, logFd] });
@@ -184,6 +185,22 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
     const cpuAfter = serviceCpu(service.pid!, postmasterPid);
     await new Promise((res) => setTimeout(res, 3000)); // the drain's garbage becomes collectable
     const after = await memory();
+    let afterGc: Memory | undefined;
+    if (opts.heapSnapshot) {
+      // Writing a heap snapshot collects garbage first: the heap after it is what the process keeps alive.
+      fs.mkdirSync(profileDir, { recursive: true });
+      const known = new Set(fs.readdirSync(profileDir));
+      service.kill('SIGUSR2');
+      const file = await waitFor('heap snapshot written', 300_000, async () => {
+        const f = fs.readdirSync(profileDir).find((n) => n.endsWith('.heapsnapshot') && !known.has(n));
+        if (!f) return undefined;
+        const size = fs.statSync(path.join(profileDir, f)).size;
+        await new Promise((r) => setTimeout(r, 1000));
+        return size > 0 && fs.statSync(path.join(profileDir, f)).size === size ? f : undefined;
+      });
+      afterGc = await memory();
+      say(`heap snapshot ${path.join(profileDir, file)}; after its full GC: RSS ${afterGc.rssMb} MB, main heap used ${afterGc.heapUsedMb} MB`);
+    }
 
     const issuedPerSecond = Math.round((r.ok2xx / r.seconds) * 10) / 10;
     const acceptedPerSecond = Math.round((atStop.accepted / r.seconds) * 10) / 10;
@@ -207,6 +224,7 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
       rssAtStopMb: memoryAtStop.rssMb,
       rssAfterDrainMb: after.rssMb,
       heapUsedAfterDrainMb: after.heapUsedMb,
+      ...(afterGc ? { heapUsedAfterFullGcMb: afterGc.heapUsedMb, rssAfterFullGcMb: afterGc.rssMb } : {}),
       machineBusyPercent: machine.busy,
       loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100).join(' '),
     };
@@ -249,7 +267,7 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const arg = (name: string) => { const i = process.argv.indexOf(name); return i > 0 ? Number(process.argv[i + 1]) : undefined; };
-  runLifecycleBench({ seconds: arg('--seconds'), connections: arg('--connections'), cpuProf: process.argv.includes('--cpu-prof') }).then(() => process.exit(0), (err) => {
+  runLifecycleBench({ seconds: arg('--seconds'), connections: arg('--connections'), cpuProf: process.argv.includes('--cpu-prof'), heapSnapshot: process.argv.includes('--heap-snapshot') }).then(() => process.exit(0), (err) => {
     console.error(err);
     process.exit(1);
   });
