@@ -9,7 +9,8 @@
  * Standalone: `npx tsx bench/lifecycle.ts [--seconds 10] [--connections 32] [--cpu-prof] [--heap-snapshot]`;
  * in `npm run bench` with BENCH_LIFECYCLE_SECONDS (60). `--cpu-prof` writes the service's V8 CPU profiles
  * (main thread and each worker thread) into bench/profiles/ when it exits; `--heap-snapshot` writes one
- * of the main thread after the drain there, and prints the heap it keeps alive (after a full GC).
+ * of the main thread after the drain there, and prints the heap it keeps alive (after a full GC);
+ * BENCH_LIFECYCLE_HOLD_SECONDS then keeps the service up that long (to read /proc/<pid>/smaps).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -199,6 +200,10 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
         return size > 0 && fs.statSync(path.join(profileDir, f)).size === size ? f : undefined;
       });
       afterGc = await memory();
+      if (process.env.BENCH_LIFECYCLE_HOLD_SECONDS) {
+        say(`holding the service (pid ${service.pid}) for ${process.env.BENCH_LIFECYCLE_HOLD_SECONDS} s`);
+        await new Promise((r) => setTimeout(r, Number(process.env.BENCH_LIFECYCLE_HOLD_SECONDS) * 1000));
+      }
       say(`heap snapshot ${path.join(profileDir, file)}; after its full GC: RSS ${afterGc.rssMb} MB, main heap used ${afterGc.heapUsedMb} MB`);
     }
 
