@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { runEmissionBench } from './emission.js';
+import { runLifecycleBench } from './lifecycle.js';
 import { runWebhookBench } from './webhooks.js';
 
 describe('bench scenarios (one short run each, no timing asserted)', () => {
@@ -21,6 +22,16 @@ describe('bench scenarios (one short run each, no timing asserted)', () => {
     assert.ok(r.rawRsaSignsPerSecondOneCore > 0);
     assert.ok(Number.isFinite(r.ratioReceiptsToRawSigns) && r.ratioReceiptsToRawSigns > 0);
     assert.ok(Number.isFinite(r.cpuMsPerReceipt) && r.cpuMsPerReceipt > 0);
+  });
+
+  test('lifecycle: the service as npm start runs it issues, DGI accepts every receipt, the backlog drains, memory is reported', async () => {
+    const r = await runLifecycleBench({ seconds: 2, connections: 4, drainLimitSeconds: 60, quiet: true });
+    assert.equal(r.non2xx, 0);
+    assert.equal(r.errors, 0);
+    assert.ok(r.issued > 0, 'some receipts were issued');
+    assert.equal(r.rowsStored, r.issued, 'every 2xx receipt is stored, nothing else');
+    assert.equal(r.accepted, r.issued, 'the simulated DGI accepted every receipt');
+    assert.ok(r.rssIdleMb > 0 && r.rssAfterDrainMb > 0);
   });
 
   test('webhooks: every event is delivered to every endpoint', async () => {

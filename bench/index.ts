@@ -11,6 +11,7 @@ const scenarios: Array<[file: string, exportName: string]> = [
   ['./pdf.ts', 'runPdfBench'],
   ['./cfe-documents.ts', 'runCfeDocumentsBench'],
   ['./intake.ts', 'runIntakeBench'],
+  ['./lifecycle.ts', 'runLifecycleBench'],
 ];
 // Slow (inserts ~1.1M rows): only with `npm run bench -- --search`.
 if (process.argv.includes('--search')) scenarios.push(['./search.ts', 'runSearchBench']);

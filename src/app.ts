@@ -4,7 +4,7 @@
  * Plugin order: error handling → security/limits → OpenAPI → auth/tenancy → modules → stubs.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -26,6 +26,19 @@ import { createModules } from './modules/index.js';
 
 export const APP_VERSION = '0.1.0';
 
+const memorySchema = z.object({ rssMb: z.number(), heapUsedMb: z.number(), heapTotalMb: z.number(), externalMb: z.number(), arrayBuffersMb: z.number() });
+
+/**
+ * The process's memory in MB (issue 29 point 5): `rssMb` is the whole process, worker threads
+ * included (the embedded PostgreSQL is a separate process); the heap figures are the main
+ * thread's V8 heap only.
+ */
+export function processMemory(): z.infer<typeof memorySchema> {
+  const m = process.memoryUsage();
+  const mb = (n: number) => Math.round(n / 104_857.6) / 10;
+  return { rssMb: mb(m.rss), heapUsedMb: mb(m.heapUsed), heapTotalMb: mb(m.heapTotal), externalMb: mb(m.external), arrayBuffersMb: mb(m.arrayBuffers) };
+}
+
 export interface AppDeps {
   config: AppConfig;
   database: Database;
@@ -35,6 +48,21 @@ export interface AppDeps {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * One log line per request, when it completes, instead of Fastify's two ("incoming request" with the
+ * request's serialised headers, then "request completed"): at the default level they were most of
+ * what the service wrote, two JSON serialisations and two writes per receipt issued (issue 29 point 3).
+ * Failures keep Fastify's own line.
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) return super.requestCompleted(error, request, reply);
+    reply.log.info({ method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
+  }
+}
 
 export async function buildApp(deps: AppDeps) {
   // Validation messages (400 VALIDACION, campos[].mensaje) in Spanish like every other error sentence
@@ -48,6 +76,7 @@ export async function buildApp(deps: AppDeps) {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     bodyLimit: 5 * 1024 * 1024,
+    logController: new OneLinePerRequest(),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { coerceTypes: false } },
@@ -81,13 +110,13 @@ export async function buildApp(deps: AppDeps) {
   app.get('/healthz', { config: { public: true }, schema: { tags: ['Salud'], summary: 'Liveness', security: [], response: { 200: z.object({ status: z.literal('ok') }) } } }, async () => ({ status: 'ok' as const }));
   app.get('/readyz', {
     config: { public: true },
-    schema: { tags: ['Salud'], summary: 'Readiness (database reachable)', security: [], response: { 200: z.object({ status: z.literal('ready') }), 503: z.object({ status: z.literal('unavailable'), error: z.string() }) } },
+    schema: { tags: ['Salud'], summary: 'Readiness (database reachable) and the process memory', security: [], response: { 200: z.object({ status: z.literal('ready'), memoria: memorySchema }), 503: z.object({ status: z.literal('unavailable'), error: z.string(), memoria: memorySchema }) } },
   }, async (_req, reply) => {
     try {
       await deps.database.db.execute(sql`select 1`);
-      return { status: 'ready' as const };
+      return { status: 'ready' as const, memoria: processMemory() };
     } catch (err) {
-      return reply.status(503).send({ status: 'unavailable' as const, error: (err as Error).message });
+      return reply.status(503).send({ status: 'unavailable' as const, error: (err as Error).message, memoria: processMemory() });
     }
   });
 

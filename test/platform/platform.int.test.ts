@@ -18,7 +18,11 @@ after(async () => t.close());
 describe('happy path', () => {
   it('answers health and readiness without a token', async () => {
     assert.deepEqual((await t.call(undefined, 'GET', '/healthz')).body, { status: 'ok' });
-    assert.deepEqual((await t.call(undefined, 'GET', '/readyz')).body, { status: 'ready' });
+    const ready = (await t.call(undefined, 'GET', '/readyz')).body;
+    assert.equal(ready.status, 'ready');
+    // The process's resident memory and main heap (issue 29 point 5), in MB.
+    assert.ok(ready.memoria.rssMb > 10 && ready.memoria.rssMb >= ready.memoria.heapTotalMb, JSON.stringify(ready.memoria));
+    assert.ok(ready.memoria.heapUsedMb > 0 && ready.memoria.heapUsedMb <= ready.memoria.heapTotalMb);
   });
 
   it('sends the security headers on answers and on errors alike', async () => {

@@ -47,7 +47,16 @@ export interface DgiSimulatorOptions {
    * test CA; a CFE signed with a certificate that chains to none of them is E04 (BRIEF 3).
    */
   trustAnchors?: string[];
+  /** How many of the newest requests `control.submissions()` keeps (default SUBMISSIONS_KEPT). */
+  keepSubmissions?: number;
 }
+
+/** `control.submissions()` keeps the newest SUBMISSIONS_KEPT requests by default (at most twice as many), within SUBMISSION_CHARS_KEPT characters of XML. */
+export const SUBMISSIONS_KEPT = 1000;
+export const SUBMISSION_CHARS_KEPT = 32 * 1024 * 1024;
+const SERVICE_NAMES = new Map<string, Submission['service']>(
+  (['EFACRECEPCIONSOBRE', 'EFACCONSULTARESTADOENVIO', 'EFACRECEPCIONREPORTE', 'RUT', 'BCU', 'UNKNOWN'] as const).map((n) => [n, n]),
+);
 
 export interface Submission {
   service: 'EFACRECEPCIONSOBRE' | 'EFACCONSULTARESTADOENVIO' | 'EFACRECEPCIONREPORTE' | ConsultasOperation | 'RUT' | 'BCU' | 'UNKNOWN';
@@ -87,6 +96,7 @@ export interface DgiSimulatorControl {
   /** A resent Idemisor is answered with WS fault 108 "Sobre duplicado" instead of ACKSobre BS S08. */
   setDuplicateAsFault(on: boolean): void;
   setAckDelay(ms: number): void;
+  /** The newest requests received (`keepSubmissions` of them, fewer when their XML exceeds SUBMISSION_CHARS_KEPT). */
   submissions(): Submission[];
   addRut(info: RutInfo): void;
   setRate(bcuCode: number, date: string, rate: string | null): void;
@@ -155,14 +165,27 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
     apply(record);
   };
   const log: Submission[] = [];
+  const keep = Math.max(1, options.keepSubmissions ?? SUBMISSIONS_KEPT);
   const listeners = new Set<(s: Submission) => void>();
   let latencyMs = 0;
   let down: false | 'reset' | '503' = false;
   const lostAnswers = new Map<Submission['service'], number>();
   const sockets = new Set<Socket>();
 
+  let logChars = 0;
   const record = (s: Submission) => {
+    // The log keeps each request's XML (an envelope of 250 CFEs is ~1 MB): only the newest `keep`
+    // requests and SUBMISSION_CHARS_KEPT characters of XML are kept, or the in-process simulator of
+    // `npm start` grew by every envelope ever sent (issue 29 point 5). `service` is replaced by its
+    // constant: the name parsed from the request is a slice that kept the whole SOAP request alive.
+    s.service = SERVICE_NAMES.get(s.service) ?? s.service;
     log.push(s);
+    logChars += s.xmlData.length;
+    if (log.length >= keep * 2 || logChars > SUBMISSION_CHARS_KEPT * 2) {
+      let drop = 0;
+      while (drop < log.length - 1 && (log.length - drop > keep || logChars > SUBMISSION_CHARS_KEPT)) logChars -= log[drop++].xmlData.length;
+      log.splice(0, drop);
+    }
     for (const listener of listeners) listener(s);
   };
 

@@ -63,7 +63,7 @@ describe('happy path', () => {
     assert.ok(row.secretSealed && !row.secretSealed.includes(SECRET) && !row.secretSealed.includes(SECRET.slice(6)));
     assert.equal(t.modules.services.secretBox.unseal(row.secretSealed), SECRET);
 
-    // As migration 0021 leaves a row registered before it: clear secret, nothing sealed.
+    // As migration 0024 leaves a row registered before it: clear secret, nothing sealed.
     await t.db.update(webhookEndpoints).set({ secret: SECRET, secretSealed: null }).where(eq(webhookEndpoints.id, endpointId));
     assert.equal((await t.call(admin, 'GET', `/api/v1/webhooks/${endpointId}`)).body.hasSecret, true);
     assert.equal(await sealLegacySecrets(t.db, t.modules.services.secretBox), 1);

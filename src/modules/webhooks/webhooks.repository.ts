@@ -87,7 +87,7 @@ export interface SecretBox {
 }
 
 /**
- * Data step of migration 0021 (issue 28 point 7): every endpoint still holding its secret in clear
+ * Data step of migration 0024 (issue 28 point 7): every endpoint still holding its secret in clear
  * gets it sealed and the clear column emptied. Idempotent and safe to run from several processes
  * at once: a row is only rewritten while it still holds the clear value it was read with.
  */

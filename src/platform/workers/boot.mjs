@@ -1,7 +1,13 @@
 // Worker-thread bootstrap (pool.ts): the tsx loader the CLI registers in the main thread does not
-// reach worker threads, so register it here, then load the TypeScript entry module.
+// reach worker threads, so register it here, then the hook that keeps dependencies out of tsx's
+// transform (platform/loader: ~165 MB per worker for libxml2-wasm alone otherwise). Registered
+// here and not by importing ../loader/register.mjs: a worker inherits the process's --import
+// flags, so that module may already be loaded in this thread, before tsx's register() below,
+// whose hooks would then run first. Then the TypeScript entry module.
+import { register as registerHooks } from 'node:module';
 import { workerData } from 'node:worker_threads';
 import { register } from 'tsx/esm/api';
 
 register();
+registerHooks('../loader/node-modules-hooks.mjs', import.meta.url);
 await import(workerData.entry);

@@ -1,0 +1,279 @@
+/**
+ * Lifecycle bench (issue 29 point 3): the service as `npm start` runs it (embedded PostgreSQL, the job
+ * worker in process, the in-process DGI simulator answering, logs at the default level into a file),
+ * started as a child process on a fresh DATA_DIR, e-Tickets issued over HTTP (bench/load.ts) at 32
+ * connections for 60 s, then nothing until every receipt has DGI's verdict. Prints receipts/s issued,
+ * receipts/s accepted by DGI during the load, the backlog when the load stops and the time to drain
+ * it, p50/p99, the CPU of the service's threads and of its PostgreSQL per receipt, and the service's
+ * resident memory (GET /readyz) idle before, at the end of the load and after the drain.
+ * Standalone: `npx tsx bench/lifecycle.ts [--seconds 10] [--connections 32] [--cpu-prof] [--heap-snapshot]`;
+ * in `npm run bench` with BENCH_LIFECYCLE_SECONDS (60). `--cpu-prof` writes the service's V8 CPU profiles
+ * (main thread and each worker thread) into bench/profiles/ when it exits; `--heap-snapshot` writes one
+ * of the main thread after the drain there, and prints the heap it keeps alive (after a full GC);
+ * BENCH_LIFECYCLE_HOLD_SECONDS then keeps the service up that long (to read /proc/<pid>/smaps).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { startDgiSimulator } from '../src/modules/dgi/dgi.simulator.js';
+import { branches, companies, emissionPoints } from '../src/modules/companies/companies.tables.js';
+import { caeRanges } from '../src/modules/cae/cae.tables.js';
+import { connectDatabase, type Database } from '../src/platform/db/client.js';
+import { machineReport, machineSnapshot } from './cpu.js';
+import { openLoad, type LoadGenerator } from './load.js';
+import { freePort } from './support.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RUT = '219999830019';
+const NAME = 'Bench Ciclo S.A.';
+const ADMIN = { usuario: 'admin@localhost.localdomain', clave: 'bench-lifecycle-1' };
+const CASHIER = { usuario: 'caja@bench.uy', clave: 'bench-password-2' };
+/** States in which a receipt still waits for DGI's verdict. */
+const WAITING = ['firmado', 'en_cola_dgi', 'sobre_recibido'];
+
+export interface LifecycleOptions { seconds?: number; connections?: number; drainLimitSeconds?: number; cpuProf?: boolean; heapSnapshot?: boolean; quiet?: boolean }
+
+interface Memory { rssMb: number; heapUsedMb: number; heapTotalMb: number; externalMb: number; arrayBuffersMb: number }
+
+/** ms of CPU of one process's threads (grouped by thread name) from /proc; empty elsewhere. */
+function threadTicks(pid: number, into: Map<string, number>, prefix = '') {
+  let tasks: string[] = [];
+  try { tasks = fs.readdirSync(`/proc/${pid}/task`); } catch { return; }
+  for (const t of tasks) {
+    try {
+      const s = fs.readFileSync(`/proc/${pid}/task/${t}/stat`, 'latin1');
+      const close = s.lastIndexOf(')');
+      const comm = t === String(pid) ? 'main thread' : s.slice(s.indexOf('(') + 1, close);
+      const f = s.slice(close + 2).split(' ');
+      const key = prefix + comm;
+      into.set(key, (into.get(key) ?? 0) + (Number(f[11]) + Number(f[12])) * 10);
+    } catch { /* thread ended */ }
+  }
+}
+
+/** CPU of the service process by thread name, and of its own PostgreSQL (postmaster + children, never other clusters on the machine). */
+function serviceCpu(servicePid: number, postmasterPid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  threadTicks(servicePid, out, 'service ');
+  for (const p of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const s = fs.readFileSync(`/proc/${p}/stat`, 'latin1');
+      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+      if (Number(p) !== postmasterPid && Number(f[1]) !== postmasterPid) continue;
+      out.set('postgres (this cluster)', (out.get('postgres (this cluster)') ?? 0) + (Number(f[11]) + Number(f[12])) * 10);
+    } catch { /* process ended */ }
+  }
+  return out;
+}
+
+async function waitFor<T>(what: string, limitMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    const v = await probe().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`lifecycle bench: ${what} not reached within ${limitMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export async function runLifecycleBench(opts: LifecycleOptions = {}) {
+  const seconds = opts.seconds ?? Number(process.env.BENCH_LIFECYCLE_SECONDS ?? 60);
+  const connections = opts.connections ?? Number(process.env.BENCH_LIFECYCLE_CONNECTIONS ?? 32);
+  const drainLimitSeconds = opts.drainLimitSeconds ?? 180;
+  const say = (line: string) => { if (!opts.quiet) console.log(`lifecycle: ${line}`); };
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-lifecycle-'));
+  fs.chmodSync(dataDir, 0o755); // embedded PostgreSQL runs as `postgres` when we are root
+  const [httpPort, pgPort] = [await freePort(), await freePort()];
+  const base = `http://127.0.0.1:${httpPort}`;
+
+  // The DGI this service will meet: its state file written before the service starts (as after
+  // `npm run demo`), holding the company certificate's CA and a CAE for e-Tickets serie A.
+  const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10); // Uruguay (UTC−3)
+  const sim = await startDgiSimulator({ statePath: path.join(dataDir, 'dgi-simulator', 'state.jsonl') });
+  const cert = sim.control.issueCompanyCertificate(RUT, NAME);
+  const { NA } = sim.control.issueCae({ rucEmisor: RUT, tipoCfe: 101, serie: 'A', desde: 1, hasta: 9_999_999, fechaVencimiento: `${Number(today.slice(0, 4)) + 1}-12-31` });
+  await sim.close();
+
+  // `npm start` is `tsx <node flags> src/main.ts`; the tsx CLI only relays to a node child with tsx's
+  // loader, so the same node, with the flags package.json gives, is started directly here, to
+  // measure and signal its own pid.
+  const env: Record<string, string | undefined> = { ...process.env, PORT: String(httpPort), EMBEDDED_PG_PORT: String(pgPort), DATA_DIR: dataDir, ADMIN_USER: ADMIN.usuario, ADMIN_PASSWORD: ADMIN.clave, AUTH_RATE_LIMIT_PER_MINUTE: '100000' };
+  for (const k of ['DATABASE_URL', 'NODE_ENV', 'LOG_LEVEL', 'WORKER_IN_PROCESS', 'DGI_MODE', 'DGI_SIMULATOR_URL', 'JWT_SECRET']) delete env[k];
+  const profileDir = path.join(ROOT, 'bench', 'profiles');
+  const start = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+  if (start[0] !== 'tsx' || start.at(-1) !== 'src/main.ts') throw new Error(`lifecycle bench: unexpected npm start script ${start.join(' ')}`);
+  const nodeArgs = ['--import', 'tsx', ...start.slice(1, -1), ...(opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(opts.heapSnapshot ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${profileDir}`] : []), 'src/main.ts'];
+  const logFile = path.join(dataDir, 'service.log');
+  const logFd = fs.openSync(logFile, 'a');
+  const service: ChildProcess = spawn(process.execPath, nodeArgs, { cwd: ROOT, env, stdio: ['ignore', logFd, logFd] });
+  fs.closeSync(logFd);
+  let exited = false;
+  service.once('exit', () => { exited = true; });
+  let database: Database | undefined;
+  let load: LoadGenerator | undefined;
+  // GET /readyz's figures; from /proc for a service that does not report them (comparing with an older commit).
+  const memory = async (): Promise<Memory> => {
+    const reported = (await (await fetch(`${base}/readyz`)).json()).memoria as Memory | undefined;
+    if (reported) return reported;
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${service.pid}/status`, 'utf8'))?.[1] ?? 0);
+    return { rssMb: Math.round(kb / 102.4) / 10, heapUsedMb: NaN, heapTotalMb: NaN, externalMb: NaN, arrayBuffersMb: NaN };
+  };
+  try {
+    const started = Date.now();
+    await waitFor('service listening', 120_000, async () => { if (exited) throw new Error('exited'); return (await fetch(`${base}/healthz`)).ok || undefined; })
+      .catch((err) => { throw new Error(`${err.message}; service log:\n${fs.readFileSync(logFile, 'utf8').slice(-3000)}`); });
+    say(`service up in ${((Date.now() - started) / 1000).toFixed(1)} s (pid ${service.pid}, DATA_DIR ${dataDir})`);
+    const postmasterPid = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    database = connectDatabase(`postgres://postgres:postgres@127.0.0.1:${pgPort}/cfe`, { max: 2 });
+    const db = database.db;
+
+    const call = async (token: string | undefined, method: string, url: string, body?: unknown) => {
+      const r = await fetch(base + url, { method, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      return { status: r.status, body: await r.json().catch(() => null) };
+    };
+    const login = async (who: { usuario: string; clave: string }) => (await call(undefined, 'POST', '/api/auth/login', who)).body.accessToken as string;
+    const admin = await login(ADMIN);
+    const [company] = await db.insert(companies).values({ rut: RUT, razonSocial: NAME }).returning();
+    const [branch] = await db.insert(branches).values({ companyId: company.id, codComercio: 'C1', nombre: 'Casa Central', direccion: 'Av. 18 de Julio 1234', ciudad: 'Montevideo', departamento: 'Montevideo', codigoCasaDgi: 2 }).returning();
+    await db.insert(emissionPoints).values({ companyId: company.id, branchId: branch.id, codTerminal: 'T1' });
+    await db.insert(caeRanges).values({ companyId: company.id, tipoCfe: 101, serie: 'A', dNro: 1, hNro: 9_999_999, nextNumber: 1, caeNumber: NA, fa: today, fvd: `${Number(today.slice(0, 4)) + 1}-12-31`, origin: 'manual' });
+    const imported = await call(admin, 'POST', '/api/v1/empresa/importarCertificado', { idEmpresa: company.id, clave: cert.password, archivo: cert.p12.toString('base64') });
+    if (imported.status !== 201) throw new Error(`certificate import: ${imported.status} ${JSON.stringify(imported.body)}`);
+    const created = await call(admin, 'POST', '/api/v1/usuario/crear', { ...CASHIER, nombre: 'Caja', empresas: [{ idEmpresa: company.id, rol: 'emisor' }] });
+    if (created.status !== 201) throw new Error(`bench user: ${created.status} ${JSON.stringify(created.body)}`);
+    const cashier = await login(CASHIER);
+
+    await new Promise((r) => setTimeout(r, 2000)); // idle: whatever startup left behind settles
+    const idle = await memory();
+    say(`memory idle after start: RSS ${idle.rssMb} MB, main heap ${idle.heapUsedMb}/${idle.heapTotalMb} MB, external ${idle.externalMb} MB`);
+
+    const body = JSON.stringify({
+      idEmpresa: company.id, codComercio: 'C1', codTerminal: 'T1',
+      cfe: {
+        idDoc: { tipoCfe: 101, fechaEmision: today },
+        detalles: [
+          { indicadorFacturacion: 3, nombreItem: 'Yerba 1 kg', cantidad: 2, precioUnitario: '189.90' },
+          { indicadorFacturacion: 2, nombreItem: 'Arroz 1 kg', cantidad: 1, precioUnitario: '64.50' },
+          { indicadorFacturacion: 3, nombreItem: 'Aceite 900 ml', cantidad: 3, precioUnitario: '112.00' },
+        ],
+      },
+    });
+    const counts = async () => {
+      const rows = (await db.execute(sql`select estado, count(*)::int as n from issued_cfes where company_id = ${company.id} group by estado`)).rows as Array<{ estado: string; n: number }>;
+      const by = Object.fromEntries(rows.map((r) => [r.estado, r.n])) as Record<string, number>;
+      const total = rows.reduce((a, r) => a + r.n, 0);
+      return { by, total, waiting: WAITING.reduce((a, s) => a + (by[s] ?? 0), 0), accepted: by.aceptado ?? 0 };
+    };
+
+    load = await openLoad({ url: `${base}/api/v1/comprobante/emitir`, method: 'POST', headers: { authorization: `Bearer ${cashier}`, 'content-type': 'application/json' }, body }, { connections });
+    const cpuBefore = serviceCpu(service.pid!, postmasterPid);
+    const machineBefore = machineSnapshot();
+    const r = await load.run(seconds);
+    const atStop = await counts();
+    const loadCpu = serviceCpu(service.pid!, postmasterPid);
+    const machine = machineReport(machineBefore, machineSnapshot());
+    const memoryAtStop = await memory();
+    const stoppedAt = Date.now();
+    const drained = await waitFor('backlog drained', drainLimitSeconds * 1000, async () => {
+      const c = await counts();
+      return c.waiting === 0 ? c : undefined;
+    });
+    const drainSeconds = (Date.now() - stoppedAt) / 1000;
+    const cpuAfter = serviceCpu(service.pid!, postmasterPid);
+    await new Promise((res) => setTimeout(res, 3000)); // the drain's garbage becomes collectable
+    const after = await memory();
+    let afterGc: Memory | undefined;
+    if (opts.heapSnapshot) {
+      // Writing a heap snapshot collects garbage first: the heap after it is what the process keeps alive.
+      fs.mkdirSync(profileDir, { recursive: true });
+      const known = new Set(fs.readdirSync(profileDir));
+      service.kill('SIGUSR2');
+      const file = await waitFor('heap snapshot written', 300_000, async () => {
+        const f = fs.readdirSync(profileDir).find((n) => n.endsWith('.heapsnapshot') && !known.has(n));
+        if (!f) return undefined;
+        const size = fs.statSync(path.join(profileDir, f)).size;
+        await new Promise((r) => setTimeout(r, 1000));
+        return size > 0 && fs.statSync(path.join(profileDir, f)).size === size ? f : undefined;
+      });
+      afterGc = await memory();
+      if (process.env.BENCH_LIFECYCLE_HOLD_SECONDS) {
+        say(`holding the service (pid ${service.pid}) for ${process.env.BENCH_LIFECYCLE_HOLD_SECONDS} s`);
+        await new Promise((r) => setTimeout(r, Number(process.env.BENCH_LIFECYCLE_HOLD_SECONDS) * 1000));
+      }
+      say(`heap snapshot ${path.join(profileDir, file)}; after its full GC: RSS ${afterGc.rssMb} MB, main heap used ${afterGc.heapUsedMb} MB`);
+    }
+
+    const issuedPerSecond = Math.round((r.ok2xx / r.seconds) * 10) / 10;
+    const acceptedPerSecond = Math.round((atStop.accepted / r.seconds) * 10) / 10;
+    const result = {
+      seconds: Math.round(r.seconds * 10) / 10,
+      connections,
+      issued: r.ok2xx,
+      non2xx: r.non2xx,
+      errors: r.errors,
+      issuedPerSecond,
+      acceptedPerSecond,
+      acceptedVsIssuedPercent: Math.round((acceptedPerSecond / Math.max(issuedPerSecond, 1e-9)) * 1000) / 10,
+      latencyP50Ms: r.latencyMs.p50,
+      latencyP99Ms: r.latencyMs.p99,
+      backlogAtStop: atStop.waiting,
+      drainSeconds: Math.round(drainSeconds * 10) / 10,
+      rowsStored: drained.total,
+      accepted: drained.accepted,
+      otherFinalStates: drained.total - drained.accepted,
+      rssIdleMb: idle.rssMb,
+      rssAtStopMb: memoryAtStop.rssMb,
+      rssAfterDrainMb: after.rssMb,
+      heapUsedAfterDrainMb: after.heapUsedMb,
+      ...(afterGc ? { heapUsedAfterFullGcMb: afterGc.heapUsedMb, rssAfterFullGcMb: afterGc.rssMb } : {}),
+      machineBusyPercent: machine.busy,
+      loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100).join(' '),
+    };
+    say(`${r.ok2xx} e-Tickets issued in ${r.seconds.toFixed(1)} s over ${connections} connections = ${issuedPerSecond}/s; accepted by DGI during the load ${atStop.accepted} = ${acceptedPerSecond}/s (${result.acceptedVsIssuedPercent} % of issued)`);
+    say(`latency p50 ${r.latencyMs.p50} ms, p90 ${r.latencyMs.p90} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms; non-2xx ${r.non2xx}, socket errors ${r.errors}`);
+    say(`p99 per second (ms): ${r.p99PerSecond.join(' ')}`);
+    for (const [status, sample] of Object.entries(r.sampleErrors)) say(`HTTP ${status} e.g. ${sample}`);
+    say(`backlog when the load stopped: ${atStop.waiting} receipts (${WAITING.map((s) => `${s} ${atStop.by[s] ?? 0}`).join(', ')}); drained in ${result.drainSeconds} s`);
+    say(`after the drain: ${drained.total} rows, ${JSON.stringify(drained.by)}`);
+    const cpuLine = (from: Map<string, number>, to: Map<string, number>, wallS: number, per: number) => [...to.entries()]
+      .map(([k, v]) => [k, v - (from.get(k) ?? 0)] as const).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k} ${Math.round(v / wallS / 10)}% (${(v / Math.max(per, 1)).toFixed(3)} ms/receipt)`).join('; ');
+    say(`cpu during the load (% of one core): ${cpuLine(cpuBefore, loadCpu, r.seconds, r.ok2xx)}`);
+    say(`cpu during the drain: ${cpuLine(loadCpu, cpuAfter, Math.max(drainSeconds, 0.1), atStop.waiting)}`);
+    say(`machine's ${os.cpus().length} cores during the load: ${machine.busy}% busy, ${machine.idle}% idle, ${machine.steal}% stolen; load average ${result.loadAverage}`);
+    say(`memory: RSS idle ${idle.rssMb} MB → end of load ${memoryAtStop.rssMb} MB → after drain ${after.rssMb} MB (main heap used ${idle.heapUsedMb} → ${memoryAtStop.heapUsedMb} → ${after.heapUsedMb} MB)`);
+    const log = fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean);
+    const byMsg = new Map<string, number>();
+    for (const line of log) {
+      const msg = /"msg":"([^"]{0,60})/.exec(line)?.[1] ?? line.slice(0, 40);
+      byMsg.set(msg, (byMsg.get(msg) ?? 0) + 1);
+    }
+    say(`service log: ${log.length} lines (${(log.length / Math.max(drained.total, 1)).toFixed(2)} per receipt), most frequent: ${[...byMsg].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([m, n]) => `"${m}" ${n}`).join(', ')}`);
+    say(`targets: ≥ 1000 issued/s ${issuedPerSecond >= 1000 ? 'met' : 'NOT met'}, p99 < 100 ms ${r.latencyMs.p99 < 100 ? 'met' : 'NOT met'}, accepted within 10 % ${result.acceptedVsIssuedPercent >= 90 ? 'met' : 'NOT met'}, drained within 10 s ${drainSeconds <= 10 ? 'met' : 'NOT met'}`);
+    return result;
+  } finally {
+    await load?.close();
+    await database?.close();
+    if (!exited) {
+      const gone = new Promise((res) => service.once('exit', res));
+      service.kill('SIGTERM');
+      const timer = setTimeout(() => service.kill('SIGKILL'), 20_000);
+      await gone;
+      clearTimeout(timer);
+    }
+    if (opts.cpuProf) say(`CPU profiles in ${profileDir}`);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const arg = (name: string) => { const i = process.argv.indexOf(name); return i > 0 ? Number(process.argv[i + 1]) : undefined; };
+  runLifecycleBench({ seconds: arg('--seconds'), connections: arg('--connections'), cpuProf: process.argv.includes('--cpu-prof'), heapSnapshot: process.argv.includes('--heap-snapshot') }).then(() => process.exit(0), (err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
