@@ -4,6 +4,7 @@
  * Plugin order: error handling → security/limits → OpenAPI → auth/tenancy → modules → stubs.
  */
 import { randomUUID } from 'node:crypto';
+import { redactUrl } from './platform/logger.js';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -60,7 +61,8 @@ class OneLinePerRequest extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (error) return super.requestCompleted(error, request, reply);
-    reply.log.info({ method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
+    // The URL as the request serializer logs it: path and query tokens redacted (issue 28 point 7).
+    reply.log.info({ method: request.method, url: redactUrl(request.url, request.routeOptions?.url), statusCode: reply.statusCode, responseTime: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
   }
 }
 

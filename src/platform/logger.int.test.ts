@@ -139,7 +139,8 @@ describe('the log of a full flow', () => {
       const at = log.indexOf(secret);
       assert.equal(at, -1, `secret found in the log: …${log.slice(Math.max(0, at - 200), at + 50)}…`);
     }
-    assert.match(log, /incoming request/);
+    // One line per completed request (app.ts OneLinePerRequest), its URL redacted like the request serializer's.
+    assert.match(log, /request completed/);
     assert.match(log, /\/api\/v1\/auth\/revoke\/\[REDACTED\]/);
     assert.match(log, /\/api\/v1\/comprobante\/previsualizar\/\[REDACTED\]/);
   });

@@ -124,7 +124,8 @@ describe('access', () => {
     const emisor = await createUser(t, admin, 'emisor-sandbox@test.uy', [{ idEmpresa: mine.id, rol: 'emisor' }]);
     const owner = await createUser(t, admin, 'admin-sandbox@test.uy', [{ idEmpresa: mine.id, rol: 'administrador' }]);
     for (const path of ['/api/v1/sandbox/dgi/certificado', '/api/v1/sandbox/dgi/cae']) {
-      const body = (idEmpresa: number) => ({ idEmpresa, tipoCfe: 101, serie: 'Z', desde: 1, hasta: 10 });
+      // Bodies are strict: the certificate takes only idEmpresa.
+      const body = (idEmpresa: number) => (path.endsWith('/cae') ? { idEmpresa, tipoCfe: 101, serie: 'Z', desde: 1, hasta: 10 } : { idEmpresa });
       assert.equal((await t.call(emisor.token, 'POST', path, body(mine.id))).body.code, 'SIN_PERMISO', path);
       assert.equal((await t.call(owner.token, 'POST', path, body(theirs.id))).status, 404, path);
       assert.equal((await t.call(undefined, 'POST', path, body(mine.id))).status, 401, path);
