@@ -95,21 +95,26 @@ export function whereClause(companyId: number, f: ReceivedSearchFilters): SQL {
   return sql.join(c, sql` and `);
 }
 
-/** Sort keys as SQL expressions; `id` always closes the key so paging is stable. */
+/**
+ * Sort keys as SQL expressions; `id` always closes the key so paging is stable. Columns are qualified:
+ * a bare ORDER BY name means the output column first, and SUMMARY outputs `fecha_emision::text as
+ * fecha_emision`, which would sort text and bypass the index (a full scan and sort, seen in the bench).
+ */
+const T = 'received_cfes.';
 const SORT_EXPR: Record<SortKey, string[]> = {
-  fechaComprobante: ['fecha_emision'],
-  fechaRecepcion: ['recibido_en'],
-  fechaDecision: ['decidido_en'],
-  secuencia: ['secuencia'],
-  numero: ['tipo_cfe', 'serie', 'numero'],
+  fechaComprobante: [`${T}fecha_emision`],
+  fechaRecepcion: [`${T}recibido_en`],
+  fechaDecision: [`${T}decidido_en`],
+  secuencia: [`${T}secuencia`],
+  numero: [`${T}tipo_cfe`, `${T}serie`, `${T}numero`],
   mntTotal: ['coalesce(mnt_total, 0)'],
   razonSocialEmisor: [`coalesce(lower(razon_social_emisor), '')`],
-  vencimientoRespuesta: ['vencimiento_respuesta'],
+  vencimientoRespuesta: [`${T}vencimiento_respuesta`],
 };
 
 function orderBy(sort: ReceivedSort): SQL {
   const dir = sort.direccion === 'asc' ? 'asc' : 'desc';
-  return sql.raw([...SORT_EXPR[sort.orden], 'id'].map((e) => `${e} ${dir}`).join(', '));
+  return sql.raw([...SORT_EXPR[sort.orden], `${T}id`].map((e) => `${e} ${dir}`).join(', '));
 }
 
 /** A search row: no XML, no `datos`, no checks (kept light on purpose; GET {id} has them). */
