@@ -64,7 +64,7 @@ export async function runReceivedSearchBench() {
       ['fechaRecepcion one day', { tipoFiltro: 'fechaRecepcion', fechaComprobanteDesde: '2025-06-10', fechaComprobanteHasta: '2025-06-10' }],
       ['fechaDecision one day', { tipoFiltro: 'fechaDecision', fechaComprobanteDesde: '2025-06-10', fechaComprobanteHasta: '2025-06-10' }],
       ['rutEmisor', { rutEmisor: '222222221234' }],
-      ['estado pendiente + due before', { estado: 'pendiente', vencimientoRespuestaHasta: '2024-03-01' }],
+      ['estado pendiente + due before, by due date', { estado: 'pendiente', vencimientoRespuestaHasta: '2024-03-01', orden: 'vencimientoRespuesta', direccion: 'asc' }],
       ['tipoCfe + serie + numero', { tipoCfe: '111', serie: 'A', numero: '500000' }],
       ['month + USD + amount', { fechaComprobanteDesde: '2025-02-01', fechaComprobanteHasta: '2025-02-28', moneda: 'USD', montoDesde: '1000.00', montoHasta: '5000.00' }],
       ['month + razonSocialEmisor contains', { fechaComprobanteDesde: '2025-02-01', fechaComprobanteHasta: '2025-02-28', razonSocialEmisor: 'proveedor 123 ' }],
@@ -74,7 +74,7 @@ export async function runReceivedSearchBench() {
     const figures: Record<string, unknown> = { rows, seedSeconds };
     for (const [name, raw] of cases) {
       const filters = receivedSearchFilters.parse(raw);
-      const sort = receivedSort.parse({});
+      const sort = receivedSort.parse(raw);
       const times: number[] = [];
       let total = 0;
       for (let i = 0; i < 3; i++) {
@@ -83,7 +83,8 @@ export async function runReceivedSearchBench() {
         times.push(Number(process.hrtime.bigint() - s) / 1e6);
       }
       const where = whereClause(companyId, filters);
-      const pagePlan = await plan(db, sql`select id from received_cfes where ${where} order by fecha_emision desc, id desc limit 50`);
+      const key = sort.orden === 'vencimientoRespuesta' ? 'vencimiento_respuesta' : 'fecha_emision';
+      const pagePlan = await plan(db, sql`select id from received_cfes where ${where} order by ${sql.raw(`${key} ${sort.direccion}, id ${sort.direccion}`)} limit 50`);
       const countPlan = await plan(db, sql`select count(*) from received_cfes where ${where}`);
       const usesIndex = /Index|Bitmap/.test(pagePlan) && /Index|Bitmap/.test(countPlan) && !/Seq Scan/.test(countPlan);
       // The count alone, as the server executes it (Execution Time of EXPLAIN ANALYZE): the share of the exact total.

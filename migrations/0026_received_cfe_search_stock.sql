@@ -8,5 +8,5 @@ CREATE INDEX "received_cfes_company_decidido_idx" ON "received_cfes" USING btree
 CREATE INDEX "received_cfes_company_estado_idx" ON "received_cfes" USING btree ("company_id","estado","fecha_emision");--> statement-breakpoint
 CREATE INDEX "received_cfes_company_emisor_idx" ON "received_cfes" USING btree ("company_id","rut_emisor","fecha_emision");--> statement-breakpoint
 CREATE INDEX "received_cfes_company_numero_idx" ON "received_cfes" USING btree ("company_id","tipo_cfe","serie","numero");--> statement-breakpoint
-CREATE INDEX "received_cfes_company_vencimiento_idx" ON "received_cfes" USING btree ("company_id","vencimiento_respuesta");--> statement-breakpoint
+CREATE INDEX "received_cfes_company_vencimiento_idx" ON "received_cfes" USING btree ("company_id","estado","vencimiento_respuesta");--> statement-breakpoint
 CREATE INDEX "received_cfes_company_stock_idx" ON "received_cfes" USING btree ("company_id","stock_importado_en") WHERE stock_referencia is not null;

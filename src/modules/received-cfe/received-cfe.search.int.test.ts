@@ -215,6 +215,9 @@ describe('errors', () => {
 
 describe('access', () => {
   test('another company\'s received CFEs are invisible on buscar, representacionImpresa and marcarComoImportadoStock; lectura cannot mark', async () => {
+    assert.equal((await search('', '')).status, 401);
+    assert.equal((await pdf('', `idCfe=${receivedId}`)).status, 401);
+    assert.equal((await stock(ids.r3, { referencia: 'Y' }, '')).status, 401);
     const outsider = await createUser(t, admin, 'rc2-outsider@test.uy', [{ idEmpresa: a.id, rol: 'administrador' }]);
     assert.notEqual((await search('', outsider.token)).status, 200);
     const own = await t.call(outsider.token, 'GET', `/api/v1/cferecibido/buscar?idEmpresa=${a.id}`);

@@ -123,7 +123,8 @@ export const receivedCfes = pgTable(
     index('received_cfes_company_estado_idx').on(t.companyId, t.estado, t.fechaEmision),
     index('received_cfes_company_emisor_idx').on(t.companyId, t.rutEmisor, t.fechaEmision),
     index('received_cfes_company_numero_idx').on(t.companyId, t.tipoCfe, t.serie, t.numero),
-    index('received_cfes_company_vencimiento_idx').on(t.companyId, t.vencimientoRespuesta),
+    // "pendiente, due before X", sorted by the due date: the clerk's to-do list.
+    index('received_cfes_company_vencimiento_idx').on(t.companyId, t.estado, t.vencimientoRespuesta),
     index('received_cfes_company_stock_idx').on(t.companyId, t.stockImportadoEn).where(sql`stock_referencia is not null`),
   ],
 );
