@@ -14,7 +14,7 @@ const scenarios: Array<[file: string, exportName: string]> = [
   ['./lifecycle.ts', 'runLifecycleBench'],
 ];
 // Slow (inserts ~1.1M rows): only with `npm run bench -- --search`.
-if (process.argv.includes('--search')) scenarios.push(['./search.ts', 'runSearchBench']);
+if (process.argv.includes('--search')) scenarios.push(['./search.ts', 'runSearchBench'], ['./received-search.ts', 'runReceivedSearchBench']);
 
 const results: Record<string, unknown> = {};
 for (const [file, name] of scenarios) {

@@ -10,6 +10,7 @@ import { createMailboxService, type MailboxPorts, type SecretBox } from './recei
 import * as mailboxRepo from './received-cfe.mailbox.repository.js';
 import { mailboxRoutes } from './received-cfe.mailbox.routes.js';
 import { receivedCfeRoutes } from './received-cfe.routes.js';
+import { receivedCfeSearchRoutes } from './received-cfe.search.routes.js';
 import { createReceivedCfeService } from './received-cfe.service.js';
 
 export interface ReceivedCfeModuleDeps {
@@ -48,7 +49,7 @@ export function createReceivedCfeModule(deps: ReceivedCfeModuleDeps) {
   const addressOf = async (companyId: number) => (await mailboxRepo.find(deps.db, companyId))?.direccion ?? null;
   return {
     service, mailbox, addressOf,
-    routes: [receivedCfeRoutes(service), mailboxRoutes(mailbox)],
+    routes: [receivedCfeRoutes(service), receivedCfeSearchRoutes(service), mailboxRoutes(mailbox)],
     jobs: receivedCfeJobHandlers(service, mailbox),
     cron: [receivedCfeCrontab],
   };

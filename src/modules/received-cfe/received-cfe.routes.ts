@@ -28,7 +28,7 @@ export function receivedCfeRoutes(service: ReceivedCfeService): FastifyPluginAsy
 
     app.get('/api/v1/cferecibido/:id', {
       config: { minRole: 'lectura' },
-      schema: { tags, summary: 'Get received CFE by id', description: 'The received CFE with its checks, state history and our answers to the issuer. Another company\'s is 404.', params: s.idParams, response: { 200: s.receivedCfeDetail, ...errorResponses } },
+      schema: { tags, summary: 'Get received CFE by id', description: 'The received CFE with its checks, state history, our answers to the issuer and `importadoStock` (the stock reference recorded by marcarComoImportadoStock, or null). Another company\'s is 404.', params: s.idParams, response: { 200: s.receivedCfeDetail, ...errorResponses } },
     }, async (req) => service.get(requireActor(req), req.params.id));
 
     app.get('/api/v1/cferecibido/:id/xml', {

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import { PG_INT_MAX } from '../../lib/pg-int.js';
+import { positiveInt4 } from '../../platform/http/numbers.js';
+import { pagingQuery } from '../../platform/http/paging.js';
+import { PDF_FORMATOS } from '../cfe-documents/cfe-documents.render.js';
+import { RECEIVED_STATES, receivedSearchFilters, receivedSort } from './received-cfe.search.js';
 
 const id = z.number().int().positive().max(PG_INT_MAX);
 
@@ -11,6 +15,13 @@ export const importBody = z.strictObject({
 });
 
 const motive = z.object({ codigo: z.string(), glosa: z.string(), detalle: z.string().nullish() });
+const stockRecord = z.object({
+  referencia: z.string().describe('The external stock document that took the purchase in.'),
+  lineas: z.array(z.object({ nroLinea: z.number().int(), cantidad: z.string() })).describe('Per-line quantities given, or empty.'),
+  fecha: z.string(),
+  idUsuario: z.number().int().nullable(),
+}).nullable().describe('marcarComoImportadoStock: null until the purchase is taken into stock.');
+
 const check = z.object({ control: z.string(), ok: z.boolean(), codigo: z.string().optional(), detalle: z.string().optional() });
 
 export const receivedCfe = z.object({
@@ -33,12 +44,13 @@ export const receivedCfe = z.object({
   datos: z.record(z.string(), z.unknown()).nullable().describe('Zones read from the signed XML: idDoc, emisor, receptor, totales, detalle, referencias, caeData (DGI element names).'),
   adenda: z.string().nullable(),
   verificaciones: z.array(check).describe('Each check of BRIEF 8 and its result: tamano, formato, xsd_sobre, rut_receptor, cantidad, certificado, rut_emisor_cfe, certificado_cfe, xsd_cfe, firma, receptor, duplicado.'),
-  estado: z.enum(['pendiente', 'aceptado', 'rechazado', 'rechazado_formato', 'duplicado', 'anulado_emisor']),
+  estado: z.enum(RECEIVED_STATES),
   motivos: z.array(motive),
   vencimientoRespuesta: z.string().nullable().describe('Date by which the company means to decide (company setting plazoRespuestaCfeRecibidoDias; DGI sets no deadline, BRIEF 8).'),
   decididoEn: z.string().nullable(),
   idRespuesta: z.number().int().nullable().describe('The ACKCFE that carried our answer for this CFE.'),
   recibidoEn: z.string(),
+  importadoStock: stockRecord,
 });
 
 export const receivedCfeDetail = receivedCfe.extend({
@@ -71,4 +83,38 @@ export const decisionResult = z.object({
   hechos: z.number().int(),
   fallidos: z.number().int().describe('no_permitido + no_encontrado.'),
   repetida: z.boolean().describe('true: replay of an earlier call with the same Idempotency-Key.'),
+});
+
+/** GET /api/v1/cferecibido/buscar (issue 31 point 1). */
+export const searchQuery = z.object({ idEmpresa: positiveInt4 }).merge(receivedSearchFilters).merge(receivedSort).merge(pagingQuery);
+
+export const searchRow = z.object({
+  id: z.number().int(), idEmpresa: z.number().int(), secuencia: z.number().int(), canal: z.enum(['correo', 'importacion']),
+  rutEmisor: z.string().nullable(), razonSocialEmisor: z.string().nullable(), tipoCfe: z.number().int().nullable(),
+  serie: z.string().nullable(), numero: z.number().int().nullable(), fechaEmision: z.string().nullable(),
+  moneda: z.string().nullable(), tipoCambio: z.string().nullable(), mntTotal: z.string().nullable(), mntPagar: z.string().nullable(),
+  estado: z.enum(RECEIVED_STATES), motivos: z.array(motive), vencimientoRespuesta: z.string().nullable(),
+  decididoEn: z.string().nullable(), recibidoEn: z.string(), importadoStock: stockRecord,
+});
+
+/** GET /api/v1/cferecibido/representacionImpresa (issue 31 point 2). */
+export const printedQuery = z.object({
+  idCfe: z.coerce.number().int().positive().max(PG_INT_MAX).describe('Received CFE id.'),
+  formato: z.enum(PDF_FORMATOS).default('A4').describe('`A4` (default) or `ticket80` (80 mm roll).'),
+});
+
+/** POST /api/v1/cferecibido/marcarComoImportadoStock/{id} (issue 31 point 4). */
+export const stockBody = z.strictObject({
+  idEmpresa: id.optional().describe('When given, the CFE must belong to it (else 404).'),
+  referencia: z.string().trim().min(1).max(100).describe('The external stock document (receipt, entry number) that took the purchase in.'),
+  lineas: z.array(z.strictObject({
+    nroLinea: z.number().int().min(1).max(9999).describe('NroLinDet of the CFE line.'),
+    cantidad: z.string().regex(/^\d{1,14}(\.\d{1,3})?$/, 'Cantidad como texto decimal positivo, hasta 3 decimales.').refine((v) => Number(v) > 0, 'debe ser mayor que 0').describe('Quantity taken in, decimal string (up to 3 decimals, like DGI\'s Cantidad).'),
+  })).min(1).max(700).optional().describe('Per-line quantities; without it the whole CFE was taken in.'),
+});
+
+export const stockResult = z.object({
+  id: z.number().int(),
+  importadoStock: stockRecord.unwrap(),
+  repetido: z.boolean().describe('true: the same referencia was already recorded; nothing changed.'),
 });

@@ -18,6 +18,12 @@ import { intake, type IntakePorts, type IntakeSource } from './received-cfe.inta
 import { sendAnswerMailJob } from './received-cfe.jobs.js';
 import * as repo from './received-cfe.repository.js';
 import { receivedCfeView } from './received-cfe.view.js';
+import { errors } from '../../lib/errors.js';
+import type { Paging } from '../../platform/http/paging.js';
+import type { PdfFormato } from '../documents/pdf/index.js';
+import { isPrintable, receivedPdfName, renderReceivedCfe } from './received-cfe.documents.js';
+import { filterProblems, searchReceivedCfes, type ReceivedSearchFilters, type ReceivedSort } from './received-cfe.search.js';
+import { markImportedToStock, type StockInput } from './received-cfe.stock.js';
 
 export interface ReceivedCfeDeps {
   db: Db;
@@ -95,6 +101,29 @@ export function createReceivedCfeService(deps: ReceivedCfeDeps) {
     async xml(actor: Actor, id: number) {
       const row = await visible(actor, id);
       return { xml: row.xml, fileName: `CFE_${row.rutEmisor ?? 'desconocido'}_${row.tipoCfe ?? 0}_${row.serie ?? ''}${row.numero ?? row.id}.xml` };
+    },
+
+    /** GET /api/v1/cferecibido/buscar (issue 31 point 1). */
+    async search(actor: Actor, q: { idEmpresa: number } & ReceivedSearchFilters & ReceivedSort, paging: Paging) {
+      const { idEmpresa, orden, direccion, ...filters } = q;
+      assertCompanyRole(actor, idEmpresa, 'lectura');
+      const problems = filterProblems(filters);
+      if (problems.length) throw errors.VALIDACION(problems.join(' '));
+      return searchReceivedCfes(db, idEmpresa, filters, { orden, direccion }, paging);
+    },
+
+    /** GET /api/v1/cferecibido/representacionImpresa (issue 31 point 2): the issuer's printed copy, drawn from the received XML. */
+    async printed(actor: Actor, id: number, formato: PdfFormato) {
+      const row = await visible(actor, id);
+      if (!isPrintable(row)) throw E.CFE_RECIBIDO_NO_IMPRIMIBLE();
+      return { pdf: await renderReceivedCfe(row, formato), fileName: receivedPdfName(row) };
+    },
+
+    /** POST /api/v1/cferecibido/marcarComoImportadoStock/{id} (issue 31 point 4). */
+    async markStock(actor: Actor, id: number, input: StockInput & { idEmpresa?: number }) {
+      const row = await visible(actor, id, 'emisor');
+      if (input.idEmpresa !== undefined && input.idEmpresa !== row.companyId) throw E.CFE_RECIBIDO_NO_ENCONTRADO();
+      return markImportedToStock(db, row, actor.userId, input);
     },
 
     /** One of our signed answers (ACKSobre / ACKCFE), to download. */

@@ -13,6 +13,12 @@ export interface CheckResult {
   detalle?: string;
 }
 
+/** A line taken into stock: NroLinDet of the CFE and the quantity counted (decimal string). */
+export interface StockLine {
+  nroLinea: number;
+  cantidad: string;
+}
+
 export type ReceivedCfeState = 'pendiente' | 'aceptado' | 'rechazado' | 'rechazado_formato' | 'duplicado' | 'anulado_emisor';
 export type Channel = 'correo' | 'importacion';
 
@@ -96,11 +102,30 @@ export const receivedCfes = pgTable(
     /** The ACKCFE that carried our answer for this CFE (received_answers.id), once sent. */
     respuestaId: bigint({ mode: 'number' }),
     recibidoEn: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /**
+     * marcarComoImportadoStock (issue 31 point 4): the external stock document that took the purchase
+     * in, once and for all (another reference later is refused), optional per-line quantities.
+     */
+    stockReferencia: text(),
+    stockLineas: jsonb().$type<StockLine[]>(),
+    stockImportadoEn: timestamp({ withTimezone: true, mode: 'date' }),
+    stockImportadoPor: integer(),
   },
   (t) => [
     uniqueIndex('received_cfes_secuencia_uq').on(t.companyId, t.secuencia),
     uniqueIndex('received_cfes_identity_uq').on(t.companyId, t.rutEmisor, t.tipoCfe, t.serie, t.numero).where(sql`estado not in ('duplicado', 'rechazado_formato')`),
     index('received_cfes_envelope_idx').on(t.envelopeId),
+    // Search (issue 31 point 1, received-cfe.search.ts): every index leads with company_id; the date
+    // indexes serve tipoFiltro ranges and the sort by the same date, id closing the key.
+    index('received_cfes_company_fecha_emision_idx').on(t.companyId, t.fechaEmision, t.id),
+    index('received_cfes_company_recibido_idx').on(t.companyId, t.recibidoEn, t.id),
+    index('received_cfes_company_decidido_idx').on(t.companyId, t.decididoEn, t.id).where(sql`decidido_en is not null`),
+    index('received_cfes_company_estado_idx').on(t.companyId, t.estado, t.fechaEmision),
+    index('received_cfes_company_emisor_idx').on(t.companyId, t.rutEmisor, t.fechaEmision),
+    index('received_cfes_company_numero_idx').on(t.companyId, t.tipoCfe, t.serie, t.numero),
+    // "pendiente, due before X", sorted by the due date: the clerk's to-do list.
+    index('received_cfes_company_vencimiento_idx').on(t.companyId, t.estado, t.vencimientoRespuesta),
+    index('received_cfes_company_stock_idx').on(t.companyId, t.stockImportadoEn).where(sql`stock_referencia is not null`),
   ],
 );
 

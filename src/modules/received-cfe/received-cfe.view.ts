@@ -4,6 +4,7 @@
  */
 import { readSignedCfe } from '../cfe-documents/signed-cfe-reader.js';
 import type { Cfe } from '../emission/index.js';
+import { stockView } from './received-cfe.stock.js';
 import type { ReceivedCfeRow, ReceivedEnvelopeRow } from './received-cfe.tables.js';
 
 export interface FiscalData {
@@ -92,6 +93,7 @@ export function receivedCfeView(row: ReceivedCfeRow, envelope?: ReceivedEnvelope
     decididoEn: row.decididoEn?.toISOString() ?? null,
     idRespuesta: row.respuestaId,
     recibidoEn: row.recibidoEn.toISOString(),
+    importadoStock: stockView(row),
   };
 }
 
