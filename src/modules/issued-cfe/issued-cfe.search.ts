@@ -109,7 +109,8 @@ export function whereClause(companyId: number, f: SearchFilters): SQL {
 /** Sort keys as SQL expressions; `id` always closes the key so keyset paging is total. */
 const SORT_EXPR: Record<SortKey, string[]> = {
   fechaFirma: ['firmado_en'],
-  fechaEmision: ['fecha_emision'],
+  // Qualified: a bare name in ORDER BY would mean the select list's `fecha_emision::text` (a text sort, no index).
+  fechaEmision: ['issued_cfes.fecha_emision'],
   numero: ['tipo_cfe', 'serie', 'numero'],
   mntTotal: ['coalesce(mnt_total, 0)'],
   receptorNombre: [`coalesce(lower(receptor_nombre), '')`],
