@@ -9,7 +9,7 @@ import { validateXml } from '../../platform/xml/xsd.ts';
 import { BcuSoapClient } from './bcu.soap-client.ts';
 import { DgiPermanentError, DgiTransientError, isTransientDgiError } from './dgi.errors.ts';
 import { DgiSoapReceptionClient } from './dgi.soap-client.ts';
-import { soapEnvelope } from './dgi.soap.ts';
+import { createWsSecurity, signEnvelope, soapEnvelope } from './dgi.soap.ts';
 import { startDgiSimulator, type DgiSimulator } from './dgi.simulator.ts';
 import { loadPkcs12 } from '../../platform/crypto/pki.ts';
 import { createSelfSignedCertificate } from '../../platform/crypto/test-ca.ts';
@@ -225,6 +225,24 @@ describe('WS_eFactura', () => {
     assert.ok('fault' in result);
     assert.equal(result.fault.codigo, 101);
     assert.match(result.fault.detalle ?? '', /No signature in message!/);
+  });
+
+  test('WS-Security signature that does not match the request: fault 101, no ACK', async () => {
+    const body = '<dgi:WS_eFactura.EFACRECEPCIONSOBRE xmlns:dgi="http://dgi.gub.uy"><dgi:Datain><dgi:xmlData>x</dgi:xmlData></dgi:Datain></dgi:WS_eFactura.EFACRECEPCIONSOBRE>';
+    const signed = signEnvelope(soapEnvelope(body), createWsSecurity(company));
+    const post = (xml: string) => postSoap('WS_eFactura', sim.urls.efactura, xml, 'http://dgi.gub.uyaction/AWS_EFACTURA.EFACRECEPCIONSOBRE', 5000);
+    const bodyChanged = await post(signed.replace('<dgi:xmlData>x<', '<dgi:xmlData>y<'));
+    assert.ok('fault' in bodyChanged);
+    assert.equal(bodyChanged.fault.codigo, 101);
+    assert.match(bodyChanged.fault.detalle ?? '', /digest/);
+    const value = /<ds:SignatureValue>([^<]+)</.exec(signed)![1];
+    const forged = value.slice(0, 10) + (value[10] === 'A' ? 'B' : 'A') + value.slice(11);
+    const signatureChanged = await post(signed.replace(value, forged));
+    assert.ok('fault' in signatureChanged);
+    assert.match(signatureChanged.fault.detalle ?? '', /signature does not verify/);
+    const unreferenced = await post(signed.replace(/wsu:Id="([^"]+)">(<dgi:WS_eFactura)/, 'wsu:Id="other">$2'));
+    assert.ok('fault' in unreferenced);
+    assert.match(unreferenced.fault.detalle ?? '', /does not cover soapenv:Body/);
   });
 
   test('simulator down: transient errors (reset and 503)', async () => {
