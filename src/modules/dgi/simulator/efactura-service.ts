@@ -12,7 +12,7 @@ import { escapeXml, soapEnvelope, soapFaultXml } from '../dgi.soap.ts';
 import { ackCfeXml, ackRepDiarioXml, ackSobreXml, motivo, type CaratulaValues, type CfeResult } from './ack-xml.ts';
 import { checkCfe, summarize, type CaeRange, type CfeSummary, type RejectRule } from './cfe-checks.ts';
 import { rootChildSpans, verifyStandaloneSignature } from '../../../platform/xml/standalone-signature.ts';
-import { base64ToPem, rucFromCertificate, signEnveloped } from './xmldsig.ts';
+import { base64ToPem, rucFromCertificate, signAnswer } from './xmldsig.ts';
 
 const CFE_NS = 'http://cfe.dgi.gub.uy';
 const MAX_ENVELOPE_BYTES = 2 * 1024 * 1024; // S07, FSOB
@@ -111,7 +111,7 @@ export class EfacturaService {
   }
 
   private reply(xmlData: string, operation: string): SoapReply {
-    const signed = signEnveloped(xmlData, this.keys.privateKeyPem, this.keys.certificatePem, 'sha1');
+    const signed = signAnswer(xmlData, this.keys.privateKeyPem, this.keys.certificatePem, 'sha1');
     return {
       status: 200,
       body: soapEnvelope(
