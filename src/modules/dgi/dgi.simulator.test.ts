@@ -9,11 +9,13 @@ import { validateXml } from '../../platform/xml/xsd.ts';
 import { BcuSoapClient } from './bcu.soap-client.ts';
 import { DgiPermanentError, DgiTransientError, isTransientDgiError } from './dgi.errors.ts';
 import { DgiSoapReceptionClient } from './dgi.soap-client.ts';
-import { soapEnvelope } from './dgi.soap.ts';
+import { createWsSecurity, escapeXml, signEnvelope, soapEnvelope, xml10LineSeparatorsAsReferences } from './dgi.soap.ts';
 import { startDgiSimulator, type DgiSimulator } from './dgi.simulator.ts';
 import { loadPkcs12 } from '../../platform/crypto/pki.ts';
 import { createSelfSignedCertificate } from '../../platform/crypto/test-ca.ts';
 import { envelope, signedCfc, signedTicket, zeroReport, type Signer } from './dgi.test-helpers.ts';
+import { SignedXml } from 'xml-crypto';
+import { DOMParser } from '@xmldom/xmldom';
 import { postSoap } from './http-post.ts';
 import { RutSoapClient } from './rut.soap-client.ts';
 import { verifyEnveloped } from './simulator/xmldsig.ts';
@@ -225,6 +227,37 @@ describe('WS_eFactura', () => {
     assert.ok('fault' in result);
     assert.equal(result.fault.codigo, 101);
     assert.match(result.fault.detalle ?? '', /No signature in message!/);
+  });
+
+  test('WS-Security made on the request\'s bytes verifies with xml-crypto too (rsa-sha1 and rsa-sha256, U+2028 and non-ASCII text)', async () => {
+    for (const algorithm of ['sha1', 'sha256'] as const) {
+      const body = `<WS_eFactura.EFACRECEPCIONSOBRE xmlns="http://dgi.gub.uy"><Datain><xmlData>${escapeXml('<a>línea\u2028otra & ñ</a>')}</xmlData></Datain></WS_eFactura.EFACRECEPCIONSOBRE>`;
+      const signed = signEnvelope(soapEnvelope(body), createWsSecurity({ ...company, algorithm }));
+      assert.match(signed, /<soapenv:Body xmlns:wsu="[^"]+" wsu:Id="_0">/);
+      // xmldom reads U+2028 as a line end unless written as a reference (dgi.soap.ts).
+      const xml = xml10LineSeparatorsAsReferences(signed);
+      const verifier = new SignedXml({ publicCert: company.certificatePem, getCertFromKeyInfo: () => null });
+      verifier.loadSignature(new DOMParser().parseFromString(xml, 'text/xml').getElementsByTagNameNS('http://www.w3.org/2000/09/xmldsig#', 'Signature')[0] as unknown as Node);
+      assert.equal(verifier.checkSignature(xml), true, algorithm);
+    }
+  });
+
+  test('WS-Security signature that does not match the request: fault 101, no ACK', async () => {
+    const body = '<dgi:WS_eFactura.EFACRECEPCIONSOBRE xmlns:dgi="http://dgi.gub.uy"><dgi:Datain><dgi:xmlData>x</dgi:xmlData></dgi:Datain></dgi:WS_eFactura.EFACRECEPCIONSOBRE>';
+    const signed = signEnvelope(soapEnvelope(body), createWsSecurity(company));
+    const post = (xml: string) => postSoap('WS_eFactura', sim.urls.efactura, xml, 'http://dgi.gub.uyaction/AWS_EFACTURA.EFACRECEPCIONSOBRE', 5000);
+    const bodyChanged = await post(signed.replace('<dgi:xmlData>x<', '<dgi:xmlData>y<'));
+    assert.ok('fault' in bodyChanged);
+    assert.equal(bodyChanged.fault.codigo, 101);
+    assert.match(bodyChanged.fault.detalle ?? '', /digest/);
+    const value = /<ds:SignatureValue>([^<]+)</.exec(signed)![1];
+    const forged = value.slice(0, 10) + (value[10] === 'A' ? 'B' : 'A') + value.slice(11);
+    const signatureChanged = await post(signed.replace(value, forged));
+    assert.ok('fault' in signatureChanged);
+    assert.match(signatureChanged.fault.detalle ?? '', /signature does not verify/);
+    const unreferenced = await post(signed.replace(/wsu:Id="([^"]+)">(<dgi:WS_eFactura)/, 'wsu:Id="other">$2'));
+    assert.ok('fault' in unreferenced);
+    assert.match(unreferenced.fault.detalle ?? '', /does not cover soapenv:Body/);
   });
 
   test('simulator down: transient errors (reset and 503)', async () => {

@@ -18,7 +18,7 @@ import { issueTestCertificate, toPkcs12 } from '../../platform/crypto/test-ca.js
 import { builtInTrustAnchors } from '../../platform/crypto/trust-store.js';
 import { newIdentity, openSimulatorState, SimulatorStateError, type SimulatorIdentity, type SimulatorRecord } from './simulator/state.ts';
 import { signEnveloped } from './simulator/xmldsig.ts';
-import { bodyOperation, childText, verifyWsSecurity, xmlDataOf } from './simulator/wss-verify.ts';
+import { verifyWsSecurity } from './simulator/wss-verify.ts';
 
 export const SIMULATOR_PATHS = {
   efactura: '/ePrueba/ws_eprueba',
@@ -200,14 +200,15 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
       const reply = { status: 500, body: soapFaultXml(101, 'Error de Seguridad en la invocación', wss.reason) };
       return { reply, submission: { ...base, service: 'UNKNOWN', xmlData: request, httpStatus: 500, fault: wss.reason } };
     }
-    const op = bodyOperation(wss.document);
+    const op = wss.operation;
+    const childText = (name: string) => op?.texts.get(name) ?? null;
     if (path === SIMULATOR_PATHS.rut && op?.operation === 'WS_PersonaGetActEmpresarial.Execute') {
-      const rutValue = childText(op.body, 'Rut') ?? '';
+      const rutValue = childText('Rut') ?? '';
       const reply = rut.answer(rutValue.trim());
       return { reply, submission: { ...base, service: 'RUT', xmlData: rutValue, httpStatus: reply.status } };
     }
     if (path === SIMULATOR_PATHS.efactura && op) {
-      const xmlData = xmlDataOf(request) ?? '';
+      const xmlData = childText('xmlData') ?? '';
       const name = op.operation.replace(/^WS_eFactura\./, '');
       if (name === 'EFACRECEPCIONSOBRE') {
         const r = efactura.receiveEnvelope(xmlData, wss.certificate);
@@ -225,7 +226,7 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
     if (path === SIMULATOR_PATHS.consultas && op) {
       const name = op.operation.replace(/^WS_eFactura_Consultas\./, '') as ConsultasOperation;
       if (CONSULTAS_OPERATIONS.includes(name)) {
-        const cfeid = { TipoCFE: childText(op.body, 'TipoCFE'), Serie: childText(op.body, 'Serie'), Nro: childText(op.body, 'Nro') };
+        const cfeid = { TipoCFE: childText('TipoCFE'), Serie: childText('Serie'), Nro: childText('Nro') };
         const reply = answerConsulta(efactura, name, cfeid, wss.certificate);
         return { reply, submission: { ...base, service: name, xmlData: `${cfeid.TipoCFE}-${cfeid.Serie}-${cfeid.Nro}`, httpStatus: reply.status } };
       }

@@ -6,9 +6,11 @@
  * real WSDL, goes through the `soap` library (dgi.soap-client.ts). WS-Security signing is the same
  * `WSSecurityCert` in both paths, so DGI sees identical headers.
  */
+import { randomUUID } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
 import { WSSecurityCert } from 'soap';
 import type { WsSecurityCredentials } from './dgi.client.ts';
+import { signWsSecurity } from './dgi.wss-sign.ts';
 
 export const SOAP_ENV_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 
@@ -52,7 +54,12 @@ export function createWsSecurity(credentials: WsSecurityCredentials): WSSecurity
   // operator cannot act on; the signatures it makes are verified by xmlsec1 in the tests. Only
   // that call runs with deprecation notices off (util.deprecate reads the flag when first called).
   const postProcess = security.postProcess.bind(security);
+  const algorithms = { signature: sha256 ? RSA_SHA256 : RSA_SHA1, digest: sha256 ? SHA256 : SHA1 };
+  const tokenId = `x509-${randomUUID().replace(/-/g, '')}`;
   security.postProcess = (xml: string, envelopeKey: string) => {
+    // The same header made on the request's bytes (dgi.wss-sign.ts); the library for what that does not take.
+    const signed = signWsSecurity(xml, envelopeKey, credentials, algorithms, tokenId);
+    if (signed !== null) return signed;
     const before = process.noDeprecation;
     process.noDeprecation = true;
     try {

@@ -126,7 +126,6 @@ function describe(err: unknown): string[] {
  * pass a Buffer for documents declared in another encoding (DGI's sample envelope is ISO-8859-1).
  */
 export function validateXml(kind: XsdKind, xml: string | Uint8Array): XsdResult {
-  const validator = getValidator(kind);
   let doc: XmlDocument;
   try {
     doc =
@@ -137,12 +136,19 @@ export function validateXml(kind: XsdKind, xml: string | Uint8Array): XsdResult 
     return { ok: false, errors: describe(err) };
   }
   try {
-    validator.validate(doc);
+    return validateDocument(kind, doc);
+  } finally {
+    doc.dispose();
+  }
+}
+
+/** Validates a document the caller parsed (and disposes), for a caller that reads it too. */
+export function validateDocument(kind: XsdKind, doc: XmlDocument): XsdResult {
+  try {
+    getValidator(kind).validate(doc);
     return { ok: true };
   } catch (err) {
     return { ok: false, errors: describe(err) };
-  } finally {
-    doc.dispose();
   }
 }
 

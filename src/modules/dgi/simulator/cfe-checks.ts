@@ -4,6 +4,7 @@
  * observed: the same findings become CE with C-codes (BRIEF §6, §10).
  */
 import type { KeyObject } from 'node:crypto';
+import { XmlElement } from 'libxml2-wasm';
 import type { Motivo } from '../dgi.client.ts';
 import { GLOSAS, motivo, type CfeResult } from './ack-xml.ts';
 import { verifyStandaloneSignature } from '../../../platform/xml/standalone-signature.ts';
@@ -44,19 +45,26 @@ function matches(rule: CfeMatcher, cfe: CfeSummary): boolean {
   );
 }
 
-const first = (el: Element, name: string): string | null => {
-  const found = Array.from(el.getElementsByTagName('*')).find((e) => e.localName === name);
-  return found ? (found.textContent ?? '').trim() : null;
-};
+const SUMMARY_FIELDS = ['RUCEmisor', 'TipoCFE', 'Serie', 'Nro', 'FchEmis', 'TmstFirma'] as const;
 
-export function summarize(cfe: Element): CfeSummary {
+/** The CFE's identity: the first element of each name in document order, read in one walk (libxml2). */
+export function summarize(cfe: XmlElement): CfeSummary {
+  const found = new Map<string, string>();
+  const walk = (el: XmlElement) => {
+    for (let n = el.firstChild; n && found.size < SUMMARY_FIELDS.length; n = n.next) {
+      if (!(n instanceof XmlElement)) continue;
+      if ((SUMMARY_FIELDS as readonly string[]).includes(n.name) && !found.has(n.name)) found.set(n.name, n.content.trim());
+      walk(n);
+    }
+  };
+  walk(cfe);
   return {
-    rucEmisor: first(cfe, 'RUCEmisor') ?? '',
-    tipoCFE: first(cfe, 'TipoCFE') ?? '',
-    serie: first(cfe, 'Serie') ?? '',
-    nro: Number(first(cfe, 'Nro') ?? NaN),
-    fchEmis: first(cfe, 'FchEmis'),
-    tmstFirma: first(cfe, 'TmstFirma'),
+    rucEmisor: found.get('RUCEmisor') ?? '',
+    tipoCFE: found.get('TipoCFE') ?? '',
+    serie: found.get('Serie') ?? '',
+    nro: Number(found.get('Nro') ?? NaN),
+    fchEmis: found.get('FchEmis') ?? null,
+    tmstFirma: found.get('TmstFirma') ?? null,
   };
 }
 
@@ -78,11 +86,10 @@ export interface CfeCheckContext {
 }
 
 /**
- * Evaluates one CFE of an accepted envelope: `element` (parsed) for its identity, `standalone`
+ * Evaluates one CFE of an accepted envelope: `cfe` (its identity, `summarize`), `standalone`
  * (the CFE's own bytes cut from the envelope) for the signature. Consumes a matching reject rule.
  */
-export function checkCfe(element: Element, standalone: string, ordinal: number, ctx: CfeCheckContext): CfeResult {
-  const cfe = summarize(element);
+export function checkCfe(cfe: CfeSummary, standalone: string, ordinal: number, ctx: CfeCheckContext): CfeResult {
   const isCfc = cfe.tipoCFE.startsWith('2');
   const found: Motivo[] = [];
 

@@ -4,15 +4,15 @@
  * signed with the simulator's key (rsa-sha1, like DGI's own).
  */
 import { randomBytes, X509Certificate } from 'node:crypto';
-import { DOMParser } from '@xmldom/xmldom';
+import { ParseOption, XmlDocument, XmlElement } from 'libxml2-wasm';
 import { checkChain } from '../../../platform/crypto/chain.ts';
-import { validateXml } from '../../../platform/xml/xsd.ts';
+import { validateDocument, validateXml } from '../../../platform/xml/xsd.ts';
 import type { Motivo } from '../dgi.client.ts';
 import { escapeXml, soapEnvelope, soapFaultXml } from '../dgi.soap.ts';
 import { ackCfeXml, ackRepDiarioXml, ackSobreXml, motivo, type CaratulaValues, type CfeResult } from './ack-xml.ts';
-import { checkCfe, type CaeRange, type RejectRule } from './cfe-checks.ts';
+import { checkCfe, summarize, type CaeRange, type CfeSummary, type RejectRule } from './cfe-checks.ts';
 import { rootChildSpans, verifyStandaloneSignature } from '../../../platform/xml/standalone-signature.ts';
-import { base64ToPem, rucFromCertificate, signEnveloped } from './xmldsig.ts';
+import { base64ToPem, rucFromCertificate, signAnswer } from './xmldsig.ts';
 
 const CFE_NS = 'http://cfe.dgi.gub.uy';
 const MAX_ENVELOPE_BYTES = 2 * 1024 * 1024; // S07, FSOB
@@ -111,7 +111,7 @@ export class EfacturaService {
   }
 
   private reply(xmlData: string, operation: string): SoapReply {
-    const signed = signEnveloped(xmlData, this.keys.privateKeyPem, this.keys.certificatePem, 'sha1');
+    const signed = signAnswer(xmlData, this.keys.privateKeyPem, this.keys.certificatePem, 'sha1');
     return {
       status: 200,
       body: soapEnvelope(
@@ -144,19 +144,24 @@ export class EfacturaService {
     });
 
     if (Buffer.byteLength(xmlData, 'utf8') > MAX_ENVELOPE_BYTES) return reject(motivo('S07'));
-    let doc: Document;
+    // One libxml2 parse for the schema and the CFEs' identities (xmldom built a second DOM of it).
+    if (/<!DOCTYPE/i.test(xmlData)) return reject(motivo('S01', 'DOCTYPE no admitido'));
+    let doc: XmlDocument;
     try {
-      doc = new DOMParser({ onError: (level, msg) => { if (level !== 'warning') throw new Error(msg); } })
-        .parseFromString(xmlData, 'text/xml') as unknown as Document;
+      doc = XmlDocument.fromString(xmlData, { option: ParseOption.XML_PARSE_NONET });
     } catch (error) {
       return reject(motivo('S01', (error as Error).message));
     }
-    const root = doc.documentElement;
-    if (!root || root.localName !== 'EnvioCFE' || root.namespaceURI !== CFE_NS) return reject(motivo('S01'));
-    const xsd = validateXml('EnvioCFE', xmlData);
-    if (!xsd.ok) return reject(motivo('S04', xsd.errors[0]));
-
-    const cfes = Array.from(root.childNodes).filter((n) => n.nodeType === 1 && (n as Element).localName === 'CFE') as Element[];
+    const cfes: CfeSummary[] = [];
+    try {
+      const root = doc.root;
+      if (root.name !== 'EnvioCFE' || root.namespaceUri !== CFE_NS) return reject(motivo('S01'));
+      const xsd = validateDocument('EnvioCFE', doc);
+      if (!xsd.ok) return reject(motivo('S04', xsd.errors[0]));
+      for (let n = root.firstChild; n; n = n.next) if (n instanceof XmlElement && n.name === 'CFE') cfes.push(summarize(n));
+    } finally {
+      doc.dispose();
+    }
     // The CFEs' own bytes, in the same order: signatures are checked on them, never on a DOM copy.
     const spans = (rootChildSpans(xmlData) ?? []).filter((s) => s.name.replace(/^[^:]*:/, '') === 'CFE');
     if (spans.length !== cfes.length) return reject(motivo('S01', 'No se pudo delimitar cada CFE del sobre'));

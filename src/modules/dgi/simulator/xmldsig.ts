@@ -6,7 +6,9 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
+import { ParseOption, XmlDocument } from 'libxml2-wasm';
 import { SignedXml } from 'xml-crypto';
+import { createSigningContext, signCanonicalXml, type SigningKeyMaterial } from '../../emission/signer.ts';
 
 const C14N = 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315';
 const ENVELOPED = 'http://www.w3.org/2000/09/xmldsig#enveloped-signature';
@@ -65,6 +67,38 @@ export function signEnveloped(
   sig.addReference({ xpath: '/*', isEmptyUri: true, digestAlgorithm: alg.digest, transforms: [ENVELOPED, C14N] });
   sig.computeSignature(xml, { location: { reference: '/*', action: 'append' } });
   return sig.getSignedXml();
+}
+
+const answerKeys = new Map<string, SigningKeyMaterial>();
+
+/**
+ * The same enveloped signature as `signEnveloped` (KeyInfo included) for the simulator's own
+ * answers, made the way emission signs CFEs: libxml2's inclusive C14N of the document, then the
+ * template signer (emission/signer.ts). xml-crypto's parse, XPath and C14N of each ACKCFE took
+ * ~8 % of the embedded default's main thread (issue 29). The answer is the canonical form (no XML
+ * declaration) with the Signature appended.
+ */
+export function signAnswer(xml: string, privateKeyPem: string, certificatePem: string, algorithm: 'sha1' | 'sha256' = 'sha1'): string {
+  const key = `${algorithm}\n${privateKeyPem}`;
+  let material = answerKeys.get(key);
+  if (!material) {
+    const cert = new X509Certificate(certificatePem);
+    const context = createSigningContext({ privateKey: privateKeyPem, certificate: cert, hash: algorithm });
+    const keyInfo =
+      `<KeyInfo><X509Data><X509Certificate>${pemToBase64(certificatePem)}</X509Certificate><X509IssuerSerial>` +
+      `<X509IssuerName>${issuerNameRfc2253(cert)}</X509IssuerName>` +
+      `<X509SerialNumber>${serialDecimal(cert)}</X509SerialNumber></X509IssuerSerial></X509Data></KeyInfo>`;
+    material = { ...context, keyInfo };
+    answerKeys.set(key, material);
+  }
+  const doc = XmlDocument.fromString(xml, { option: ParseOption.XML_PARSE_NONET });
+  let canonical: string;
+  try {
+    canonical = doc.canonicalizeToString();
+  } finally {
+    doc.dispose();
+  }
+  return signCanonicalXml(canonical, material).xml;
 }
 
 export type VerifyResult = { ok: true } | { ok: false; reason: string };
