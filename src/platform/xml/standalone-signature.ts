@@ -13,11 +13,12 @@ import { ParseOption, XmlDocument, XmlElement } from 'libxml2-wasm';
 const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
 const C14N = 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315';
 const ENVELOPED = 'http://www.w3.org/2000/09/xmldsig#enveloped-signature';
-const SIGNATURE_HASH: Readonly<Record<string, string>> = {
+/** XMLDSig algorithm URIs → node:crypto hash names (also used by the simulator's WS-Security check). */
+export const SIGNATURE_HASH: Readonly<Record<string, string>> = {
   'http://www.w3.org/2000/09/xmldsig#rsa-sha1': 'sha1',
   'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256': 'sha256',
 };
-const DIGEST_HASH: Readonly<Record<string, string>> = {
+export const DIGEST_HASH: Readonly<Record<string, string>> = {
   'http://www.w3.org/2000/09/xmldsig#sha1': 'sha1',
   'http://www.w3.org/2001/04/xmlenc#sha256': 'sha256',
 };

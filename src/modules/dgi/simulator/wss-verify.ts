@@ -15,20 +15,13 @@ import { DOMParser } from '@xmldom/xmldom';
 import { ParseOption, XmlC14NMode, XmlDocument, XmlElement } from 'libxml2-wasm';
 import { SignedXml } from 'xml-crypto';
 import { SOAP_ENV_NS, xml10LineSeparatorsAsReferences } from '../dgi.soap.ts';
+import { DIGEST_HASH, SIGNATURE_HASH } from '../../../platform/xml/standalone-signature.ts';
 import { base64ToPem } from './xmldsig.ts';
 
 const WSSE_NS = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd';
 const WSU_NS = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd';
 const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
 const EXC_C14N = 'http://www.w3.org/2001/10/xml-exc-c14n#';
-const SIGNATURE_HASH: Readonly<Record<string, string>> = {
-  'http://www.w3.org/2000/09/xmldsig#rsa-sha1': 'sha1',
-  'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256': 'sha256',
-};
-const DIGEST_HASH: Readonly<Record<string, string>> = {
-  'http://www.w3.org/2000/09/xmldsig#sha1': 'sha1',
-  'http://www.w3.org/2001/04/xmlenc#sha256': 'sha256',
-};
 
 /** The Body's operation element: its name and the text of its leaf descendants (first of each local name). */
 export interface BodyOperation {
