@@ -83,7 +83,7 @@ describe('self-contained repository', () => {
       `const S = path.resolve(import.meta.dirname, '../../../..');`,
       `const S = path.join(__dirname, '..', '..', '..', '..', 'elsewhere');`,
       'const S = new URL(`../../../../x/${name}`, import.meta.url);',
-      `// see /${'work'}/shared/dgi/samples/SOURCE.md`,
+      `// see /${'work'}/${'shared'}/dgi/samples/SOURCE.md`,
     ];
     for (const b of bad) assert.notDeepEqual(outsideReads(file, b), [], b);
     const good = [
