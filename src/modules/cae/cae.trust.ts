@@ -11,52 +11,8 @@
  */
 import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
-
-/**
- * "Correo Uruguayo - CA" (issuer "Correo Uruguayo - Root CA"), valid 2008-07-15 to 2030-12-31,
- * SHA-256 CE:A1:75:8E:99:93:76:DA:3A:56:66:53:EB:43:42:0B:19:75:E6:97:A4:13:7F:2E:60:A2:33:3A:6D:41:E4:C6.
- * Published at http://www.correo.com.uy/correoCert/CorreoUruguayoCA.crt; copy taken from
- * reingart/py_efactura_uy (CorreoUruguayoCA.crt). Verified 2026-11-21 against the DGI samples: the
- * certificates of RUC214844360018 (2016) and RUC219999830019 (2012) in samples/cae are signed by this key.
- */
-export const CORREO_URUGUAYO_CA_PEM = `-----BEGIN CERTIFICATE-----
-MIIGfDCCBGSgAwIBAgIQdr5OpwAPf4FIfM69NaD5oTANBgkqhkiG9w0BAQUFADB/
-MQswCQYDVQQGEwJVWTErMCkGA1UECgwiQURNSU5JU1RSQUNJT04gTkFDSU9OQUwg
-REUgQ09SUkVPUzEfMB0GA1UECwwWU0VSVklDSU9TIEVMRUNUUk9OSUNPUzEiMCAG
-A1UEAwwZQ29ycmVvIFVydWd1YXlvIC0gUm9vdCBDQTAeFw0wODA3MTUxNjE1NDBa
-Fw0zMDEyMzEwMjUwMDBaMHoxCzAJBgNVBAYTAlVZMSswKQYDVQQKDCJBRE1JTklT
-VFJBQ0lPTiBOQUNJT05BTCBERSBDT1JSRU9TMR8wHQYDVQQLDBZTRVJWSUNJT1Mg
-RUxFQ1RST05JQ09TMR0wGwYDVQQDDBRDb3JyZW8gVXJ1Z3VheW8gLSBDQTCCAiIw
-DQYJKoZIhvcNAQEBBQADggIPADCCAgoCggIBAN1dc8SYuZBgmqy7JbY42n42u7oV
-wUUVY8tdz1Bafr3mvXEziRq8ZMGDziTfmsTW9jtUYM8NTQjcBoaoCSurwdyvz+G9
-f1OmEvfVPbv84BoP4Nj2HtSQ/WiKWgOg/jBz9F+W7/YJXoGA10Lz/JFkDPGEEIot
-NW3o22BtU+57XTtM9tL9J+nDzAtatyzs+x8fUmm0mfdthjwCq4jwTX6+OQJNG8h9
-o2Bjvn35t2bW7WmLnKIvJiwr5Cx1thQEx4W1fzNarm9OMU6uHb1MY4MX4mQOADPe
-3dw8k/Bh/fWL7Mnsh3fCHpvLziqbtztVsRu9+ZhpVk/Zw/HzhVgF0I/C/ARJyduX
-dMCigLp88YWhpHkzYdvpNH4St1lNjsQ9z+3fhUWS/citkAGZ2H26n6xvxSZzRAfF
-LmENq6aHfShPl58uuIFzmP9S8vlBx+VCDVwOceRiBRA5JO1tTZhErGDabMTHMvZg
-bhBD5zWCAYUN2MmlCbThHIcHirGb9LfukzPtOyzd34pCztdxo23Dd0UY6GAohNYi
-+58LosfSzArEAb3mooaSBrerb3JVgigRT4y1GlfxoRThZrJdxbtgMy108cyO5fCC
-uyAX2KyiGKHK1bbdF5ark1oZbNfxnpuj+IEN8ZXHaJBVEqlqm1vvAPcoBXzO0c8+
-lyfk8/mTHSB8suCJAgMBAAGjgfgwgfUwEgYDVR0TAQH/BAgwBgEB/wIBADAOBgNV
-HQ8BAf8EBAMCAQYwHQYDVR0OBBYEFCWP30Mvjmq6C75GXFdQk7dRvvzZMB8GA1Ud
-IwQYMBaAFH27aeuIYeFAz0cjZACGomZr3ISVMEwGA1UdIARFMEMwQQYEVR0gADA5
-MDcGCCsGAQUFBwIBFitodHRwOi8vd3d3LmNvcnJlby5jb20udXkvY29ycmVvY2Vy
-dC9jcHMucGRmMEEGA1UdHwQ6MDgwNqA0oDKGMGh0dHA6Ly93d3cuY29ycmVvLmNv
-bS51eS9Db3JyZW9DZXJ0L2FuY19yb290LmNybDANBgkqhkiG9w0BAQUFAAOCAgEA
-WaTxZ3s8Dxndzw9LVXRxgJawxwybLHJ0/qDP9pk3wGDhvRZe+WyumLMgKLDLpZ+T
-RFf3DsA41Nf6aX2/FO5cRZB83B++x6En30oDQ6vpQhuIfFFTmKHZCZnq1giTM8tt
-ou6aUdxzLvDxOkDlbl17PKIGP0L+6q+aNyjZaojrWddx3ZzwFAKR8UmxLN9ErNOK
-9SMVGrwr/jJbyHa9m2sV8UBDGR6vSrEHCbtDHpQIBJxicKvBXTvBjyGfbrCV4sTj
-3TUtCt/ZG9Tqp2SDbSJCo2Po1T6xy/2ra9Sl3z9AjHJ2MF/6CcmRjR0e309a1RN5
-iXfrPnOAi0zLQY34TiIs5uDYjbi5pqDLqO3wZrvfuLFQxnM6kIXKZwjREzlzyAqF
-hmAfcocqO9mgu+spCaXDbkwFM4o64Z7BBB1JlCbhRktRH6OXyGGMDtdUB2areJbW
-ddiIUoWOd2OblD7FliFJVbia3/kGByDnCWAQKtSzxX74M1w8jg8yR/WMOno8r61z
-dFbe0DAkZ1IrwW73aCQjXMbV3PDWdZqTJuQPVmvb+Zf243c0DWTzYa4hNmiFZTft
-76RKbktC+WhkuMwJqu1CbtkYFwUS+9VUK8KfEMadjQp7ZfAWXIvJmR8cPIT3GF3/
-zp9PwwehQhf+eLRpwcEG0qlVXakwPqYkXw6yihkL854=
------END CERTIFICATE-----
-`;
+import path from 'node:path';
+import { BUILT_IN_TRUST_DIR } from '../../platform/crypto/trust-store.js';
 
 export interface CaeTrust {
   /** PEM certificates a CAE signer must chain to (a CA) or be (a pinned signer certificate). */
@@ -78,6 +34,17 @@ export function parsePemBundle(text: string, source: string): string[] {
   }
   return blocks;
 }
+
+/**
+ * "Correo Uruguayo - CA" (issuer "Correo Uruguayo - Root CA"), valid 2008-07-15 to 2030-12-31: the CA
+ * of every DGI signer in test/fixtures/dgi/cae (the certificates of RUC214844360018, 2016, and
+ * RUC219999830019, 2012, are signed by this key). One copy, in the trust store that also anchors
+ * company certificates; its source and fingerprint are in resources/trust/uy/SOURCE.md.
+ */
+export const CORREO_URUGUAYO_CA_PEM = parsePemBundle(
+  fs.readFileSync(path.join(BUILT_IN_TRUST_DIR, 'correo-uruguayo-ca-2008.pem'), 'utf8'),
+  'resources/trust/uy/correo-uruguayo-ca-2008.pem',
+)[0]!;
 
 /**
  * The trust used by the CAE service. Read at startup: a bad CAE_TRUST_ANCHORS file stops the
