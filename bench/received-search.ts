@@ -6,11 +6,11 @@
  * Slow (the insert dominates): `npm run bench -- --search` or standalone `npx tsx bench/received-search.ts`.
  * Env: BENCH_SEARCH_ROWS (1000000).
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { companies } from '../src/modules/companies/companies.tables.js';
 import { receivedSearchFilters, receivedSort, searchReceivedCfes, whereClause } from '../src/modules/received-cfe/received-cfe.search.js';
 import { connectDatabase, type Db } from '../src/platform/db/client.js';
-import { openBenchDatabase } from './support.js';
+import { explain as plan, openBenchDatabase, plansUseIndex, timeMedian } from './support.js';
 
 async function seed(db: Db, rows: number) {
   const ids: number[] = [];
@@ -41,13 +41,6 @@ async function seed(db: Db, rows: number) {
   return ids[0];
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-async function plan(db: Db, q: SQL): Promise<string> {
-  const res = await db.execute(sql`explain ${q}`);
-  return (res.rows as Array<{ 'QUERY PLAN': string }>).map((r) => r['QUERY PLAN']).join('\n');
-}
-
 export async function runReceivedSearchBench() {
   const rows = Number(process.env.BENCH_SEARCH_ROWS ?? 1_000_000);
   const bench = await openBenchDatabase('bench_received_search');
@@ -75,23 +68,18 @@ export async function runReceivedSearchBench() {
     for (const [name, raw] of cases) {
       const filters = receivedSearchFilters.parse(raw);
       const sort = receivedSort.parse(raw);
-      const times: number[] = [];
-      let total = 0;
-      for (let i = 0; i < 3; i++) {
-        const s = process.hrtime.bigint();
-        total = (await searchReceivedCfes(db, companyId, filters, sort, { start: 0, length: 50 })).total;
-        times.push(Number(process.hrtime.bigint() - s) / 1e6);
-      }
+      const { result, medianMs } = await timeMedian(() => searchReceivedCfes(db, companyId, filters, sort, { start: 0, length: 50 }));
+      const total = result.total;
       const where = whereClause(companyId, filters);
       const key = sort.orden === 'vencimientoRespuesta' ? 'vencimiento_respuesta' : 'fecha_emision';
       const pagePlan = await plan(db, sql`select id from received_cfes where ${where} order by ${sql.raw(`${key} ${sort.direccion}, id ${sort.direccion}`)} limit 50`);
       const countPlan = await plan(db, sql`select count(*) from received_cfes where ${where}`);
-      const usesIndex = /Index|Bitmap/.test(pagePlan) && /Index|Bitmap/.test(countPlan) && !/Seq Scan/.test(countPlan);
+      const usesIndex = plansUseIndex(pagePlan, countPlan);
       // The count alone, as the server executes it (Execution Time of EXPLAIN ANALYZE): the share of the exact total.
       const analyzed = await plan(db, sql`(analyze) select count(*) from received_cfes where ${where}`);
       const countMs = Number(/Execution Time: ([\d.]+)/.exec(analyzed)?.[1] ?? NaN);
-      figures[name] = { total, medianMs: Number(median(times).toFixed(1)), countServerMs: countMs, usesIndex };
-      console.log(`\n-- ${name}: total ${total}, median ${median(times).toFixed(1)} ms (page + count; count alone ${countMs} ms in the server), index: ${usesIndex}\npage:\n${pagePlan}\ncount:\n${countPlan}`);
+      figures[name] = { total, medianMs, countServerMs: countMs, usesIndex };
+      console.log(`\n-- ${name}: total ${total}, median ${medianMs} ms (page + count; count alone ${countMs} ms in the server), index: ${usesIndex}\npage:\n${pagePlan}\ncount:\n${countPlan}`);
     }
     console.log('\n', figures);
     return figures;

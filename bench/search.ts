@@ -7,13 +7,13 @@
  * Slow (the insert dominates): `npm run bench -- --search` or standalone `npx tsx bench/search.ts`.
  * Env: BENCH_SEARCH_ROWS (1000000).
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { branches, companies, emissionPoints } from '../src/modules/companies/companies.tables.js';
 import { caeRanges } from '../src/modules/cae/cae.tables.js';
 import { chartSeries } from '../src/modules/issued-cfe/issued-cfe.charts.js';
 import { searchFiltersSchema, searchIssuedCfes, whereClause } from '../src/modules/issued-cfe/issued-cfe.search.js';
 import { connectDatabase, type Db } from '../src/platform/db/client.js';
-import { openBenchDatabase } from './support.js';
+import { explain as plan, openBenchDatabase, plansUseIndex, timeMedian } from './support.js';
 
 async function seed(db: Db, rows: number) {
   const ids: number[] = [];
@@ -47,13 +47,6 @@ async function seed(db: Db, rows: number) {
   return ids[0];
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-async function plan(db: Db, q: SQL): Promise<string> {
-  const res = await db.execute(sql`explain ${q}`);
-  return (res.rows as Array<{ 'QUERY PLAN': string }>).map((r) => r['QUERY PLAN']).join('\n');
-}
-
 export async function runSearchBench() {
   const rows = Number(process.env.BENCH_SEARCH_ROWS ?? 1_000_000);
   const bench = await openBenchDatabase('bench_search');
@@ -79,30 +72,17 @@ export async function runSearchBench() {
     for (const [name, raw] of cases) {
       const filters = searchFiltersSchema.parse(raw);
       const sort = { orden: 'fechaFirma', direccion: 'desc' } as const;
-      const times: number[] = [];
-      let total = 0;
-      for (let i = 0; i < 3; i++) {
-        const s = process.hrtime.bigint();
-        total = (await searchIssuedCfes(db, companyId, filters, sort, { start: 0, length: 50 })).total;
-        times.push(Number(process.hrtime.bigint() - s) / 1e6);
-      }
+      const { result, medianMs } = await timeMedian(() => searchIssuedCfes(db, companyId, filters, sort, { start: 0, length: 50 }));
+      const total = result.total;
       const where = whereClause(companyId, filters);
       const pagePlan = await plan(db, sql`select id from issued_cfes where ${where} order by firmado_en desc, id desc limit 50`);
       const countPlan = await plan(db, sql`select count(*) from issued_cfes where ${where}`);
-      const usesIndex = /Index|Bitmap/.test(pagePlan) && /Index|Bitmap/.test(countPlan) && !/Seq Scan/.test(countPlan);
-      figures[name] = { total, medianMs: Number(median(times).toFixed(1)), usesIndex };
-      console.log(`\n-- ${name}: total ${total}, median ${median(times).toFixed(1)} ms (page + count), index: ${usesIndex}\npage:\n${pagePlan}\ncount:\n${countPlan}`);
+      const usesIndex = plansUseIndex(pagePlan, countPlan);
+      figures[name] = { total, medianMs, usesIndex };
+      console.log(`\n-- ${name}: total ${total}, median ${medianMs} ms (page + count), index: ${usesIndex}\npage:\n${pagePlan}\ncount:\n${countPlan}`);
     }
     // Charts (issue 29 point 4): read from the trigger-kept summary; median of 3 (the first warms the plan cache).
-    const chartMs = async (g: 'dia' | 'mes', from: string, to: string) => {
-      const times: number[] = [];
-      for (let i = 0; i < 3; i++) {
-        const s = process.hrtime.bigint();
-        await chartSeries(db, companyId, g, from, to);
-        times.push(Number(process.hrtime.bigint() - s) / 1e6);
-      }
-      return Number(median(times).toFixed(1));
-    };
+    const chartMs = async (g: 'dia' | 'mes', from: string, to: string) => (await timeMedian(() => chartSeries(db, companyId, g, from, to))).medianMs;
     figures['graficaDiaria 30 days ms'] = await chartMs('dia', '2025-05-01', '2025-05-30');
     figures['graficaDiaria 365 days ms'] = await chartMs('dia', '2024-06-01', '2025-05-31');
     figures['graficaFacturacionMensual 12 months ms'] = await chartMs('mes', '2024-06', '2025-05');

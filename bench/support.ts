@@ -4,7 +4,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { connectDatabase } from '../src/platform/db/client.js';
+import { sql, type SQL } from 'drizzle-orm';
+import { connectDatabase, type Db } from '../src/platform/db/client.js';
 import { startEmbeddedPostgres, type EmbeddedServer } from '../src/platform/db/embedded.js';
 import { migrateDatabase } from '../src/platform/db/migrate.js';
 
@@ -49,4 +50,27 @@ export async function openBenchDatabase(prefix: string): Promise<{ url: string; 
       if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
     },
   };
+}
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The plan PostgreSQL would use for `q` (EXPLAIN, or EXPLAIN (analyze) when `q` starts with it). */
+export async function explain(db: Db, q: SQL): Promise<string> {
+  const res = await db.execute(sql`explain ${q}`);
+  return (res.rows as Array<{ 'QUERY PLAN': string }>).map((r) => r['QUERY PLAN']).join('\n');
+}
+
+/** Whether a search's page and count both read an index (no sequential scan for the count). */
+export const plansUseIndex = (pagePlan: string, countPlan: string) => /Index|Bitmap/.test(pagePlan) && /Index|Bitmap/.test(countPlan) && !/Seq Scan/.test(countPlan);
+
+/** Runs `fn` `runs` times; its last answer and the median time in ms (the first run warms the plan cache). */
+export async function timeMedian<T>(fn: () => Promise<T>, runs = 3): Promise<{ result: T; medianMs: number }> {
+  const times: number[] = [];
+  let result!: T;
+  for (let i = 0; i < runs; i++) {
+    const s = process.hrtime.bigint();
+    result = await fn();
+    times.push(Number(process.hrtime.bigint() - s) / 1e6);
+  }
+  return { result, medianMs: Number(median(times).toFixed(1)) };
 }
