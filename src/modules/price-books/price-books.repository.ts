@@ -73,7 +73,8 @@ export async function listVersions(db: DbOrTx, companyId: number, f: { codigo?: 
     f.codigo ? eq(priceBookVersions.codigo, f.codigo) : undefined,
     f.vigenteEn ? inForceOn(f.vigenteEn) : undefined,
   );
-  const n = sql<number>`(select count(*) from ${priceBookPrices} where ${priceBookPrices.versionId} = ${priceBookVersions.id})::int`;
+  // Qualified by hand: inside a subquery drizzle would print the bare column name, which would bind to the inner table.
+  const n = sql<number>`(select count(*) from price_book_prices p where p.version_id = "price_book_versions"."id")::int`;
   const [rows, [{ total }]] = await Promise.all([
     db.select({ row: priceBookVersions, n }).from(priceBookVersions)
       .where(where).orderBy(asc(priceBookVersions.codigo), desc(priceBookVersions.version)).offset(paging.start).limit(paging.length),
