@@ -9,7 +9,7 @@ import type { PriceBooksService } from './price-books.service.js';
 /** Price books (issue 34 point 1): the spec's POST plus the read paths it lacks and closing a version. */
 export function priceBooksRoutes(priceBooks: PriceBooksService): FastifyPluginAsyncZod {
   return async (app) => {
-    const tags = ['suscripciones'];
+    const tags = ['suscripciones y contratos'];
     const base = '/api/v1/price-books';
 
     app.post(base, {
