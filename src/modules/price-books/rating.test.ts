@@ -31,6 +31,10 @@ describe('estandar', () => {
     assert.equal(r.lineas[0]!.monto, '25.00');
     assert.equal(one({ modelo: 'estandar', precioUnitario: '2.5' }, '10.0005').lineas[0]!.cantidad, '10.001');
   });
+  test('a negative or non-decimal quantity is refused, not billed as a credit', () => {
+    assert.throws(() => one({ modelo: 'estandar', precioUnitario: '1' }, '-1'), RangeError);
+    assert.throws(() => one({ modelo: 'estandar', precioUnitario: '1' }, 'mucho'));
+  });
   test('large quantities keep every digit (no float): 123456789012.345 × 0.000001', () => {
     assert.equal(one({ modelo: 'estandar', precioUnitario: '0.000001' }, '123456789012.345').lineas[0]!.monto, '123456.79');
   });

@@ -146,7 +146,7 @@ const keyOf = (p: Price): string => `${p.metrica}\u0000${JSON.stringify(Object.e
 
 /**
  * Rates a period's usage against `version`. `usage` may hold several rows per metric (one per
- * group of dimension values); quantities are decimal strings ≥ 0.
+ * group of dimension values); quantities are decimal strings ≥ 0 (a negative one throws RangeError).
  */
 export function ratePeriod(version: Pick<PriceBookVersion, 'moneda' | 'precios' | 'minimoPeriodo'>, usage: readonly UsageRow[]): RatingResult {
   const byPrice = new Map<string, { price: Price; qty: Dec }>();
@@ -158,6 +158,8 @@ export function ratePeriod(version: Pick<PriceBookVersion, 'moneda' | 'precios' 
       continue;
     }
     const k = keyOf(price);
+    // Aggregated usage is never negative; a negative row would bill a credit nobody asked for.
+    if (new Dec(row.cantidad).isNegative()) throw new RangeError(`Cantidad negativa para ${row.metrica}: ${row.cantidad}`);
     const acc = byPrice.get(k) ?? { price, qty: ZERO };
     acc.qty = acc.qty.plus(row.cantidad);
     byPrice.set(k, acc);
