@@ -10,6 +10,7 @@ import { describe, test } from 'node:test';
 import { runEmissionBench } from './emission.js';
 import { runLifecycleBench } from './lifecycle.js';
 import { runWebhookBench } from './webhooks.js';
+import { runUsagePricingBench } from './usage-pricing.js';
 
 describe('bench scenarios (one short run each, no timing asserted)', () => {
   test('emission: issues e-Tickets over HTTP, all 2xx, numbering contiguous, figures printed', async () => {
@@ -39,5 +40,11 @@ describe('bench scenarios (one short run each, no timing asserted)', () => {
     assert.equal(r.deliveries, 600);
     assert.ok(r.deliveriesPerSecond > 0);
     assert.ok(Number.isFinite(r.latencyP50Ms) && Number.isFinite(r.latencyP99Ms), 'every latency event was delivered');
+  });
+
+  test('usage pricing: rule evaluation and period rating + CFE build report CPU per call', async () => {
+    const r = await runUsagePricingBench({ evaluations: 100, periods: 10 });
+    assert.ok(Number.isFinite(r.ruleEvaluationCpuMicros) && r.ruleEvaluationCpuMicros >= 0);
+    assert.ok(Number.isFinite(r.periodRateAndBuildCpuMicros) && r.periodRateAndBuildCpuMicros > 0);
   });
 });

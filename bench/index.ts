@@ -12,6 +12,7 @@ const scenarios: Array<[file: string, exportName: string]> = [
   ['./cfe-documents.ts', 'runCfeDocumentsBench'],
   ['./intake.ts', 'runIntakeBench'],
   ['./lifecycle.ts', 'runLifecycleBench'],
+  ['./usage-pricing.ts', 'runUsagePricingBench'],
 ];
 // Slow (inserts ~1.1M rows): only with `npm run bench -- --search`.
 if (process.argv.includes('--search')) scenarios.push(['./search.ts', 'runSearchBench'], ['./received-search.ts', 'runReceivedSearchBench']);

@@ -14,6 +14,8 @@ import { customerErrors } from './customers/customers.errors.js';
 import type { CustomersService } from './customers/customers.service.js';
 import { issuedCfeErrors } from './issued-cfe/issued-cfe.errors.js';
 import type { IssuedCfeService } from './issued-cfe/issued-cfe.service.js';
+import { priceBookErrors } from './price-books/price-books.errors.js';
+import type { PriceBooksService } from './price-books/price-books.service.js';
 import { productErrors } from './products/products.errors.js';
 import type { ProductsService } from './products/products.service.js';
 import { salesOrderErrors } from './sales-orders/sales-orders.errors.js';
@@ -21,7 +23,7 @@ import type { SalesOrdersService } from './sales-orders/sales-orders.service.js'
 
 export function companyRefResolvers(s: {
   customers: CustomersService; products: ProductsService; companies: CompaniesService; cae: CaeService;
-  certificates: CertificatesService; issuedCfe: IssuedCfeService; salesOrders: SalesOrdersService;
+  certificates: CertificatesService; issuedCfe: IssuedCfeService; salesOrders: SalesOrdersService; priceBooks: PriceBooksService;
 }): CompanyRefResolvers {
   return {
     cliente: { companyOf: s.customers.companyOf, notFound: () => customerErrors.CLIENTE_NO_ENCONTRADO() },
@@ -35,5 +37,7 @@ export function companyRefResolvers(s: {
     certificado: { companyOf: s.certificates.companyOf, notFound: () => certificateErrors.CERTIFICADO_NO_ENCONTRADO() },
     cfe: { companyOf: s.issuedCfe.companyOf, notFound: () => issuedCfeErrors.CFE_NO_ENCONTRADO() },
     ordenVenta: { companyOf: s.salesOrders.companyOf, notFound: () => salesOrderErrors.ORDEN_NO_ENCONTRADA() },
+    // A price book version pinned by a contract (issue 34): declared here for the contracts body.
+    versionListaPrecios: { companyOf: s.priceBooks.companyOf, notFound: () => priceBookErrors.LISTA_PRECIOS_NO_ENCONTRADA() },
   };
 }

@@ -44,6 +44,8 @@ import { createProductsService } from './products/products.service.js';
 import { productsRoutes } from './products/products.routes.js';
 import { createCurrenciesService } from './currencies/currencies.service.js';
 import { currenciesRoutes } from './currencies/currencies.routes.js';
+import { createPriceBooksService } from './price-books/price-books.service.js';
+import { priceBooksRoutes } from './price-books/price-books.routes.js';
 import { createCfeDocumentsModule } from './cfe-documents/index.js';
 import { createDailyReportModule } from './daily-report/index.js';
 import { createReceiverExchangeModule } from './receiver-exchange/index.js';
@@ -105,6 +107,8 @@ export function createModules(deps: ModuleDeps) {
   const customers = createCustomersService({ db });
   const products = createProductsService({ db });
   const currencies = createCurrenciesService({ db });
+  // Price books (issue 34 point 1): prices per metric code; contracts pin a version (versionById / versionInForce).
+  const priceBooks = createPriceBooksService({ db, isKnownCurrency: currencies.isKnownCurrency });
 
   const events = createEventsService({ db });
   const issuedCfe = createIssuedCfeModule({ db, config, companies, cae, certificates, events, customers, currencies, products });
@@ -177,6 +181,7 @@ export function createModules(deps: ModuleDeps) {
     cfcRoutes(cae),
     productsRoutes(products),
     currenciesRoutes(currencies),
+    priceBooksRoutes(priceBooks),
     dailyReport.routes,
     receiverExchange.routes,
     ...receivedCfe.routes,
@@ -201,9 +206,9 @@ export function createModules(deps: ModuleDeps) {
   jobs.push(...receivedCfe.jobs);
   const cron: string[] = [...receivedCfe.cron, ...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron];
 
-  return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker }, routes, jobs, cron,
+  return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, priceBooks, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker }, routes, jobs, cron,
     /** How each kind of company-owned id in a request is resolved (issue 28 point 5). */
-    companyRefs: companyRefResolvers({ customers, products, companies, cae, certificates, issuedCfe: issuedCfe.service, salesOrders }),
+    companyRefs: companyRefResolvers({ customers, products, companies, cae, certificates, issuedCfe: issuedCfe.service, salesOrders, priceBooks }),
     /** Releases what modules hold beyond the database (the CFE sealing worker threads). */
     close: () => issuedCfe.service.close(),
   };
