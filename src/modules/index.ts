@@ -49,6 +49,7 @@ import { createDailyReportModule } from './daily-report/index.js';
 import { createReceiverExchangeModule } from './receiver-exchange/index.js';
 import { createDgiSubmissionModule } from './dgi-submission/index.js';
 import { createReceivedCfeModule } from './received-cfe/index.js';
+import { createIssuerRegistryModule } from './issuer-registry/index.js';
 import * as issuedCfeStates from './issued-cfe/issued-cfe.history.js';
 import * as issuedCfeHandoff from './issued-cfe/issued-cfe.handoff.js';
 import { SIMULATOR_PATHS } from './dgi/dgi.simulator.js';
@@ -102,7 +103,16 @@ export function createModules(deps: ModuleDeps) {
   // Secrets at rest (SMTP and IMAP passwords, webhook secrets) are sealed under the same master key as the private keys.
   const secretBox = { seal: (s: string) => encryptSecret(masterKey, s), unseal: (s: string) => decryptSecret(masterKey, s) };
   const outboundMail = createOutboundMailService({ db, mailer, secrets: secretBox });
-  const customers = createCustomersService({ db });
+  // DGI's registry of electronic issuers (issue 35): synced daily, signed with a company's certificate; customers read it for the exchange (BRIEF 8).
+  const issuerRegistry = createIssuerRegistryModule({
+    db, logger, settings: config.issuerRegistry,
+    signers: () => certificates.companiesWithActiveCertificate(),
+    clientFor: async (companyId) => {
+      const ctx = await certificates.signingContextOf(companyId);
+      return ctx ? issuedCfe.lookups.registryClient(ctx) : undefined;
+    },
+  });
+  const customers = createCustomersService({ db, registry: { activeRucs: (tx) => issuerRegistry.service.activeRucs(tx), entries: issuerRegistry.service.entries } });
   const products = createProductsService({ db });
   const currencies = createCurrenciesService({ db });
 
@@ -199,9 +209,10 @@ export function createModules(deps: ModuleDeps) {
   jobs.push(...cfeDocuments.jobs);
   jobs.push(...dgiSubmission.jobs);
   jobs.push(...receivedCfe.jobs);
-  const cron: string[] = [...receivedCfe.cron, ...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron];
+  jobs.push(...issuerRegistry.jobs);
+  const cron: string[] = [...receivedCfe.cron, ...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron, ...issuerRegistry.cron];
 
-  return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker }, routes, jobs, cron,
+  return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, issuerRegistry: issuerRegistry.service, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker }, routes, jobs, cron,
     /** How each kind of company-owned id in a request is resolved (issue 28 point 5). */
     companyRefs: companyRefResolvers({ customers, products, companies, cae, certificates, issuedCfe: issuedCfe.service, salesOrders }),
     /** Releases what modules hold beyond the database (the CFE sealing worker threads). */
