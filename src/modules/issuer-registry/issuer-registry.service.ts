@@ -7,6 +7,7 @@
  * No HTTP here; the sync signs with the certificate of a company that has one (DGI answers
  * consultas only to signed requests from an issuer).
  */
+import { uyToday } from '../../lib/dates.js';
 import type { Db, DbOrTx } from '../../platform/db/client.js';
 import type { Logger } from '../../platform/logger.js';
 import type { IssuerRegistryClient } from '../dgi/registry.soap-client.js';
@@ -19,7 +20,6 @@ const OVERLAP_MS = 10 * 60_000;
 
 /** Uruguay local time (UTC−3, no DST since 2015), as DGI's date-time filters take it. */
 export const uyLocal = (ms: number) => new Date(ms - 3 * 3600_000).toISOString().slice(0, 19);
-export const uyToday = (ms = Date.now()) => uyLocal(ms).slice(0, 10);
 
 export interface IssuerRegistryDeps {
   db: Db;
