@@ -88,7 +88,7 @@ export function monthlyCreditPesos(uiValue: string): string {
 }
 
 function check206(f: DeclarationFacts, out: RuleProblem[]): void {
-  const p = (code: RuleCode, campo: string, mensaje: string) => out.push({ code, campo, mensaje });
+  const p = (code: RuleCode, campo: string, mensaje: string): void => void out.push({ code, campo, mensaje });
   if (f.inversiones?.length) p('BENEFICIO_DATO_NO_CORRESPONDE', 'inversiones', 'Las inversiones se declaran en el régimen del Decreto 324/011, no en el 206/019.');
   if (f.anioFiscal < DECREE_206_FIRST_YEAR || f.anioFiscal > f.decree206LastYear) {
     p('BENEFICIO_206_FUERA_DE_VIGENCIA', 'anioFiscal', `El crédito del Decreto 206/019 rige para los ejercicios ${DECREE_206_FIRST_YEAR} a ${f.decree206LastYear} (BRIEF 12: prorrogado a 31/12/${f.decree206LastYear}).`);
@@ -123,7 +123,7 @@ function check206(f: DeclarationFacts, out: RuleProblem[]): void {
 }
 
 function check324(f: DeclarationFacts, out: RuleProblem[]): void {
-  const p = (code: RuleCode, campo: string, mensaje: string) => out.push({ code, campo, mensaje });
+  const p = (code: RuleCode, campo: string, mensaje: string): void => void out.push({ code, campo, mensaje });
   if (f.fundamento) p('BENEFICIO_DATO_NO_CORRESPONDE', 'fundamento', 'El fundamento corresponde al Decreto 206/019.');
   if (f.ingresosAnioAnterior !== undefined) p('BENEFICIO_DATO_NO_CORRESPONDE', 'ingresosAnioAnterior', 'Los ingresos corresponden al Decreto 206/019.');
   const inversiones = f.inversiones ?? [];
