@@ -50,6 +50,7 @@ import { createReceiverExchangeModule } from './receiver-exchange/index.js';
 import { createDgiSubmissionModule } from './dgi-submission/index.js';
 import { createReceivedCfeModule } from './received-cfe/index.js';
 import { createIssuerRegistryModule } from './issuer-registry/index.js';
+import { createTaxBenefitModule } from './tax-benefit/index.js';
 import * as issuedCfeStates from './issued-cfe/issued-cfe.history.js';
 import * as issuedCfeHandoff from './issued-cfe/issued-cfe.handoff.js';
 import { SIMULATOR_PATHS } from './dgi/dgi.simulator.js';
@@ -168,6 +169,14 @@ export function createModules(deps: ModuleDeps) {
   const salesOrders = createSalesOrdersService({ db, events, issuedCfe: issuedCfe.service, customers });
   const cfeDocuments = createCfeDocumentsModule({ db, mailer, companies, outboundMail, customers, issuedCfe: issuedCfe.service });
 
+  // Tax-benefit declarations (issue 35, BRIEF 12): start date from the issuer registry, UI and USD from BCU.
+  const taxBenefit = createTaxBenefitModule({
+    db, settings: config.taxBenefit,
+    companyFacts: companies.taxFactsOf,
+    registryEntry: (ruc, askAs) => issuerRegistry.service.entry(ruc, askAs),
+    rate: async (currency, date) => issuedCfe.lookups.getRate(currency, date),
+  });
+
   const dgiSandbox = createDgiSandboxService({ simulator: simulatorControl, company: companies.get, assertCaeRules: cae.assertRangeRules });
 
   const routes: FastifyPluginAsync[] = [
@@ -191,6 +200,7 @@ export function createModules(deps: ModuleDeps) {
     receiverExchange.routes,
     ...receivedCfe.routes,
     dgiSubmission.routes,
+    taxBenefit.routes,
     // Sandbox-only routes: absent (404) in DGI_MODE=real, with an external simulator and in production.
     ...(sandboxEnabled ? [dgiSandboxRoutes(dgiSandbox)] : []),
   ] as unknown as FastifyPluginAsync[];
