@@ -171,7 +171,7 @@ export function createModules(deps: ModuleDeps) {
 
   // Tax-benefit declarations (issue 35, BRIEF 12): start date from the issuer registry, UI and USD from BCU.
   const taxBenefit = createTaxBenefitModule({
-    db, settings: config.taxBenefit,
+    db, events, settings: config.taxBenefit,
     companyFacts: companies.taxFactsOf,
     registryEntry: (ruc, askAs) => issuerRegistry.service.entry(ruc, askAs),
     rate: async (currency, date) => issuedCfe.lookups.getRate(currency, date),

@@ -9,6 +9,7 @@ export interface TaxBenefitModuleDeps {
   companyFacts: TaxBenefitDeps['companyFacts'];
   registryEntry: TaxBenefitDeps['registryEntry'];
   rate: TaxBenefitDeps['rate'];
+  events: TaxBenefitDeps['events'];
 }
 
 export function createTaxBenefitModule(deps: TaxBenefitModuleDeps) {

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { createUser, insertCompany } from '../../../test/support/factories.js';
 import { companies } from '../companies/companies.tables.js';
@@ -75,6 +75,8 @@ describe('happy path', () => {
     assert.equal(list.status, 200);
     assert.equal(list.body.total, 2);
     assert.deepEqual(list.body.data.map((x: any) => [x.id, x.estado, x.reemplazadaPor]), [[second.body.id, 'vigente', null], [first.body.id, 'reemplazada', second.body.id]]);
+    const events = (await t.db.execute(sql`select data from outbox_events where company_id = ${a.id} and type = 'BeneficioFiscal.Declarada' order by id`)).rows as Array<{ data: { id: number; idReemplazada: number | null } }>;
+    assert.deepEqual(events.map((e) => [e.data.id, e.data.idReemplazada]), [[first.body.id, null], [second.body.id, first.body.id]]);
     const paged = await t.call(admin, 'GET', `${BASE}/declaraciones?idEmpresa=${a.id}&length=1&start=1`);
     assert.equal(paged.body.total, 2);
     assert.deepEqual(paged.body.data.map((x: any) => x.id), [first.body.id]);

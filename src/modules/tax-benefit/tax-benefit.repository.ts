@@ -17,7 +17,7 @@ export async function findDeclaration(db: DbOrTx, id: number): Promise<Declarati
  * current row is locked first, so two saves for the same year and regime run one after the other;
  * a race the lock cannot see (no current row yet) ends in the partial unique index.
  */
-export async function insertSuperseding(tx: DbOrTx, values: DeclarationInsert): Promise<DeclarationRow> {
+export async function insertSuperseding(tx: DbOrTx, values: DeclarationInsert): Promise<{ row: DeclarationRow; superseded: number | null }> {
   const same = and(
     eq(taxBenefitDeclarations.companyId, values.companyId), eq(taxBenefitDeclarations.anioFiscal, values.anioFiscal),
     eq(taxBenefitDeclarations.regimen, values.regimen), isNull(taxBenefitDeclarations.reemplazadaPor),
@@ -27,7 +27,7 @@ export async function insertSuperseding(tx: DbOrTx, values: DeclarationInsert): 
   if (current) await tx.update(taxBenefitDeclarations).set({ reemplazadaPor: current.id, reemplazadaEn: new Date(), updatedAt: new Date() }).where(eq(taxBenefitDeclarations.id, current.id));
   const [row] = await tx.insert(taxBenefitDeclarations).values(values).returning();
   if (current) await tx.update(taxBenefitDeclarations).set({ reemplazadaPor: row.id }).where(eq(taxBenefitDeclarations.id, current.id));
-  return row;
+  return { row, superseded: current?.id ?? null };
 }
 
 export async function listDeclarations(db: DbOrTx, f: { companyId: number; anioFiscal?: number; regimen?: Regime }, paging: Paging) {

@@ -16,6 +16,7 @@ import * as repo from './tax-benefit.repository.js';
 import { declarationProblems, exemptionTerms, incomeInUi, monthlyCreditPesos, MONTHLY_CREDIT_UI, type Regime } from './tax-benefit.rules.js';
 import type { DeclarationBody } from './tax-benefit.schemas.js';
 import type { DeclaredFacts } from './tax-benefit.tables.js';
+import type { EventsService } from '../events/events.service.js';
 
 interface CompanyFacts {
   rut: string; razonSocial: string; domicilioFiscal: string | null; ciudad: string | null; departamento: string | null;
@@ -31,6 +32,8 @@ export interface TaxBenefitDeps {
   /** BCU quote (UYI = Unidad Indexada, code 9800; USD) on `date` or the latest day before; null when none. Throws on transport failures. */
   rate(currency: 'UYI' | 'USD', date: string): Promise<{ rate: string; date: string } | null>;
   settings: { decree206LastYear: number };
+  /** The outbox (events module): `BeneficioFiscal.Declarada` in the declaration's transaction. */
+  events: Pick<EventsService, 'record'>;
   now?: () => number;
 }
 
@@ -126,11 +129,15 @@ export function createTaxBenefitService(deps: TaxBenefitDeps) {
         Object.assign(hechos, { grandeContribuyente: body.grandeContribuyente ?? false, inversiones: body.inversiones, exoneracion: exemption(fechaInicioEmisor!, body.inversiones!) });
       }
       try {
-        const row = await db.transaction((tx) => repo.insertSuperseding(tx, {
+        const row = await db.transaction(async (tx) => {
+          const { row, superseded } = await repo.insertSuperseding(tx, {
           companyId: body.idEmpresa, anioFiscal: body.anioFiscal, regimen: body.regimen, fundamento: body.regimen === 'decreto_206_019' ? body.fundamento : null,
           fechaInicioEmisor, fuenteFechaInicio: start?.fuente ?? (body.fechaInicioEmisor ? 'declarada' : null), hechos,
           declaranteNombre: body.declarante.nombre, declaranteDocumento: body.declarante.documento, declaranteCargo: body.declarante.cargo, createdByUserId: actor.userId || null,
-        }));
+          });
+          await deps.events.record(tx, { type: 'BeneficioFiscal.Declarada', companyId: body.idEmpresa, resource: { ...declarationView(row), idReemplazada: superseded } });
+          return row;
+        });
         return declarationView(row);
       } catch (err) {
         if (pgErrorCode(err) === PG_UNIQUE_VIOLATION) throw e.BENEFICIO_DECLARACION_CONCURRENTE();
