@@ -7,6 +7,7 @@
 import PDFDocument from 'pdfkit';
 import { font, hr, para, stamp } from '../documents/pdf/draw.js';
 import { loadStandardFonts } from '../documents/pdf/fonts.js';
+import { endToBuffer } from '../documents/pdf/render.js';
 import { formatFecha, formatFechaHora, formatMonto, formatNumber } from '../documents/pdf/format.js';
 import type { DeclarationView } from './tax-benefit.service.js';
 
@@ -28,12 +29,6 @@ const uyDateTime = (iso: string) => formatFechaHora(new Date(Date.parse(iso) - 3
 export function renderDeclarationPdf(d: DeclarationView, printedAt: Date): Promise<Buffer> {
   const doc = new PDFDocument({ size: 'A4', margin: 50, font: null as unknown as string, compress: true, info: { Title: `Declaración jurada ${d.id}`, Author: d.hechos.empresa.razonSocial, Subject: 'Beneficio fiscal' } });
   loadStandardFonts(doc);
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
   doc.addPage();
   const x = 50;
   const w = doc.page.width - 100;
@@ -94,6 +89,5 @@ export function renderDeclarationPdf(d: DeclarationView, printedAt: Date): Promi
   font(doc, 8, false, '#555555');
   doc.text(`Impreso el ${uyDateTime(printedAt.toISOString())} (hora de Uruguay).`, x, doc.page.height - 60, { width: w, lineBreak: false });
   if (d.estado === 'reemplazada') stamp(doc, 'REEMPLAZADA', doc.page.width / 2, doc.page.height / 2, 60, -30);
-  doc.end();
-  return done;
+  return endToBuffer(doc);
 }
