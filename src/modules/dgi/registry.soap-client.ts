@@ -50,7 +50,7 @@ export interface RegistrySoapClientOptions {
   /** The consultas endpoint, e.g. https://efactura.dgi.gub.uy:6460/ePrueba/ws_consultasPrueba. */
   endpoint: string;
   credentials: WsSecurityCredentials;
-  timeoutMs?: number; // default 120 s: the full registry is large
+  timeoutMs?: number; // default 120 s: the full registry is large (at most 15 s for one RUC)
 }
 
 type Node = Record<string, unknown>;
@@ -112,7 +112,8 @@ export class RegistrySoapClient implements IssuerRegistryClient {
       this.options.endpoint,
       signEnvelope(soapEnvelope(body, { dgi: CONSULTAS_NAMESPACE }), this.security),
       `${CONSULTAS_NAMESPACE}action/AWS_EFACTURA_CONSULTAS.${operation}`,
-      this.options.timeoutMs ?? 120_000,
+      // One RUC answers fast; the full list is large.
+      query.ruc ? Math.min(this.options.timeoutMs ?? 15_000, 15_000) : this.options.timeoutMs ?? 120_000,
     );
     if ('fault' in result) throw faultError(result.fault, 'WS_eFactura_Consultas');
     const response = soapBody(result.xml)?.[`WS_eFactura_Consultas.${operation}Response`] as Node | undefined;
