@@ -78,6 +78,11 @@ const envSchema = z.object({
   DAILY_REPORT_HOUR: z.coerce.number().int().min(0).max(23).default(1),
   /** Only CFEs signed in the last N days are e-mailed automatically to electronic receivers (BRIEF 8). */
   RECEIVER_EXCHANGE_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /** DGI's registry of electronic issuers (BRIEF 7): Uruguay hour of the daily sync, and whether it uses the gzip + base64 variant. */
+  ISSUER_REGISTRY_SYNC_HOUR: z.coerce.number().int().min(0).max(23).default(5),
+  ISSUER_REGISTRY_COMPRESSED: bool.optional().transform((v) => v ?? true),
+  /** Last fiscal year of Decreto 206/019's credit (BRIEF 12: extended year by year, to 2026 by Decreto 296/025). */
+  TAX_BENEFIT_206_LAST_YEAR: z.coerce.number().int().min(2019).max(2100).default(2026),
   // Received CFEs (issue 30): an XML attachment above this is recorded and not processed; mails read per mailbox per poll.
   RECEIVED_MAX_ATTACHMENT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(10 * 1024 * 1024),
   RECEIVED_POLL_BATCH: z.coerce.number().int().min(1).max(1000).default(100),
@@ -164,6 +169,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     certificates: { trustAnchorsPath: e.CERT_TRUST_ANCHORS ? path.resolve(e.CERT_TRUST_ANCHORS) : undefined },
     dailyReport: { hour: e.DAILY_REPORT_HOUR },
     receiverExchange: { maxAgeDays: e.RECEIVER_EXCHANGE_MAX_AGE_DAYS },
+    issuerRegistry: { syncHour: e.ISSUER_REGISTRY_SYNC_HOUR, compressed: e.ISSUER_REGISTRY_COMPRESSED },
+    taxBenefit: { decree206LastYear: e.TAX_BENEFIT_206_LAST_YEAR },
     receivedCfe: { maxAttachmentBytes: e.RECEIVED_MAX_ATTACHMENT_BYTES, pollBatch: e.RECEIVED_POLL_BATCH, responseDays: e.RECEIVED_RESPONSE_DAYS },
     emission: { uiValue: e.UI_VALUE, sealWorkers: e.EMISSION_SEAL_WORKERS ?? Math.max(1, os.availableParallelism() - 1) },
     webhooks: { allowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS, timeoutMs: e.WEBHOOK_TIMEOUT_MS, maxInFlight: e.WEBHOOK_MAX_IN_FLIGHT, pollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS },

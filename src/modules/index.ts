@@ -51,6 +51,8 @@ import { createDailyReportModule } from './daily-report/index.js';
 import { createReceiverExchangeModule } from './receiver-exchange/index.js';
 import { createDgiSubmissionModule } from './dgi-submission/index.js';
 import { createReceivedCfeModule } from './received-cfe/index.js';
+import { createIssuerRegistryModule } from './issuer-registry/index.js';
+import { createTaxBenefitModule } from './tax-benefit/index.js';
 import * as issuedCfeStates from './issued-cfe/issued-cfe.history.js';
 import * as issuedCfeHandoff from './issued-cfe/issued-cfe.handoff.js';
 import { SIMULATOR_PATHS } from './dgi/dgi.simulator.js';
@@ -104,7 +106,16 @@ export function createModules(deps: ModuleDeps) {
   // Secrets at rest (SMTP and IMAP passwords, webhook secrets) are sealed under the same master key as the private keys.
   const secretBox = { seal: (s: string) => encryptSecret(masterKey, s), unseal: (s: string) => decryptSecret(masterKey, s) };
   const outboundMail = createOutboundMailService({ db, mailer, secrets: secretBox });
-  const customers = createCustomersService({ db });
+  // DGI's registry of electronic issuers (issue 35): synced daily, signed with a company's certificate; customers read it for the exchange (BRIEF 8).
+  const issuerRegistry = createIssuerRegistryModule({
+    db, logger, settings: config.issuerRegistry,
+    signers: () => certificates.companiesWithActiveCertificate(),
+    clientFor: async (companyId) => {
+      const ctx = await certificates.signingContextOf(companyId);
+      return ctx ? issuedCfe.lookups.registryClient(ctx) : undefined;
+    },
+  });
+  const customers = createCustomersService({ db, registry: { activeRucs: (tx) => issuerRegistry.service.activeRucs(tx), entries: issuerRegistry.service.entries } });
   const products = createProductsService({ db });
   const currencies = createCurrenciesService({ db });
   // Price books (issue 34 point 1): prices per metric code; contracts pin a version (versionById / versionInForce).
@@ -162,6 +173,14 @@ export function createModules(deps: ModuleDeps) {
   const salesOrders = createSalesOrdersService({ db, events, issuedCfe: issuedCfe.service, customers });
   const cfeDocuments = createCfeDocumentsModule({ db, mailer, companies, outboundMail, customers, issuedCfe: issuedCfe.service });
 
+  // Tax-benefit declarations (issue 35, BRIEF 12): start date from the issuer registry, UI and USD from BCU.
+  const taxBenefit = createTaxBenefitModule({
+    db, events, settings: config.taxBenefit,
+    companyFacts: companies.taxFactsOf,
+    registryEntry: (ruc, askAs) => issuerRegistry.service.entry(ruc, askAs),
+    rate: async (currency, date) => issuedCfe.lookups.getRate(currency, date),
+  });
+
   const dgiSandbox = createDgiSandboxService({ simulator: simulatorControl, company: companies.get, assertCaeRules: cae.assertRangeRules });
 
   const routes: FastifyPluginAsync[] = [
@@ -186,6 +205,7 @@ export function createModules(deps: ModuleDeps) {
     receiverExchange.routes,
     ...receivedCfe.routes,
     dgiSubmission.routes,
+    taxBenefit.routes,
     // Sandbox-only routes: absent (404) in DGI_MODE=real, with an external simulator and in production.
     ...(sandboxEnabled ? [dgiSandboxRoutes(dgiSandbox)] : []),
   ] as unknown as FastifyPluginAsync[];
@@ -204,9 +224,10 @@ export function createModules(deps: ModuleDeps) {
   jobs.push(...cfeDocuments.jobs);
   jobs.push(...dgiSubmission.jobs);
   jobs.push(...receivedCfe.jobs);
-  const cron: string[] = [...receivedCfe.cron, ...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron];
+  jobs.push(...issuerRegistry.jobs);
+  const cron: string[] = [...receivedCfe.cron, ...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron, ...issuerRegistry.cron];
 
-  return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, priceBooks, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker }, routes, jobs, cron,
+  return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, priceBooks, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, issuerRegistry: issuerRegistry.service, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker }, routes, jobs, cron,
     /** How each kind of company-owned id in a request is resolved (issue 28 point 5). */
     companyRefs: companyRefResolvers({ customers, products, companies, cae, certificates, issuedCfe: issuedCfe.service, salesOrders, priceBooks }),
     /** Releases what modules hold beyond the database (the CFE sealing worker threads). */

@@ -3,6 +3,7 @@
  * one, list them, and hand the emission flow a ready signing key.
  */
 import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { asc, eq } from 'drizzle-orm';
 import { errors } from '../../lib/errors.js';
 import { loadPkcs12, Pkcs12Error, readCertificate, type CertificateInfo } from '../../platform/crypto/pki.js';
 import { PG_UNIQUE_VIOLATION, pgErrorCode, type Db } from '../../platform/db/client.js';
@@ -179,6 +180,12 @@ export function createCertificatesService(deps: { db: Db; logger: Logger; master
     },
 
     getSigningContext,
+
+    /** Companies with an active certificate, oldest first: who may sign a query not tied to one company (issuer-registry sync). */
+    async companiesWithActiveCertificate(): Promise<number[]> {
+      const rows = await db.select({ companyId: companyCertificates.companyId }).from(companyCertificates).where(eq(companyCertificates.isActive, true)).orderBy(asc(companyCertificates.companyId));
+      return rows.map((r) => r.companyId);
+    },
   };
 }
 

@@ -132,6 +132,15 @@ export function createCompaniesService(deps: { db: Db; invalidation?: CacheInval
     exists: (id: number) => repo.companyExists(db, id),
     /** RUT of a non-deleted company (no access check: callers have passed the tenancy rule). */
     rutOf: async (id: number): Promise<string | undefined> => (await repo.findCompany(db, id))?.rut,
+    /** What a tax-benefit declaration states about the company (no access check: the caller has made it). */
+    async taxFactsOf(id: number) {
+      const c = await repo.findCompany(db, id);
+      if (!c) throw errors.EMPRESA_NO_ENCONTRADA();
+      return {
+        rut: c.rut, razonSocial: c.razonSocial, domicilioFiscal: c.domicilioFiscal, ciudad: c.ciudad, departamento: c.departamento,
+        regimenTributario: c.regimenTributario, numeroResolucion: c.numeroResolucion, fechaResolucion: c.fechaResolucion,
+      };
+    },
     /** The stored `configuracion` of a non-deleted company (no access check). */
     settingsOf: async (id: number): Promise<Record<string, unknown> | undefined> => (await repo.findCompany(db, id))?.settings,
     /** Ids of enabled, non-deleted companies (no access check: for scheduled tasks). */

@@ -19,8 +19,8 @@ const fields = {
   pais: dgiText('PaisDscType').nullable().optional(),
   codigoPostal: dgiText('CodPostalType').nullable().optional().describe('CP: digits only, 0..99999 (DGI CodPostalType is an integer)'),
   email: z.string().email().nullable().optional().describe('Address the receipts are delivered to'),
-  emisorElectronico: z.boolean().optional().describe('The customer is a DGI electronic issuer (BRIEF 8): its CFEs are e-mailed to it in an EnvioCFE_entreEmpresas envelope. Default false.'),
-  emailIntercambio: z.string().email().nullable().optional().describe('Address for the CFE exchange between companies (DGI registry MAIL); `email` when absent.'),
+  emisorElectronico: z.boolean().optional().describe('Override: treat the customer as a DGI electronic issuer (BRIEF 8) even when DGI\'s registry of electronic issuers (synced daily) does not list its RUT, e.g. before the first sync. A RUT customer the registry lists as an issuer is one without this flag. Electronic issuers get their CFEs e-mailed in an EnvioCFE_entreEmpresas envelope. Default false.'),
+  emailIntercambio: z.string().email().nullable().optional().describe('Address for the CFE exchange between companies. When absent: the MAIL of DGI\'s registry of electronic issuers for its RUT, else `email`.'),
 };
 export const createBody = z.object({ idEmpresa: id, ...fields, codPais: fields.codPais.default('UY') });
 // No defaults on edit: a field not sent keeps its stored value.

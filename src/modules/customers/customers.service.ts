@@ -2,7 +2,7 @@
  * Customers (clientes) of a company: the receiver of a CFE. Emission uses `findForCompany`
  * (spec 2.3 rule 3: idCliente must belong to the same company) and `findByDocument`.
  */
-import { and, asc, count, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, or, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { PG_UNIQUE_VIOLATION, pgErrorCode, type Db, type DbOrTx } from '../../platform/db/client.js';
 import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
 import type { Paging } from '../../platform/http/paging.js';
@@ -33,7 +33,18 @@ async function guard<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export function createCustomersService(deps: { db: Db }) {
+/**
+ * DGI's registry of electronic issuers (issuer-registry module): which RUCs are issuers today, and
+ * their exchange address (BRIEF 8: the registry's MAIL).
+ */
+export interface IssuerRegistryPort {
+  activeRucs(tx: DbOrTx): SQLWrapper;
+  entries(tx: DbOrTx, rucs: string[]): Promise<Map<string, { mail: string | null }>>;
+}
+
+const RUT = 2;
+
+export function createCustomersService(deps: { db: Db; registry?: IssuerRegistryPort }) {
   const { db } = deps;
   async function visible(actor: Actor, id: number, role: 'lectura' | 'emisor') {
     const [row] = await db.select().from(customers).where(eq(customers.id, id));
@@ -84,12 +95,25 @@ export function createCustomersService(deps: { db: Db }) {
       if (codPais) conds.push(eq(customers.codPais, codPais));
       return tx.select().from(customers).where(and(...conds)).orderBy(asc(customers.id));
     },
-    /** For the CFE exchange between companies (BRIEF 8): customers flagged as electronic issuers, with the address to use. */
+    /**
+     * For the CFE exchange between companies (BRIEF 8): customers that are electronic issuers, with
+     * the address to use. A customer is one when DGI's registry lists its RUT as an issuer today,
+     * or when it is flagged `emisorElectronico` (the override for a registry not synced yet). The
+     * address: the customer's `emailIntercambio`, else the registry's MAIL, else its `email`.
+     */
     async electronicReceivers(tx: DbOrTx, companyId?: number) {
-      const conds = [eq(customers.emisorElectronico, true)];
+      const registry = deps.registry;
+      const issuer = registry
+        ? or(eq(customers.emisorElectronico, true), and(eq(customers.tipoDocumento, RUT), inArray(customers.documento, registry.activeRucs(tx))))!
+        : eq(customers.emisorElectronico, true);
+      const conds = [issuer];
       if (companyId !== undefined) conds.push(eq(customers.companyId, companyId));
       const rows = await tx.select().from(customers).where(and(...conds)).orderBy(asc(customers.id));
-      return rows.map((r) => ({ id: r.id, companyId: r.companyId, tipoDocumento: r.tipoDocumento, documento: r.documento, razonSocial: r.razonSocial, email: r.emailIntercambio ?? r.email }));
+      const entries = registry ? await registry.entries(tx, rows.filter((r) => r.tipoDocumento === RUT && !r.emailIntercambio).map((r) => r.documento)) : new Map<string, { mail: string | null }>();
+      return rows.map((r) => ({
+        id: r.id, companyId: r.companyId, tipoDocumento: r.tipoDocumento, documento: r.documento, razonSocial: r.razonSocial,
+        email: r.emailIntercambio ?? (r.tipoDocumento === RUT ? entries.get(r.documento)?.mail : null) ?? r.email,
+      }));
     },
   };
 }

@@ -14,6 +14,7 @@ import type { CaeRange, CfeMatcher, CfeSummary } from './simulator/cfe-checks.ts
 import { EfacturaService, uyDate, uyDateTime, type SoapReply } from './simulator/efactura-service.ts';
 import { RutService } from './simulator/rut-service.ts';
 import { answerConsulta, CONSULTAS_OPERATIONS, type ConsultasOperation } from './simulator/consultas-service.ts';
+import { isRegistryOperation, RegistryService, type RegistryOperation } from './simulator/registry-service.ts';
 import { issueTestCertificate, toPkcs12 } from '../../platform/crypto/test-ca.js';
 import { builtInTrustAnchors } from '../../platform/crypto/trust-store.js';
 import { newIdentity, openSimulatorState, SimulatorStateError, type SimulatorIdentity, type SimulatorRecord } from './simulator/state.ts';
@@ -59,7 +60,7 @@ const SERVICE_NAMES = new Map<string, Submission['service']>(
 );
 
 export interface Submission {
-  service: 'EFACRECEPCIONSOBRE' | 'EFACCONSULTARESTADOENVIO' | 'EFACRECEPCIONREPORTE' | ConsultasOperation | 'RUT' | 'BCU' | 'UNKNOWN';
+  service: 'EFACRECEPCIONSOBRE' | 'EFACCONSULTARESTADOENVIO' | 'EFACRECEPCIONREPORTE' | ConsultasOperation | RegistryOperation | 'RUT' | 'BCU' | 'UNKNOWN';
   at: string;
   xmlData: string;
   httpStatus: number;
@@ -112,6 +113,8 @@ export interface DgiSimulatorControl {
   /** PEM of the simulator's CA and of the "DGI" certificate that signs ACKs and CAEs. */
   readonly caCertificatePem: string;
   readonly dgiCertificatePem: string;
+  /** The registry of electronic issuers (simulator/registry-service.ts): `set` adds or replaces an entry. */
+  readonly registry: Pick<RegistryService, 'set' | 'all'>;
 }
 
 export interface DgiSimulator {
@@ -152,6 +155,7 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
   efactura.trustAnchors = [...builtInTrustAnchors(), new X509Certificate(ca.certPem), ...(options.trustAnchors ?? []).map((p) => new X509Certificate(p))];
   const rut = new RutService();
   const bcu = new BcuService();
+  const registry = new RegistryService(() => efactura.caes, (r) => rut.find(r)?.Denominacion);
   const apply = (record: SimulatorRecord) => {
     if (record.t === 'rut') rut.add(record.record);
     else if (record.t === 'rate') bcu.setRate(record.code, record.date, record.rate);
@@ -223,6 +227,7 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
         return { reply: r, submission: { ...base, service: name, xmlData, httpStatus: r.status, ackEstado: r.ackEstado } };
       }
     }
+    if (path === SIMULATOR_PATHS.consultas && op && isRegistryOperation(op.operation)) return registry.handle(op, base);
     if (path === SIMULATOR_PATHS.consultas && op) {
       const name = op.operation.replace(/^WS_eFactura_Consultas\./, '') as ConsultasOperation;
       if (CONSULTAS_OPERATIONS.includes(name)) {
@@ -300,7 +305,7 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
     setRate: (code, date, rate) => commit({ t: 'rate', code, date, rate }),
     issueCae: (input) => {
       const NA = caeNumber(efactura.caes.length + 1);
-      const range: CaeRange = { ...input, tipoCfe: String(input.tipoCfe), NA };
+      const range: CaeRange = { ...input, tipoCfe: String(input.tipoCfe), NA, autorizadoEn: uyDateTime() };
       efactura.commit({ t: 'cae', range });
       // CAE.xsd / CAEType.xsd order; prefix ns0 as in DGI's real CAE files (samples/cae).
       const da =
@@ -326,6 +331,7 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
     },
     caCertificatePem: ca.certPem,
     dgiCertificatePem: dgiKeys.certificatePem,
+    registry,
   };
 
   return {

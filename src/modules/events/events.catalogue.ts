@@ -17,6 +17,7 @@ export const eventCatalogue = [
   { type: 'Cfe.ObservadoDgi', description: 'DGI observes a CFE in the second response of the envelope (spec 6 #9).', data: 'the CFE identity plus the DGI observations' },
   { type: 'Cfe.RechazadoReceptor', description: 'The receiver (envelope exchange between companies) rejects the CFE (spec 6 #10).', data: 'the CFE identity plus the receiver rejection reasons' },
   { type: 'Cfe.ObservadoReceptor', description: 'The receiver reports the observed state (CE) for a CFE in exchange between companies (spec 6 #11).', data: 'the CFE identity plus the receiver observations' },
+  { type: 'BeneficioFiscal.Declarada', description: 'The company saves a tax-benefit declaration (Decreto 206/019 or 324/011, BRIEF 12); the one it supersedes, if any, is named.', data: 'the declaration (GET /api/v1/empresa/beneficio-fiscal/declaraciones item) plus idReemplazada' },
 ] as const;
 
 export type EventType = (typeof eventCatalogue)[number]['type'];

@@ -8,6 +8,7 @@ import { X509Certificate } from 'node:crypto';
 import type { ExchangeRate, RutInfo, WsSecurityCredentials } from '../dgi/dgi.client.js';
 import { RutSoapClient } from '../dgi/rut.soap-client.js';
 import { BcuSoapClient } from '../dgi/bcu.soap-client.js';
+import { RegistrySoapClient } from '../dgi/registry.soap-client.js';
 import { SIMULATOR_PATHS, startDgiSimulator, type DgiSimulator } from '../dgi/dgi.simulator.js';
 import type { SigningContext } from '../emission/index.js';
 
@@ -18,6 +19,8 @@ export interface LookupsSettings {
   simulatorStatePath?: string;
   rutUrl: string;
   bcuUrl: string;
+  /** DGI's ws_consultas (BRIEF 7) in `real` mode: the registry of electronic issuers. */
+  consultasUrl: string;
   cacheTtlSeconds: number;
 }
 
@@ -48,7 +51,9 @@ export function createLookups(settings: LookupsSettings) {
   };
   const urls = async () => {
     const base = await baseUrl();
-    return base ? { rut: base + SIMULATOR_PATHS.rut, bcu: base + SIMULATOR_PATHS.bcu } : { rut: settings.rutUrl, bcu: settings.bcuUrl };
+    return base
+      ? { rut: base + SIMULATOR_PATHS.rut, bcu: base + SIMULATOR_PATHS.bcu, consultas: base + SIMULATOR_PATHS.consultas }
+      : { rut: settings.rutUrl, bcu: settings.bcuUrl, consultas: settings.consultasUrl };
   };
   const ttl = settings.cacheTtlSeconds * 1000;
 
@@ -82,6 +87,11 @@ export function createLookups(settings: LookupsSettings) {
         ruts.set(companyId, fn);
       }
       return fn(rut);
+    },
+
+    /** DGI's registry of electronic issuers (EFACCONSULTARRUCEMISORES, BRIEF 7), signed with `ctx`'s certificate. */
+    async registryClient(ctx: SigningContext): Promise<RegistrySoapClient> {
+      return new RegistrySoapClient({ endpoint: (await urls()).consultas, credentials: credentialsOf(ctx) });
     },
 
     /** The in-process simulator, if one was started (tests use its control API). */

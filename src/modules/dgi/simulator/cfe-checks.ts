@@ -27,6 +27,8 @@ export interface CaeRange {
   fechaVencimiento: string;
   especial?: string;
   NA: string;
+  /** When this DGI authorised it (simulator/registry-service.ts: start of the issuer); absent on ranges learned by hand. */
+  autorizadoEn?: string;
 }
 
 export type CfeMatcher = Partial<{ tipoCFE: string | number; serie: string; nro: number }> | ((cfe: CfeSummary) => boolean);

@@ -83,6 +83,10 @@ export class RutService {
     for (const r of seedRuts()) this.registry.set(r.RUT, r);
   }
 
+  find(rut: string): RutRecord | undefined {
+    return this.registry.get(rut);
+  }
+
   add(record: RutRecord): void {
     this.registry.set(record.RUT, record);
   }

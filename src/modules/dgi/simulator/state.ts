@@ -64,7 +64,7 @@ const recordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('ids'), upTo: z.number().int().positive() }),
   z.object({
     t: z.literal('cae'),
-    range: z.object({ rucEmisor: z.string(), tipoCfe: z.string(), serie: z.string(), desde: z.number(), hasta: z.number(), fechaVencimiento: z.string(), especial: z.string().optional(), NA: z.string() }),
+    range: z.object({ rucEmisor: z.string(), tipoCfe: z.string(), serie: z.string(), desde: z.number(), hasta: z.number(), fechaVencimiento: z.string(), especial: z.string().optional(), NA: z.string(), autorizadoEn: z.string().optional() }),
   }),
   z.object({
     t: z.literal('envelope'),

@@ -39,7 +39,11 @@ export async function renderCfePdfToStream(input: CfePdfInput, options: CfePdfOp
 
 /** Renders the whole PDF into memory. */
 export async function renderCfePdf(input: CfePdfInput, options: CfePdfOptions): Promise<Buffer> {
-  const doc = createDocument(input, options);
+  return endToBuffer(createDocument(input, options));
+}
+
+/** Ends a drawn pdfkit document and resolves with its bytes (other printed documents use it too). */
+export function endToBuffer(doc: PDFKit.PDFDocument): Promise<Buffer> {
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (c: Buffer) => chunks.push(c));

@@ -1,0 +1,25 @@
+/**
+ * `issuerRegistry_sync` (crontab, every hour at :17): syncs DGI's registry of electronic issuers
+ * (issuer-registry.service.ts) when due: at ISSUER_REGISTRY_SYNC_HOUR (Uruguay time), or whenever
+ * the last successful run is more than a day old (first start, a failed night). Checking the hour
+ * here keeps the schedule independent of the worker's time zone. `jobKey` keeps one run queued;
+ * a DGI failure fails the job, which graphile-worker retries.
+ */
+import { z } from 'zod';
+import { defineJob, handleJob, type JobHandler } from '../../platform/jobs/queue.js';
+import type { IssuerRegistryService } from './issuer-registry.service.js';
+
+export const syncJob = defineJob({ name: 'issuerRegistry_sync', payload: z.object({}).passthrough(), maxAttempts: 5 });
+
+export const issuerRegistryCrontab = `17 * * * * ${syncJob.name} ?max=5&jobKey=${syncJob.name}`;
+
+export function issuerRegistryJobHandlers(service: IssuerRegistryService, settings: { syncHour: number }): JobHandler[] {
+  return [
+    handleJob(syncJob, async (_payload, ctx) => {
+      if (!(await service.syncDue(settings.syncHour))) return;
+      const outcome = await service.sync();
+      if (outcome.status === 'sin_certificado') ctx.logger.warn('registry of electronic issuers not synced: no company has an active certificate');
+      else ctx.logger.info(outcome, 'registry of electronic issuers synced');
+    }),
+  ];
+}
