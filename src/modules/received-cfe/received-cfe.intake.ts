@@ -13,11 +13,12 @@ import { createHash } from 'node:crypto';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { createSigningContext, formatTmstFirma, type SigningContext } from '../emission/index.js';
 import { answerFileName, buildAckCfe, buildAckSobre, CFE_MOTIVES, signAnswer, type CfeAnswer } from './received-cfe.answers.js';
-import { checkCfe, decodeXmlBytes, hasDoctype, readEnvelope, SOBRE_GLOSAS, type EnvelopeCfe } from './received-cfe.envelope.js';
+import { decodeXmlBytes, hasDoctype, readEnvelope, SOBRE_GLOSAS, type EnvelopeCfe } from './received-cfe.envelope.js';
+import type { CfeVerifier } from './received-cfe.verify.js';
 import { receivedErrors as E } from './received-cfe.errors.js';
 import * as repo from './received-cfe.repository.js';
 import type { Motive, ReceivedCfeRow, ReceivedCfeState, ReceivedEnvelopeRow, receivedCfes } from './received-cfe.tables.js';
-import { fiscalDataOf, receivedCfeView } from './received-cfe.view.js';
+import { receivedCfeView, type FiscalData } from './received-cfe.view.js';
 
 export interface IntakeSource {
   canal: 'correo' | 'importacion';
@@ -39,6 +40,8 @@ export interface IntakePorts {
   issuerTrust?: { enforce: boolean; check(certificatePem: string, at: Date): Promise<string[]> };
   /** Queues the e-mail of a stored answer (in the same transaction). */
   queueAnswerMail(tx: DbOrTx, answerId: number): Promise<void>;
+  /** Each CFE's own checks and fiscal data (inline or in worker threads). */
+  verifier: CfeVerifier;
 }
 
 export interface IntakeResult {
@@ -89,10 +92,10 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
   const isSingleCfe = !hasDoctype(text) && /^\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*<(?:[\w.-]+:)?CFE[\s>]/.test(text);
   let cfes: EnvelopeCfe[];
   let env: ReceivedEnvelopeRow | undefined;
+  let certificate: string | null = null;
   if (isSingleCfe) {
     // A lone signed CFE uploaded by a user: no envelope, so nothing to answer (ACKs name an envelope).
     cfes = [{ nroOrdinal: 1, xml: text, adenda: null, checks: [], motivos: [] }];
-    checkCfe(cfes[0], undefined, companyRut);
   } else {
     const reading = readEnvelope(bytes, companyRut);
     if (reading.estado === 'AS' && reading.certificate && ports.issuerTrust) {
@@ -117,6 +120,7 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
       verificaciones: reading.checks, emailRespuesta: source.emailRespuesta, mailUid: source.mailUid ?? null,
     });
     cfes = reading.cfes;
+    certificate = reading.certificate;
     const envelope = env;
     await storeAnswer(tx, ports, envelope, companyRut, (id, nomArch, tmst) => ({
       tipo: 'ACKSobre',
@@ -126,8 +130,9 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
 
   const days = await ports.responseDays(companyId);
   const values: (typeof receivedCfes.$inferInsert)[] = [];
-  const read = cfes.map((c) => ({ c, data: fiscalDataOf(c.xml) }));
-  const identity = (d: ReturnType<typeof fiscalDataOf>) =>
+  const fiscal = await ports.verifier.verify(cfes, { certificate, companyRut, xsdInEnvelope: !!env });
+  const read = cfes.map((c, i) => ({ c, data: fiscal[i] }));
+  const identity = (d: FiscalData | undefined) =>
     d?.rutEmisor && d.tipoCfe !== null && d.serie && d.numero !== null ? { rutEmisor: d.rutEmisor, tipoCfe: d.tipoCfe, serie: d.serie, numero: d.numero } : undefined;
   const known = await repo.liveIdentities(tx, companyId, read.flatMap(({ c, data }) => (c.motivos.length ? [] : [identity(data)].filter((k) => k !== undefined))));
   for (const { c, data } of read) {
