@@ -202,3 +202,23 @@ function standaloneCfe(text: string, qname: string): string {
   const at = 1 + qname.length;
   return `${text.slice(0, at)} ${decl}"${CFE_NAMESPACE}"${text.slice(at)}`;
 }
+
+/**
+ * For a lone CFE (no Caratula): DGI's CFEs name their certificate only by X509IssuerSerial (BRIEF 3;
+ * CFEType.xsd: it must be the one "incluido en el EnvioCFE"), so it is looked for in the Caratula of
+ * envelopes this issuer already sent the company. Returns the base64 DER whose serial matches, if any.
+ */
+export function caratulaCertificateFor(cfeXml: string, envelopes: Buffer[]): string | undefined {
+  const serial = /<(?:\w+:)?X509SerialNumber>\s*(\d{1,80})\s*</.exec(cfeXml)?.[1];
+  if (!serial) return undefined;
+  for (const bytes of envelopes) {
+    // The Caratula comes first: the first X509Certificate of an envelope is its certificate.
+    const b64 = /<(?:\w+:)?X509Certificate>\s*([A-Za-z0-9+/=\s]+?)\s*<\//.exec(decodeXmlBytes(bytes))?.[1]?.replace(/\s+/g, '');
+    try {
+      if (b64 && BigInt(`0x${new X509Certificate(Buffer.from(b64, 'base64')).serialNumber}`) === BigInt(serial)) return b64;
+    } catch {
+      // Not a certificate: look further.
+    }
+  }
+  return undefined;
+}

@@ -13,11 +13,11 @@ import { createHash } from 'node:crypto';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { createSigningContext, formatTmstFirma, type SigningContext } from '../emission/index.js';
 import { answerFileName, buildAckCfe, buildAckSobre, CFE_MOTIVES, signAnswer, type CfeAnswer } from './received-cfe.answers.js';
-import { decodeXmlBytes, hasDoctype, readEnvelope, SOBRE_GLOSAS, type EnvelopeCfe } from './received-cfe.envelope.js';
+import { caratulaCertificateFor, decodeXmlBytes, hasDoctype, readEnvelope, SOBRE_GLOSAS, type EnvelopeCfe } from './received-cfe.envelope.js';
 import type { CfeVerifier } from './received-cfe.verify.js';
 import { receivedErrors as E } from './received-cfe.errors.js';
 import * as repo from './received-cfe.repository.js';
-import type { Motive, ReceivedCfeRow, ReceivedCfeState, ReceivedEnvelopeRow, receivedCfes } from './received-cfe.tables.js';
+import type { Motive, ReceivedCfeRow, ReceivedCfeState, ReceivedEnvelopeRow, receivedCfes, receivedEnvelopes } from './received-cfe.tables.js';
 import { receivedCfeView, type FiscalData } from './received-cfe.view.js';
 
 export interface IntakeSource {
@@ -45,7 +45,7 @@ export interface IntakePorts {
 }
 
 export interface IntakeResult {
-  sobre: { id: number; estado: 'AS' | 'BS'; motivos: Motive[]; repetido: boolean } | null;
+  sobre: { id: number; estado: 'AS' | 'BS'; motivos: Motive[]; repetido: boolean; sinSobre: boolean } | null;
   cfes: ReturnType<typeof receivedCfeView>[];
 }
 
@@ -80,13 +80,32 @@ export function caratulaOf(env: ReceivedEnvelopeRow, companyRut: string, id: num
   return { rucReceptor: companyRut, rucEmisor: env.rutEmisor ?? '000000000000', idRespuesta: id, nomArch, fecHRecibido: formatTmstFirma(env.recibidoEn), idEmisor: env.idemisor ?? 0, idReceptor: env.id, tmst };
 }
 
+/**
+ * The envelope row a lone uploaded CFE stands under (sinSobre). DGI's answers name an envelope: no
+ * ACKSobre is made (none was received), but each decision's ACKCFE is, so the issuer can learn a
+ * rejection with its motive. Its Caratula says IDEmisor 0 (the issuer gave no Idemisor; IDRecEmiType
+ * needs a number) and NomArch the uploaded file's name; issuers match the answer per CFE by type,
+ * serie and number (as this service's receiver-exchange does). It is e-mailed to emailRespuesta when
+ * the upload names one, else kept for download (GET /api/v1/cferecibido/respuesta/{id}).
+ */
+function loneCfeEnvelope(
+  companyId: number, companyRut: string, k: { rutEmisor: string; tipoCfe: number; serie: string; numero: number }, bytes: Buffer, sha256: string, source: IntakeSource,
+): typeof receivedEnvelopes.$inferInsert {
+  return {
+    companyId, canal: source.canal, rutEmisor: k.rutEmisor, idemisor: null, rutReceptor: companyRut, fecha: null, cantCfe: 1,
+    fileName: source.fileName ?? `CFE_${k.rutEmisor}_${k.tipoCfe}_${k.serie}${k.numero}.xml`, bytes, sha256, estado: 'AS', motivos: [],
+    verificaciones: [{ control: 'sin_sobre', ok: true, detalle: 'CFE subido sin su sobre: no hay ACKSobre; cada decisión se responde con un ACKCFE (IDEmisor 0).' }],
+    emailRespuesta: source.emailRespuesta, mailUid: null, sinSobre: true,
+  };
+}
+
 export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, companyRut: string, bytes: Buffer, source: IntakeSource): Promise<IntakeResult> {
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   let last = await repo.lockCounter(tx, companyId);
   const existing = await repo.envelopeBySha(tx, companyId, sha256);
   if (existing) {
     const rows = await repo.cfesOfEnvelope(tx, existing.id);
-    return { sobre: { id: existing.id, estado: existing.estado, motivos: existing.motivos, repetido: true }, cfes: rows.map((r) => receivedCfeView(r, existing)) };
+    return { sobre: { id: existing.id, estado: existing.estado, motivos: existing.motivos, repetido: true, sinSobre: existing.sinSobre }, cfes: rows.map((r) => receivedCfeView(r, existing)) };
   }
   const text = decodeXmlBytes(bytes);
   const isSingleCfe = !hasDoctype(text) && /^\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*<(?:[\w.-]+:)?CFE[\s>]/.test(text);
@@ -94,8 +113,15 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
   let env: ReceivedEnvelopeRow | undefined;
   let certificate: string | null = null;
   if (isSingleCfe) {
-    // A lone signed CFE uploaded by a user: no envelope, so nothing to answer (ACKs name an envelope).
+    // A lone signed CFE uploaded by a user: no envelope (see loneCfeEnvelope for its answers).
     cfes = [{ nroOrdinal: 1, xml: text, adenda: null, checks: [], motivos: [] }];
+    const rut = /<(?:\w+:)?RUCEmisor>\s*(\d{12})\s*</.exec(text)?.[1];
+    if (rut && !/<(?:\w+:)?X509Certificate>/.test(text)) {
+      certificate = caratulaCertificateFor(text, await repo.acceptedEnvelopeBytes(tx, companyId, rut)) ?? null;
+      cfes[0].checks.push(certificate
+        ? { control: 'certificado', ok: true, detalle: 'El certificado de un sobre anterior del emisor (X509IssuerSerial del CFE).' }
+        : { control: 'certificado', ok: false, detalle: 'El CFE nombra su certificado por X509IssuerSerial y ningún sobre recibido del emisor lo trae: suba el sobre.' });
+    }
   } else {
     const reading = readEnvelope(bytes, companyRut);
     if (reading.estado === 'AS' && reading.certificate && ports.issuerTrust) {
@@ -159,9 +185,17 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
       vencimientoRespuesta: estado === 'pendiente' ? addDays(today(), days) : null,
     });
   }
-  if (isSingleCfe && values[0]?.estado === 'rechazado_formato') {
-    // Nothing to answer and nothing a user can act on: an upload that fails the format checks is refused outright.
-    throw E.DOCUMENTO_RECIBIDO_INVALIDO(`El CFE no pasa los controles de formato: ${cfes[0].motivos.map((m) => `${m.codigo} ${m.detalle ?? m.glosa}`).join('; ')}`, { motivos: cfes[0].motivos });
+  if (isSingleCfe) {
+    // Nothing a user can act on: an upload that fails the format checks, or repeats a CFE the company
+    // has, is refused outright (no row, no E02 to an issuer who sent nothing twice).
+    if (values[0].estado === 'rechazado_formato') {
+      throw E.DOCUMENTO_RECIBIDO_INVALIDO(`El CFE no pasa los controles de formato: ${cfes[0].motivos.map((m) => `${m.codigo} ${m.detalle ?? m.glosa}`).join('; ')}`, { motivos: cfes[0].motivos });
+    }
+    const k = identity(read[0].data);
+    if (!k) throw E.DOCUMENTO_RECIBIDO_INVALIDO('El CFE no trae su identidad legible (RUCEmisor, TipoCFE, Serie, Nro).');
+    if (values[0].estado === 'duplicado') throw E.CFE_RECIBIDO_YA_REGISTRADO(undefined, { idCfeRecibido: await repo.liveCfeId(tx, companyId, k) ?? null });
+    env = await repo.insertEnvelope(tx, loneCfeEnvelope(companyId, companyRut, k, bytes, sha256, source));
+    values[0].envelopeId = env.id;
   }
   const rows = await repo.insertCfes(tx, values);
   await repo.setCounter(tx, companyId, last);
@@ -179,5 +213,5 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
     await repo.setAnswer(tx, refused.map((r) => r.id), answerId);
   }
   if (!isSingleCfe && !env) throw new Error('unreachable');
-  return { sobre: env ? { id: env.id, estado: env.estado, motivos: env.motivos, repetido: false } : null, cfes: views };
+  return { sobre: env ? { id: env.id, estado: env.estado, motivos: env.motivos, repetido: false, sinSobre: env.sinSobre } : null, cfes: views };
 }

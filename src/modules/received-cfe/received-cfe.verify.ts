@@ -64,7 +64,7 @@ function verifyOne(xml: string, cert: X509Certificate | undefined, task: CfeVeri
   if (xsd.ok) out.checks.push(task.xsdInEnvelope ? { control: 'xsd_cfe', ok: true, detalle: 'Validado con el XSD del sobre (CFEDefType).' } : { control: 'xsd_cfe', ok: true });
   else be('xsd_cfe', 'E05', E05, xsd.errors.slice(0, 3).join('; '));
   const key = cert ?? keyInfoCertificate(xml);
-  const sig = key ? verifyStandaloneSignature(xml, key.publicKey) : { ok: false as const, reason: 'el CFE no trae certificado (KeyInfo) y no hay carátula' };
+  const sig = key ? verifyStandaloneSignature(xml, key.publicKey) : { ok: false as const, reason: 'no hay certificado con que verificarlo: el CFE no trae X509Certificate y ningún sobre recibido del emisor trae el suyo' };
   if (sig.ok) out.checks.push({ control: 'firma', ok: true });
   else be('firma', 'E04', 'Firma electrónica no es válida', sig.reason);
   const doc = /<(?:\w+:)?DocRecep>\s*([^<]*?)\s*<\/(?:\w+:)?DocRecep>/.exec(xml)?.[1];
