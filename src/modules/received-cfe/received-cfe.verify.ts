@@ -98,7 +98,9 @@ export function createCfeVerifier(opts: { workers: number }): CfeVerifier {
         const size = Math.ceil(cfes.length / (pool.size * 2));
         const chunks: Array<Promise<CfeVerified[]>> = [];
         for (let i = 0; i < cfes.length; i += size) chunks.push(pool.run({ ...o, xmls: cfes.slice(i, i + size).map((c) => c.xml) }));
-        results = (await Promise.all(chunks)).flat();
+        // verifyCfes does not throw (each check reports its own failure): a rejection is the pool's (a
+        // worker died), and the envelope is verified here rather than failing the mail's intake.
+        results = await Promise.all(chunks).then((r) => r.flat(), () => verifyCfes({ ...o, xmls: cfes.map((c) => c.xml) }));
       }
       return results.map((r, i) => {
         cfes[i].checks.push(...r.checks);
