@@ -6,6 +6,7 @@
  * Run: `npx tsx bench/intake.ts` (or `npm run bench`).
  */
 import { createVerify, createSign, generateKeyPairSync } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { sql } from 'drizzle-orm';
 import { connectDatabase } from '../src/platform/db/client.js';
 import { createTestCa, issueTestCertificate } from '../src/platform/crypto/pki.js';
@@ -31,8 +32,10 @@ function rawRsaVerifyPerSec(): number {
   return Math.round(n / ((performance.now() - start) / 1000));
 }
 
-export async function runIntakeBench(options: { envelopes?: number } = {}): Promise<Record<string, number>> {
+export async function runIntakeBench(options: { envelopes?: number; workers?: number } = {}): Promise<Record<string, number>> {
   const envelopes = options.envelopes ?? Number(process.env.INTAKE_ENVELOPES ?? 8);
+  // As the service runs by default (RECEIVED_VERIFY_WORKERS): cores − 1 worker threads verify the CFEs.
+  const workers = options.workers ?? Number(process.env.INTAKE_WORKERS ?? Math.max(1, availableParallelism() - 1));
   const ca = createTestCa();
   const cert = issueTestCertificate(ca, { rut: ISSUER, name: 'Empresa Demo S.A.' });
   const ctx = createSigningContext({ privateKey: cert.keyPem, certificate: cert.certPem });
@@ -48,7 +51,7 @@ export async function runIntakeBench(options: { envelopes?: number } = {}): Prom
     const [company] = (await database.db.execute(sql`insert into companies (rut, razon_social) values (${RECEIVER}, 'Receptor SA') returning id`)).rows as Array<{ id: number }>;
     const service = createReceivedCfeService({
       db: database.db, mailer: undefined as unknown as Mailer, events: { recordMany: async () => undefined },
-      rutOf: async () => RECEIVER, settingsOf: async () => ({}), signingContext: async () => undefined, defaultResponseDays: 30,
+      rutOf: async () => RECEIVER, settingsOf: async () => ({}), signingContext: async () => undefined, defaultResponseDays: 30, verifyWorkers: workers,
     });
     // Warm-up: one envelope of another issuer number range, not counted.
     const warm = Buffer.from(docs[0].toString('utf8').replace(/<DGICFE:Idemisor>1</, '<DGICFE:Idemisor>999999<'));
@@ -69,9 +72,10 @@ export async function runIntakeBench(options: { envelopes?: number } = {}): Prom
       intakeCfePerSec: Math.round(total / seconds),
       intakeCpuMsPerCfe: Number(((cpu.user + cpu.system) / 1000 / total).toFixed(3)),
       intakeEnvelopes: envelopes,
+      intakeVerifyWorkers: workers,
       rawRsa2048VerifyPerSecOneCore: rawRsaVerifyPerSec(),
     };
-    console.log(`intake: ${total} CFE in ${envelopes} envelopes of ${PER_ENVELOPE}: ${results.intakeCfePerSec} CFE/s, ${results.intakeCpuMsPerCfe} ms CPU per CFE (this process; PostgreSQL apart); raw RSA-2048 verify ${results.rawRsa2048VerifyPerSecOneCore}/s on one core`);
+    console.log(`intake: ${total} CFE in ${envelopes} envelopes of ${PER_ENVELOPE}: ${results.intakeCfePerSec} CFE/s, ${results.intakeCpuMsPerCfe} ms CPU per CFE (this process and its ${workers} verify workers; PostgreSQL apart); raw RSA-2048 verify ${results.rawRsa2048VerifyPerSecOneCore}/s on one core`);
     return results;
   } finally {
     await database.close();

@@ -37,6 +37,7 @@ export function createReceivedCfeModule(deps: ReceivedCfeModuleDeps) {
     signingContext: (companyId) => deps.certificates.signingContextOf(companyId),
     issuerTrust: { enforce: deps.issuerTrust.enforce, check: async (pem, at) => (await deps.issuerTrust.check(pem, [], at)).map((w) => w.mensaje) },
     defaultResponseDays: deps.config.receivedCfe.responseDays,
+    verifyWorkers: deps.config.receivedCfe.verifyWorkers,
   });
   const mailbox = createMailboxService({
     db: deps.db,

@@ -1,7 +1,6 @@
 /**
  * Reading and checking an envelope another issuer sent us (EnvioCFE_entreEmpresas, BRIEF 5 and 8).
- * Pure: bytes in, a verdict per envelope (ACKSobre AS/BS with S-codes) and per CFE (format checks,
- * E-codes) out. The database decides duplicates (S20, E02) afterwards.
+ * Pure: bytes in, a verdict per envelope (ACKSobre AS/BS with S-codes) and its CFEs' bytes out. The database decides duplicates (S20, E02) afterwards.
  *
  * Checks, in the order DGI's codes are given (ACKSobre motives, DGITypes.xsd RechazoSobreType):
  *  S07 size over 2 MB (FSOB) · S01 not XML, a DOCTYPE (entity expansion is never attempted), another
@@ -11,9 +10,9 @@
  *  another certificate. Per CFE: E05 CFEDGI.xsd, E04 its XMLDSig (against the Caratula certificate).
  */
 import { createHash, X509Certificate } from 'node:crypto';
-import { DOMParser } from '@xmldom/xmldom';
-import { childSpans, rootChildSpans, verifyStandaloneSignature } from '../../platform/xml/standalone-signature.js';
-import { validateXml } from '../../platform/xml/xsd.js';
+import { ParseOption, XmlDocument, XmlElement } from 'libxml2-wasm';
+import { childSpans, rootChildSpans } from '../../platform/xml/standalone-signature.js';
+import { validateDocument } from '../../platform/xml/xsd.js';
 import { CFE_NAMESPACE, ENVELOPE_MAX_BYTES } from '../emission/index.js';
 import { DGI_GLOSAS } from '../emission/dgi-motives.js';
 import type { CheckResult, Motive } from './received-cfe.tables.js';
@@ -61,8 +60,6 @@ export function hasDoctype(xml: string): boolean {
   return /<!DOCTYPE|<!ENTITY/i.test(xml);
 }
 
-const childText = (parent: Element | undefined, name: string) => parent?.getElementsByTagNameNS(CFE_NAMESPACE, name)[0]?.textContent?.trim() || null;
-
 function certificateChecks(b64: string | null, rutEmisor: string | null, fecha: string | null): { cert?: X509Certificate; error?: Motive } {
   if (!b64) return { error: motive('S03', 'La carátula no trae X509Certificate.') };
   let cert: X509Certificate;
@@ -100,18 +97,35 @@ export function readEnvelope(bytes: Buffer, companyRut: string): EnvelopeReading
   pass('tamano');
   const xml = decodeXmlBytes(bytes);
   if (hasDoctype(xml)) return fail('formato', motive('S01', 'El documento trae DOCTYPE o entidades: no se procesa.'));
-  let doc: Document;
+  // One libxml2 parse (from the bytes, so libxml2 honours the declared encoding) serves the XSD check
+  // and the reading of the Caratula and each CFE; xmldom built a second DOM (~1 ms a CFE).
+  let doc: XmlDocument;
   try {
-    doc = new DOMParser({ onError: (level, msg) => { if (level !== 'warning') throw new Error(msg); } }).parseFromString(xml, 'text/xml') as unknown as Document;
+    doc = XmlDocument.fromBuffer(bytes, { option: PARSE_OPTIONS });
   } catch (err) {
     return fail('formato', motive('S01', `No es XML bien formado: ${(err as Error).message}`));
   }
-  const root = doc.documentElement;
-  if (!root || root.localName !== 'EnvioCFE_entreEmpresas' || root.namespaceURI !== CFE_NAMESPACE) {
-    return fail('formato', motive('S01', `La raíz es ${root?.localName ?? '(ninguna)'}, no EnvioCFE_entreEmpresas.`));
+  try {
+    return readParsed(doc, xml, companyRut, reading, fail, pass);
+  } finally {
+    doc.dispose();
+  }
+}
+
+// No network, no entity expansion (a DOCTYPE is refused before parsing); COMPACT only saves allocations.
+const PARSE_OPTIONS = ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_COMPACT;
+const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
+
+function readParsed(
+  doc: XmlDocument, xml: string, companyRut: string, reading: EnvelopeReading,
+  fail: (control: string, m: Motive) => EnvelopeReading, pass: (control: string) => void,
+): EnvelopeReading {
+  const root = doc.root;
+  if (root.name !== 'EnvioCFE_entreEmpresas' || root.namespaceUri !== CFE_NAMESPACE) {
+    return fail('formato', motive('S01', `La raíz es ${root.name}, no EnvioCFE_entreEmpresas.`));
   }
   pass('formato');
-  const caratula = root.getElementsByTagNameNS(CFE_NAMESPACE, 'Caratula')[0];
+  const caratula = child(root, 'Caratula');
   reading.rutReceptor = childText(caratula, 'RutReceptor');
   reading.rutEmisor = childText(caratula, 'RUCEmisor');
   const idemisor = childText(caratula, 'Idemisor');
@@ -120,13 +134,15 @@ export function readEnvelope(bytes: Buffer, companyRut: string): EnvelopeReading
   const cant = childText(caratula, 'CantCFE');
   reading.cantCfe = cant && /^\d{1,3}$/.test(cant) ? Number(cant) : null;
 
-  const xsd = validateXml('EnvioCFE_entreEmpresas', xml);
+  // EnvioCFE_entreEmpresas.xsd types each CFE as CFEDefType, the type CFEDGI.xsd gives a lone CFE:
+  // this one validation is also every CFE's (a CFE that fails it makes the envelope S04).
+  const xsd = validateDocument('EnvioCFE_entreEmpresas', doc);
   if (!xsd.ok) return fail('xsd_sobre', motive('S04', xsd.errors.slice(0, 3).join('; ')));
   pass('xsd_sobre');
   if (reading.rutReceptor !== companyRut) return fail('rut_receptor', motive('S02', `El sobre es para el RUT ${reading.rutReceptor}, no para ${companyRut}.`));
   pass('rut_receptor');
 
-  const items = root.getElementsByTagNameNS(CFE_NAMESPACE, 'CFE_Adenda');
+  const items = children(root).filter((e) => e.name === 'CFE_Adenda' && e.namespaceUri === CFE_NAMESPACE);
   if (items.length !== reading.cantCfe) return fail('cantidad', motive('S05', `CantCFE ${reading.cantCfe}, el sobre trae ${items.length}.`));
   pass('cantidad');
   const certB64 = childText(caratula, 'X509Certificate');
@@ -139,26 +155,37 @@ export function readEnvelope(bytes: Buffer, companyRut: string): EnvelopeReading
   // standalone document), never re-serialised from a DOM (which would change CR, U+0085, U+2028...).
   const itemSpans = (rootChildSpans(xml) ?? []).filter((sp) => localName(sp.name) === 'CFE_Adenda');
   for (let i = 0; i < items.length; i += 1) {
-    const item = items[i];
-    const cfeEl = item.getElementsByTagNameNS(CFE_NAMESPACE, 'CFE')[0];
-    const adendaEl = item.getElementsByTagNameNS(CFE_NAMESPACE, 'Adenda')[0];
+    const cfeEl = child(items[i], 'CFE');
+    const adendaEl = child(items[i], 'Adenda');
     const cfeSpan = itemSpans[i] && (childSpans(xml, itemSpans[i].start) ?? []).find((sp) => localName(sp.name) === 'CFE');
     if (!cfeEl || !cfeSpan) return fail('formato', motive('S04', `El elemento CFE_Adenda ${i + 1} no trae CFE.`));
-    const cfe: EnvelopeCfe = { nroOrdinal: i + 1, xml: standaloneCfe(xml.slice(cfeSpan.start, cfeSpan.end), cfeSpan.name), adenda: adendaEl?.textContent ?? null, checks: [], motivos: [] };
+    const cfe: EnvelopeCfe = { nroOrdinal: i + 1, xml: standaloneCfe(xml.slice(cfeSpan.start, cfeSpan.end), cfeSpan.name), adenda: adendaEl?.content ?? null, checks: [], motivos: [] };
     reading.cfes.push(cfe);
-    // S02: every CFE is the envelope issuer's.
-    const ruc = cfeEl.getElementsByTagNameNS(CFE_NAMESPACE, 'RUCEmisor')[0]?.textContent?.trim();
+    // S02: every CFE is the envelope issuer's (the XSD fixed the path: CFE/<branch>/Encabezado/Emisor/RUCEmisor).
+    const branch = children(cfeEl).find((e) => e.namespaceUri === CFE_NAMESPACE && e.name !== 'Signature');
+    const ruc = childText(child(child(branch, 'Encabezado'), 'Emisor'), 'RUCEmisor');
     if (ruc !== reading.rutEmisor) return fail('rut_emisor_cfe', motive('S02', `El CFE ${i + 1} es del RUT ${ruc}, el sobre de ${reading.rutEmisor}.`));
     // S06: the certificate in the CFE's KeyInfo must be the Caratula's.
-    const keyInfoCert = cfeEl.getElementsByTagNameNS('http://www.w3.org/2000/09/xmldsig#', 'X509Certificate')[0]?.textContent?.replace(/\s+/g, '');
-    if (keyInfoCert && certB64 && keyInfoCert !== certB64.replace(/\s+/g, '')) return fail('certificado_cfe', motive('S06', `El CFE ${i + 1} está firmado con otro certificado.`));
+    const keyInfoCert = child(child(child(cfeEl, 'Signature', DSIG_NS), 'KeyInfo', DSIG_NS), 'X509Data', DSIG_NS);
+    const keyInfoB64 = childText(keyInfoCert, 'X509Certificate', DSIG_NS)?.replace(/\s+/g, '');
+    if (keyInfoB64 && keyInfoB64 !== reading.certificate) return fail('certificado_cfe', motive('S06', `El CFE ${i + 1} está firmado con otro certificado.`));
   }
   pass('rut_emisor_cfe');
   pass('certificado_cfe');
-  for (const cfe of reading.cfes) checkCfe(cfe, cert.cert!, companyRut);
   reading.estado = 'AS';
   return reading;
 }
+
+function children(parent: XmlElement | undefined): XmlElement[] {
+  const out: XmlElement[] = [];
+  for (let n = parent?.firstChild; n; n = n.next) if (n instanceof XmlElement) out.push(n);
+  return out;
+}
+function child(parent: XmlElement | undefined, name: string, ns = CFE_NAMESPACE): XmlElement | undefined {
+  for (let n = parent?.firstChild; n; n = n.next) if (n instanceof XmlElement && n.name === name && n.namespaceUri === ns) return n;
+  return undefined;
+}
+const childText = (parent: XmlElement | undefined, name: string, ns = CFE_NAMESPACE) => child(parent, name, ns)?.content.trim() || null;
 
 const localName = (qname: string) => qname.slice(qname.indexOf(':') + 1);
 
@@ -176,30 +203,22 @@ function standaloneCfe(text: string, qname: string): string {
   return `${text.slice(0, at)} ${decl}"${CFE_NAMESPACE}"${text.slice(at)}`;
 }
 
-/** E05 (CFEDGI.xsd), E04 (signature with the envelope's certificate), and that we are its receiver. */
-export function checkCfe(cfe: EnvelopeCfe, cert: X509Certificate | undefined, companyRut: string): void {
-  const be = (control: string, codigo: string, glosa: string, detalle: string) => {
-    cfe.checks.push({ control, ok: false, codigo, detalle: detalle.slice(0, 500) });
-    cfe.motivos.push({ codigo, glosa, detalle: detalle.slice(0, 500) });
-  };
-  const xsd = validateXml('CFE', cfe.xml);
-  if (xsd.ok) cfe.checks.push({ control: 'xsd_cfe', ok: true });
-  else be('xsd_cfe', 'E05', 'No cumple validaciones de Formato comprobantes', xsd.errors.slice(0, 3).join('; '));
-  const key = cert ?? keyInfoCertificate(cfe.xml);
-  const sig = key ? verifyStandaloneSignature(cfe.xml, key.publicKey) : { ok: false as const, reason: 'el CFE no trae certificado (KeyInfo) y no hay carátula' };
-  if (sig.ok) cfe.checks.push({ control: 'firma', ok: true });
-  else be('firma', 'E04', 'Firma electrónica no es válida', sig.reason);
-  const doc = /<(?:\w+:)?DocRecep>\s*([^<]*?)\s*<\/(?:\w+:)?DocRecep>/.exec(cfe.xml)?.[1];
-  if (doc === companyRut) cfe.checks.push({ control: 'receptor', ok: true });
-  else be('receptor', 'E05', 'No cumple validaciones de Formato comprobantes', `El receptor del CFE (${doc ?? 'ninguno'}) no es la empresa ${companyRut}.`);
-}
-
-/** A lone CFE (uploaded without its envelope) is verified with the certificate in its own KeyInfo, if any. */
-function keyInfoCertificate(xml: string): X509Certificate | undefined {
-  const b64 = /<(?:\w+:)?X509Certificate>\s*([A-Za-z0-9+/=\s]+?)\s*<\/(?:\w+:)?X509Certificate>/.exec(xml)?.[1];
-  try {
-    return b64 ? new X509Certificate(Buffer.from(b64.replace(/\s+/g, ''), 'base64')) : undefined;
-  } catch {
-    return undefined;
+/**
+ * For a lone CFE (no Caratula): DGI's CFEs name their certificate only by X509IssuerSerial (BRIEF 3;
+ * CFEType.xsd: it must be the one "incluido en el EnvioCFE"), so it is looked for in the Caratula of
+ * envelopes this issuer already sent the company. Returns the base64 DER whose serial matches, if any.
+ */
+export function caratulaCertificateFor(cfeXml: string, envelopes: Buffer[]): string | undefined {
+  const serial = /<(?:\w+:)?X509SerialNumber>\s*(\d{1,80})\s*</.exec(cfeXml)?.[1];
+  if (!serial) return undefined;
+  for (const bytes of envelopes) {
+    // The Caratula comes first: the first X509Certificate of an envelope is its certificate.
+    const b64 = /<(?:\w+:)?X509Certificate>\s*([A-Za-z0-9+/=\s]+?)\s*<\//.exec(decodeXmlBytes(bytes))?.[1]?.replace(/\s+/g, '');
+    try {
+      if (b64 && BigInt(`0x${new X509Certificate(Buffer.from(b64, 'base64')).serialNumber}`) === BigInt(serial)) return b64;
+    } catch {
+      // Not a certificate: look further.
+    }
   }
+  return undefined;
 }

@@ -9,6 +9,7 @@ export const receivedErrors = defineErrors({
   RESPUESTA_NO_ENCONTRADA: { status: 404, message: 'La respuesta (ACKSobre / ACKCFE) no existe en la empresa.' },
   IDEMPOTENCIA_CONFLICTO_RECIBIDO: { status: 409, message: 'La Idempotency-Key ya se usó con otra solicitud.' },
   CFE_RECIBIDO_NO_IMPRIMIBLE: { status: 422, message: 'El documento recibido no es un CFE legible: no tiene representación impresa (descargue su XML).' },
+  CFE_RECIBIDO_YA_REGISTRADO: { status: 409, message: 'El CFE ya está registrado en la empresa (idCfeRecibido): no se registra otra vez ni se responde al emisor.' },
   CFE_RECIBIDO_YA_IMPORTADO_STOCK: { status: 409, message: 'El CFE recibido ya se importó a stock con otra referencia.' },
   CFE_RECIBIDO_NO_IMPORTABLE_STOCK: { status: 409, message: 'El CFE recibido no se puede importar a stock en su estado (duplicado, rechazado por formato o anulado por el emisor).' },
   STOCK_LINEA_INVALIDA: { status: 422, message: 'Las líneas deben ser líneas del CFE (NroLinDet), sin repetir.' },

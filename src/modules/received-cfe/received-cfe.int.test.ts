@@ -132,6 +132,49 @@ describe('happy path', () => {
     const seqs = (await t.db.execute(sql`select secuencia from received_cfes where company_id = ${b.id} order by id`)).rows.map((r) => Number((r as { secuencia: string }).secuencia));
     assert.deepEqual(seqs, seqs.map((_, i) => i + 1));
   });
+  test('a lone CFE (no envelope) stands under an envelope record of its own: no ACKSobre; its rejection\'s ACKCFE is signed, XSD-valid, kept for download and applied by A; the same CFE again is 409', async () => {
+    // B knows A's certificate from an envelope A sent before (DGI's CFEs name it only by X509IssuerSerial).
+    const before = await issueToB('Sal');
+    assert.equal((await importar(await envelopeFromA([before.id]))).status, 200);
+    const cfe = await issueToB('Harina');
+    await envelopeFromA([cfe.id]); // DGI first (BRIEF 1); this envelope is not given to B
+    const signed = (await t.app.inject({ method: 'GET', url: `/api/v1/cfeemitido/${cfe.id}/xml`, headers: { authorization: `Bearer ${admin}` } })).body;
+    assert.match(signed, /<(\w+:)?CFE[\s>]/);
+    const r = await importar(signed, admin, b.id, { nombreArchivo: 'factura-harina.xml' });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.sobre.sinSobre, true);
+    assert.equal(r.body.sobre.repetido, false);
+    const got = r.body.cfes[0];
+    assert.equal(got.estado, 'pendiente');
+    assert.equal(got.numero, cfe.numero);
+    assert.ok(got.verificaciones.every((v: { ok: boolean }) => v.ok), JSON.stringify(got.verificaciones));
+    assert.equal(got.sobre.sinSobre, true);
+    assert.deepEqual((await t.call(admin, 'GET', `/api/v1/cferecibido/${got.id}`)).body.respuestas, [], 'no ACKSobre: no envelope was received');
+
+    const rej = await t.call(admin, 'POST', '/api/v1/cferecibido/rechazar', { idEmpresa: b.id, ids: [got.id], motivo: { codigo: 'E21' } });
+    assert.equal(rej.body.resultados[0].resultado, 'hecho');
+    const [answer] = (await t.call(admin, 'GET', `/api/v1/cferecibido/${got.id}`)).body.respuestas;
+    assert.deepEqual([answer.tipo, answer.estado, answer.email], ['ACKCFE', 'sin_destino', null]);
+    const ackCfe = await answerXml(answer.id);
+    assert.deepEqual(validateXml('ACKCFE_Partes', ackCfe), { ok: true });
+    assert.match(ackCfe, /<IDEmisor>0<\/IDEmisor>/);
+    assert.match(ackCfe, /<NomArch>factura-harina\.xml<\/NomArch>/);
+    assert.match(ackCfe, /<Signature/);
+    const applied = await t.call(admin, 'POST', '/api/v1/cfeemitido/respuestaReceptor', { idEmpresa: a.id, xml: ackCfe });
+    assert.equal(applied.status, 200, JSON.stringify(applied.body));
+    const issued = (await t.db.execute(sql`select estado_receptor from issued_cfes where id = ${cfe.id}`)).rows[0] as { estado_receptor: string };
+    assert.equal(issued.estado_receptor, 'receptor_rechazado');
+
+    const same = await importar(signed, admin, b.id);
+    assert.equal(same.status, 200);
+    assert.equal(same.body.sobre.repetido, true);
+    const copy = await importar(`${signed}\n`, admin, b.id);
+    assert.equal(copy.status, 409, JSON.stringify(copy.body));
+    assert.equal(copy.body.code, 'CFE_RECIBIDO_YA_REGISTRADO');
+    assert.equal(copy.body.idCfeRecibido, got.id);
+    const rows = (await t.db.execute(sql`select count(*)::int as n from received_cfes where company_id = ${b.id} and numero = ${cfe.numero} and serie = ${cfe.serie}`)).rows[0] as { n: number };
+    assert.equal(rows.n, 1, 'nothing stored for the refused copy');
+  });
 });
 
 describe('errors', () => {

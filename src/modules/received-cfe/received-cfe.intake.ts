@@ -13,11 +13,12 @@ import { createHash } from 'node:crypto';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { createSigningContext, formatTmstFirma, type SigningContext } from '../emission/index.js';
 import { answerFileName, buildAckCfe, buildAckSobre, CFE_MOTIVES, signAnswer, type CfeAnswer } from './received-cfe.answers.js';
-import { checkCfe, decodeXmlBytes, hasDoctype, readEnvelope, SOBRE_GLOSAS, type EnvelopeCfe } from './received-cfe.envelope.js';
+import { caratulaCertificateFor, decodeXmlBytes, hasDoctype, readEnvelope, SOBRE_GLOSAS, type EnvelopeCfe } from './received-cfe.envelope.js';
+import type { CfeVerifier } from './received-cfe.verify.js';
 import { receivedErrors as E } from './received-cfe.errors.js';
 import * as repo from './received-cfe.repository.js';
-import type { Motive, ReceivedCfeRow, ReceivedCfeState, ReceivedEnvelopeRow, receivedCfes } from './received-cfe.tables.js';
-import { fiscalDataOf, receivedCfeView } from './received-cfe.view.js';
+import type { Motive, ReceivedCfeRow, ReceivedCfeState, ReceivedEnvelopeRow, receivedCfes, receivedEnvelopes } from './received-cfe.tables.js';
+import { receivedCfeView, type FiscalData } from './received-cfe.view.js';
 
 export interface IntakeSource {
   canal: 'correo' | 'importacion';
@@ -39,10 +40,12 @@ export interface IntakePorts {
   issuerTrust?: { enforce: boolean; check(certificatePem: string, at: Date): Promise<string[]> };
   /** Queues the e-mail of a stored answer (in the same transaction). */
   queueAnswerMail(tx: DbOrTx, answerId: number): Promise<void>;
+  /** Each CFE's own checks and fiscal data (inline or in worker threads). */
+  verifier: CfeVerifier;
 }
 
 export interface IntakeResult {
-  sobre: { id: number; estado: 'AS' | 'BS'; motivos: Motive[]; repetido: boolean } | null;
+  sobre: { id: number; estado: 'AS' | 'BS'; motivos: Motive[]; repetido: boolean; sinSobre: boolean } | null;
   cfes: ReturnType<typeof receivedCfeView>[];
 }
 
@@ -77,22 +80,48 @@ export function caratulaOf(env: ReceivedEnvelopeRow, companyRut: string, id: num
   return { rucReceptor: companyRut, rucEmisor: env.rutEmisor ?? '000000000000', idRespuesta: id, nomArch, fecHRecibido: formatTmstFirma(env.recibidoEn), idEmisor: env.idemisor ?? 0, idReceptor: env.id, tmst };
 }
 
+/**
+ * The envelope row a lone uploaded CFE stands under (sinSobre). DGI's answers name an envelope: no
+ * ACKSobre is made (none was received), but each decision's ACKCFE is, so the issuer can learn a
+ * rejection with its motive. Its Caratula says IDEmisor 0 (the issuer gave no Idemisor; IDRecEmiType
+ * needs a number) and NomArch the uploaded file's name; issuers match the answer per CFE by type,
+ * serie and number (as this service's receiver-exchange does). It is e-mailed to emailRespuesta when
+ * the upload names one, else kept for download (GET /api/v1/cferecibido/respuesta/{id}).
+ */
+function loneCfeEnvelope(
+  companyId: number, companyRut: string, k: { rutEmisor: string; tipoCfe: number; serie: string; numero: number }, bytes: Buffer, sha256: string, source: IntakeSource,
+): typeof receivedEnvelopes.$inferInsert {
+  return {
+    companyId, canal: source.canal, rutEmisor: k.rutEmisor, idemisor: null, rutReceptor: companyRut, fecha: null, cantCfe: 1,
+    fileName: source.fileName ?? `CFE_${k.rutEmisor}_${k.tipoCfe}_${k.serie}${k.numero}.xml`, bytes, sha256, estado: 'AS', motivos: [],
+    verificaciones: [{ control: 'sin_sobre', ok: true, detalle: 'CFE subido sin su sobre: no hay ACKSobre; cada decisión se responde con un ACKCFE (IDEmisor 0).' }],
+    emailRespuesta: source.emailRespuesta, mailUid: null, sinSobre: true,
+  };
+}
+
 export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, companyRut: string, bytes: Buffer, source: IntakeSource): Promise<IntakeResult> {
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   let last = await repo.lockCounter(tx, companyId);
   const existing = await repo.envelopeBySha(tx, companyId, sha256);
   if (existing) {
     const rows = await repo.cfesOfEnvelope(tx, existing.id);
-    return { sobre: { id: existing.id, estado: existing.estado, motivos: existing.motivos, repetido: true }, cfes: rows.map((r) => receivedCfeView(r, existing)) };
+    return { sobre: { id: existing.id, estado: existing.estado, motivos: existing.motivos, repetido: true, sinSobre: existing.sinSobre }, cfes: rows.map((r) => receivedCfeView(r, existing)) };
   }
   const text = decodeXmlBytes(bytes);
   const isSingleCfe = !hasDoctype(text) && /^\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*<(?:[\w.-]+:)?CFE[\s>]/.test(text);
   let cfes: EnvelopeCfe[];
   let env: ReceivedEnvelopeRow | undefined;
+  let certificate: string | null = null;
   if (isSingleCfe) {
-    // A lone signed CFE uploaded by a user: no envelope, so nothing to answer (ACKs name an envelope).
+    // A lone signed CFE uploaded by a user: no envelope (see loneCfeEnvelope for its answers).
     cfes = [{ nroOrdinal: 1, xml: text, adenda: null, checks: [], motivos: [] }];
-    checkCfe(cfes[0], undefined, companyRut);
+    const rut = /<(?:\w+:)?RUCEmisor>\s*(\d{12})\s*</.exec(text)?.[1];
+    if (rut && !/<(?:\w+:)?X509Certificate>/.test(text)) {
+      certificate = caratulaCertificateFor(text, await repo.acceptedEnvelopeBytes(tx, companyId, rut)) ?? null;
+      cfes[0].checks.push(certificate
+        ? { control: 'certificado', ok: true, detalle: 'El certificado de un sobre anterior del emisor (X509IssuerSerial del CFE).' }
+        : { control: 'certificado', ok: false, detalle: 'El CFE nombra su certificado por X509IssuerSerial y ningún sobre recibido del emisor lo trae: suba el sobre.' });
+    }
   } else {
     const reading = readEnvelope(bytes, companyRut);
     if (reading.estado === 'AS' && reading.certificate && ports.issuerTrust) {
@@ -117,6 +146,7 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
       verificaciones: reading.checks, emailRespuesta: source.emailRespuesta, mailUid: source.mailUid ?? null,
     });
     cfes = reading.cfes;
+    certificate = reading.certificate;
     const envelope = env;
     await storeAnswer(tx, ports, envelope, companyRut, (id, nomArch, tmst) => ({
       tipo: 'ACKSobre',
@@ -126,8 +156,9 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
 
   const days = await ports.responseDays(companyId);
   const values: (typeof receivedCfes.$inferInsert)[] = [];
-  const read = cfes.map((c) => ({ c, data: fiscalDataOf(c.xml) }));
-  const identity = (d: ReturnType<typeof fiscalDataOf>) =>
+  const fiscal = await ports.verifier.verify(cfes, { certificate, companyRut, xsdInEnvelope: !!env });
+  const read = cfes.map((c, i) => ({ c, data: fiscal[i] }));
+  const identity = (d: FiscalData | undefined) =>
     d?.rutEmisor && d.tipoCfe !== null && d.serie && d.numero !== null ? { rutEmisor: d.rutEmisor, tipoCfe: d.tipoCfe, serie: d.serie, numero: d.numero } : undefined;
   const known = await repo.liveIdentities(tx, companyId, read.flatMap(({ c, data }) => (c.motivos.length ? [] : [identity(data)].filter((k) => k !== undefined))));
   for (const { c, data } of read) {
@@ -154,9 +185,17 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
       vencimientoRespuesta: estado === 'pendiente' ? addDays(today(), days) : null,
     });
   }
-  if (isSingleCfe && values[0]?.estado === 'rechazado_formato') {
-    // Nothing to answer and nothing a user can act on: an upload that fails the format checks is refused outright.
-    throw E.DOCUMENTO_RECIBIDO_INVALIDO(`El CFE no pasa los controles de formato: ${cfes[0].motivos.map((m) => `${m.codigo} ${m.detalle ?? m.glosa}`).join('; ')}`, { motivos: cfes[0].motivos });
+  if (isSingleCfe) {
+    // Nothing a user can act on: an upload that fails the format checks, or repeats a CFE the company
+    // has, is refused outright (no row, no E02 to an issuer who sent nothing twice).
+    if (values[0].estado === 'rechazado_formato') {
+      throw E.DOCUMENTO_RECIBIDO_INVALIDO(`El CFE no pasa los controles de formato: ${cfes[0].motivos.map((m) => `${m.codigo} ${m.detalle ?? m.glosa}`).join('; ')}`, { motivos: cfes[0].motivos });
+    }
+    const k = identity(read[0].data);
+    if (!k) throw E.DOCUMENTO_RECIBIDO_INVALIDO('El CFE no trae su identidad legible (RUCEmisor, TipoCFE, Serie, Nro).');
+    if (values[0].estado === 'duplicado') throw E.CFE_RECIBIDO_YA_REGISTRADO(undefined, { idCfeRecibido: await repo.liveCfeId(tx, companyId, k) ?? null });
+    env = await repo.insertEnvelope(tx, loneCfeEnvelope(companyId, companyRut, k, bytes, sha256, source));
+    values[0].envelopeId = env.id;
   }
   const rows = await repo.insertCfes(tx, values);
   await repo.setCounter(tx, companyId, last);
@@ -174,5 +213,5 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
     await repo.setAnswer(tx, refused.map((r) => r.id), answerId);
   }
   if (!isSingleCfe && !env) throw new Error('unreachable');
-  return { sobre: env ? { id: env.id, estado: env.estado, motivos: env.motivos, repetido: false } : null, cfes: views };
+  return { sobre: env ? { id: env.id, estado: env.estado, motivos: env.motivos, repetido: false, sinSobre: env.sinSobre } : null, cfes: views };
 }

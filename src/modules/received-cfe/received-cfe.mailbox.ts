@@ -5,7 +5,8 @@
  * Polling reads by UID after the stored cursor under the folder's UIDVALIDITY. Each mail is handled
  * in one transaction that records it in inbound_mails (primary key company + UIDVALIDITY + UID),
  * runs the intake of its envelopes and advances the cursor: a crash before the commit reads the mail
- * again, once; after it, never. The mail is flagged \Seen only after that commit. Mails that are not
+ * again, once; after it, never. The mail is flagged \Seen only after that commit (and, after a crash
+ * between the two, at the next poll). Mails that are not
  * envelopes are sorted (a receiver's ACK to one of our own issued CFEs goes to receiver-exchange;
  * an issuer's CFEs_Anulados_x_RechazoDGI voids our received CFEs; the rest is recorded and ignored).
  */
@@ -148,6 +149,9 @@ export function createMailboxService(deps: { db: Db; secrets: SecretBox; ports: 
         const handled = await withMailbox(settingsOf(row), async (client, box) => {
           let after = row.uidValidity === box.uidValidity ? row.ultimoUid : 0;
           if (row.uidValidity !== box.uidValidity) await repo.setCursor(db, companyId, box.uidValidity, 0);
+          // A process killed between a mail's commit and its \Seen left the cursor's mail unflagged (and
+          // never fetched again): only that one can be, since each mail is flagged before the next.
+          if (after > 0) await markSeen(client, after);
           let count = 0;
           for (const mail of await fetchAfter(client, after, deps.batch)) {
             const done = await db.transaction(async (tx) => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import {
   receivedAnswers, receivedCfeHistory, receivedCfes, receivedCounters, receivedEnvelopes,
@@ -24,6 +24,14 @@ export async function acceptedEnvelopeExists(db: DbOrTx, companyId: number, rutE
   const r = await db.select({ id: receivedEnvelopes.id }).from(receivedEnvelopes)
     .where(and(eq(receivedEnvelopes.companyId, companyId), eq(receivedEnvelopes.rutEmisor, rutEmisor), eq(receivedEnvelopes.idemisor, idemisor), eq(receivedEnvelopes.estado, 'AS')));
   return r.length > 0;
+}
+
+/** The raw bytes of the last envelopes this issuer sent the company that passed our checks (for its certificate). */
+export async function acceptedEnvelopeBytes(db: DbOrTx, companyId: number, rutEmisor: string, limit = 5): Promise<Buffer[]> {
+  const rows = await db.select({ bytes: receivedEnvelopes.bytes }).from(receivedEnvelopes)
+    .where(and(eq(receivedEnvelopes.companyId, companyId), eq(receivedEnvelopes.rutEmisor, rutEmisor), eq(receivedEnvelopes.estado, 'AS'), eq(receivedEnvelopes.sinSobre, false)))
+    .orderBy(desc(receivedEnvelopes.id)).limit(limit);
+  return rows.map((r) => r.bytes);
 }
 
 export async function insertEnvelope(tx: DbOrTx, values: typeof receivedEnvelopes.$inferInsert): Promise<ReceivedEnvelopeRow> {

@@ -7,6 +7,8 @@ import { RECEIVED_STATES, receivedSearchFilters, receivedSort } from './received
 
 const id = z.number().int().positive().max(PG_INT_MAX);
 
+const SIN_SOBRE = 'true: a lone CFE uploaded without its envelope; this record stands for the envelope (no Idemisor, no ACKSobre; decisions answered by ACKCFE with IDEmisor 0).';
+
 export const importBody = z.strictObject({
   idEmpresa: id,
   xml: z.string().min(1).max(3_000_000).describe('The document as received: an EnvioCFE_entreEmpresas envelope (up to 2 MB, S07 beyond) or one signed CFE.'),
@@ -29,7 +31,7 @@ export const receivedCfe = z.object({
   idEmpresa: z.number().int(),
   secuencia: z.number().int().describe('Increasing per company in commit order, without gaps: read "everything since N".'),
   canal: z.enum(['correo', 'importacion']),
-  sobre: z.object({ id: z.number().int(), rutEmisor: z.string().nullable(), idEmisor: z.number().int().nullable(), fecha: z.string().nullable(), cantidadCfe: z.number().int().nullable(), estado: z.enum(['AS', 'BS']), nroOrdinal: z.number().int().nullable(), verificaciones: z.array(check).describe('The envelope\'s checks (tamano, formato, xsd_sobre, rut_receptor, cantidad, certificado, confianza_certificado, rut_emisor_cfe, certificado_cfe).') }).nullable(),
+  sobre: z.object({ id: z.number().int(), rutEmisor: z.string().nullable(), idEmisor: z.number().int().nullable(), fecha: z.string().nullable(), cantidadCfe: z.number().int().nullable(), estado: z.enum(['AS', 'BS']), sinSobre: z.boolean().describe(SIN_SOBRE), nroOrdinal: z.number().int().nullable(), verificaciones: z.array(check).describe('The envelope\'s checks (tamano, formato, xsd_sobre, rut_receptor, cantidad, certificado, confianza_certificado, rut_emisor_cfe, certificado_cfe).') }).nullable(),
   rutEmisor: z.string().nullable(),
   razonSocialEmisor: z.string().nullable(),
   tipoCfe: z.number().int().nullable(),
@@ -59,7 +61,7 @@ export const receivedCfeDetail = receivedCfe.extend({
 });
 
 export const importResult = z.object({
-  sobre: z.object({ id: z.number().int(), estado: z.enum(['AS', 'BS']), motivos: z.array(motive), repetido: z.boolean().describe('true: these exact bytes were already received; nothing new was stored or answered.') }).nullable(),
+  sobre: z.object({ id: z.number().int(), estado: z.enum(['AS', 'BS']), motivos: z.array(motive), repetido: z.boolean().describe('true: these exact bytes were already received; nothing new was stored or answered.'), sinSobre: z.boolean().describe(SIN_SOBRE) }).nullable(),
   cfes: z.array(receivedCfe),
 });
 

@@ -18,6 +18,7 @@ import { intake, type IntakePorts, type IntakeSource } from './received-cfe.inta
 import { sendAnswerMailJob } from './received-cfe.jobs.js';
 import * as repo from './received-cfe.repository.js';
 import { receivedCfeView } from './received-cfe.view.js';
+import { createCfeVerifier } from './received-cfe.verify.js';
 import { errors } from '../../lib/errors.js';
 import type { Paging } from '../../platform/http/paging.js';
 import type { PdfFormato } from '../documents/pdf/index.js';
@@ -35,6 +36,8 @@ export interface ReceivedCfeDeps {
   issuerTrust?: IntakePorts['issuerTrust'];
   /** Days to decide when the company sets none (plazoRespuestaCfeRecibidoDias; RECEIVED_RESPONSE_DAYS). */
   defaultResponseDays: number;
+  /** Worker threads that verify received CFEs (RECEIVED_VERIFY_WORKERS); 0 = on the event loop. */
+  verifyWorkers?: number;
 }
 
 export const MAX_DECISION_IDS = 250;
@@ -52,6 +55,7 @@ export function createReceivedCfeService(deps: ReceivedCfeDeps) {
       if (events.length) await deps.events.recordMany(tx, events);
     },
     queueAnswerMail: (tx, answerId) => enqueueJob(tx, sendAnswerMailJob, { id: answerId }),
+    verifier: createCfeVerifier({ workers: deps.verifyWorkers ?? 0 }),
   };
 
   async function companyRut(companyId: number): Promise<string> {

@@ -53,6 +53,11 @@ export const receivedEnvelopes = pgTable(
     /** Where answers go: the mail's sender (or Reply-To), or what the uploader gave; null = download only. */
     emailRespuesta: text(),
     mailUid: text(),
+    /**
+     * A lone CFE uploaded without its envelope: this row stands for the envelope it did not come in
+     * (bytes = the CFE; no Idemisor, no ACKSobre), so the decisions' ACKCFE still has a Caratula.
+     */
+    sinSobre: boolean().notNull().default(false),
     recibidoEn: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [

@@ -71,7 +71,7 @@ export function receivedCfeView(row: ReceivedCfeRow, envelope?: ReceivedEnvelope
     secuencia: row.secuencia,
     canal: row.canal,
     sobre: envelope
-      ? { id: envelope.id, rutEmisor: envelope.rutEmisor, idEmisor: envelope.idemisor, fecha: envelope.fecha, cantidadCfe: envelope.cantCfe, estado: envelope.estado, nroOrdinal: row.nroOrdinal, verificaciones: envelope.verificaciones }
+      ? { id: envelope.id, rutEmisor: envelope.rutEmisor, idEmisor: envelope.idemisor, fecha: envelope.fecha, cantidadCfe: envelope.cantCfe, estado: envelope.estado, sinSobre: envelope.sinSobre, nroOrdinal: row.nroOrdinal, verificaciones: envelope.verificaciones }
       : null,
     rutEmisor: row.rutEmisor,
     razonSocialEmisor: row.razonSocialEmisor,

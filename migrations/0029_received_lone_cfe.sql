@@ -1,0 +1,1 @@
+ALTER TABLE "received_envelopes" ADD COLUMN "sin_sobre" boolean DEFAULT false NOT NULL;

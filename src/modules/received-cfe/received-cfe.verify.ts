@@ -1,0 +1,112 @@
+/**
+ * Each CFE of a received document on its own (BRIEF 8): E05 (CFEDGI.xsd), E04 (its XMLDSig, against
+ * the envelope's certificate, or for a lone CFE the one in its own KeyInfo), that the company is its
+ * receiver; and the fiscal data read from its XML. Pure and CPU-bound (~1.2 ms a CFE, most of it the
+ * signature), so with `workers` > 0 a pool of worker threads verifies an envelope's CFEs in chunks on
+ * the other cores while the event loop goes on with the database and HTTP; with 0 it runs inline.
+ */
+import { X509Certificate } from 'node:crypto';
+import { verifyStandaloneSignature } from '../../platform/xml/standalone-signature.js';
+import { validateXml } from '../../platform/xml/xsd.js';
+import { createWorkerPool } from '../../platform/workers/pool.js';
+import type { EnvelopeCfe } from './received-cfe.envelope.js';
+import type { CheckResult, Motive } from './received-cfe.tables.js';
+import { fiscalDataOf, type FiscalData } from './received-cfe.view.js';
+
+export interface CfeVerifyTask {
+  xmls: string[];
+  /** Base64 DER of the envelope's Caratula certificate; null for a lone CFE (its KeyInfo's is used). */
+  certificate: string | null;
+  companyRut: string;
+  /**
+   * The envelope's XSD (EnvioCFE_entreEmpresas.xsd) already validated every CFE as CFEDefType, the
+   * type CFEDGI.xsd gives a lone CFE: validating each again would only repeat it.
+   */
+  xsdInEnvelope: boolean;
+}
+
+export interface CfeVerified {
+  checks: CheckResult[];
+  motivos: Motive[];
+  data: FiscalData | undefined;
+}
+
+const E05 = 'No cumple validaciones de Formato comprobantes';
+const certificates = new Map<string, X509Certificate>();
+
+function certificateOf(b64: string): X509Certificate {
+  let cert = certificates.get(b64);
+  if (!cert) {
+    cert = new X509Certificate(Buffer.from(b64, 'base64'));
+    if (certificates.size >= 64) certificates.delete(certificates.keys().next().value!);
+    certificates.set(b64, cert);
+  }
+  return cert;
+}
+
+/** A lone CFE (uploaded without its envelope) is verified with the certificate in its own KeyInfo, if any. */
+function keyInfoCertificate(xml: string): X509Certificate | undefined {
+  const b64 = /<(?:\w+:)?X509Certificate>\s*([A-Za-z0-9+/=\s]+?)\s*<\/(?:\w+:)?X509Certificate>/.exec(xml)?.[1];
+  try {
+    return b64 ? certificateOf(b64.replace(/\s+/g, '')) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function verifyOne(xml: string, cert: X509Certificate | undefined, task: CfeVerifyTask): CfeVerified {
+  const out: CfeVerified = { checks: [], motivos: [], data: undefined };
+  const be = (control: string, codigo: string, glosa: string, detalle: string) => {
+    out.checks.push({ control, ok: false, codigo, detalle: detalle.slice(0, 500) });
+    out.motivos.push({ codigo, glosa, detalle: detalle.slice(0, 500) });
+  };
+  const xsd = task.xsdInEnvelope ? ({ ok: true } as const) : validateXml('CFE', xml);
+  if (xsd.ok) out.checks.push(task.xsdInEnvelope ? { control: 'xsd_cfe', ok: true, detalle: 'Validado con el XSD del sobre (CFEDefType).' } : { control: 'xsd_cfe', ok: true });
+  else be('xsd_cfe', 'E05', E05, xsd.errors.slice(0, 3).join('; '));
+  const key = cert ?? keyInfoCertificate(xml);
+  const sig = key ? verifyStandaloneSignature(xml, key.publicKey) : { ok: false as const, reason: 'no hay certificado con que verificarlo: el CFE no trae X509Certificate y ningún sobre recibido del emisor trae el suyo' };
+  if (sig.ok) out.checks.push({ control: 'firma', ok: true });
+  else be('firma', 'E04', 'Firma electrónica no es válida', sig.reason);
+  const doc = /<(?:\w+:)?DocRecep>\s*([^<]*?)\s*<\/(?:\w+:)?DocRecep>/.exec(xml)?.[1];
+  if (doc === task.companyRut) out.checks.push({ control: 'receptor', ok: true });
+  else be('receptor', 'E05', E05, `El receptor del CFE (${doc ?? 'ninguno'}) no es la empresa ${task.companyRut}.`);
+  out.data = fiscalDataOf(xml);
+  return out;
+}
+
+/** The work itself, the same inline and in a worker thread. */
+export function verifyCfes(task: CfeVerifyTask): CfeVerified[] {
+  const cert = task.certificate ? certificateOf(task.certificate) : undefined;
+  return task.xmls.map((xml) => verifyOne(xml, cert, task));
+}
+
+export interface CfeVerifier {
+  /** Adds each CFE's checks and motives to it; returns the fiscal data of each, in order. */
+  verify(cfes: EnvelopeCfe[], opts: Omit<CfeVerifyTask, 'xmls'>): Promise<Array<FiscalData | undefined>>;
+}
+
+export function createCfeVerifier(opts: { workers: number }): CfeVerifier {
+  const pool = opts.workers > 0
+    ? createWorkerPool<CfeVerifyTask, CfeVerified[]>({ entry: new URL('./received-cfe.verify-worker.ts', import.meta.url), size: opts.workers, name: 'cfe-verify' })
+    : undefined;
+  return {
+    async verify(cfes, o) {
+      let results: CfeVerified[];
+      if (!pool || cfes.length < 8) results = verifyCfes({ ...o, xmls: cfes.map((c) => c.xml) });
+      else {
+        // Two chunks per worker: the pool hands each to the least busy one, so a slower core takes fewer.
+        const size = Math.ceil(cfes.length / (pool.size * 2));
+        const chunks: Array<Promise<CfeVerified[]>> = [];
+        for (let i = 0; i < cfes.length; i += size) chunks.push(pool.run({ ...o, xmls: cfes.slice(i, i + size).map((c) => c.xml) }));
+        // verifyCfes does not throw (each check reports its own failure): a rejection is the pool's (a
+        // worker died), and the envelope is verified here rather than failing the mail's intake.
+        results = await Promise.all(chunks).then((r) => r.flat(), () => verifyCfes({ ...o, xmls: cfes.map((c) => c.xml) }));
+      }
+      return results.map((r, i) => {
+        cfes[i].checks.push(...r.checks);
+        cfes[i].motivos.push(...r.motivos);
+        return r.data;
+      });
+    },
+  };
+}
