@@ -11,14 +11,15 @@ import type { RutInfo } from './dgi.client.ts';
 import { soapFaultXml } from './dgi.soap.ts';
 import { BcuService } from './simulator/bcu-service.ts';
 import type { CaeRange, CfeMatcher, CfeSummary } from './simulator/cfe-checks.ts';
-import { EfacturaService, uyDate, uyDateTime, type SoapReply } from './simulator/efactura-service.ts';
+import { EfacturaService, uyDateTime, type SoapReply } from './simulator/efactura-service.ts';
 import { RutService } from './simulator/rut-service.ts';
 import { answerConsulta, CONSULTAS_OPERATIONS, type ConsultasOperation } from './simulator/consultas-service.ts';
 import { isRegistryOperation, RegistryService, type RegistryOperation } from './simulator/registry-service.ts';
 import { issueTestCertificate, toPkcs12 } from '../../platform/crypto/test-ca.js';
 import { builtInTrustAnchors } from '../../platform/crypto/trust-store.js';
 import { newIdentity, openSimulatorState, SimulatorStateError, type SimulatorIdentity, type SimulatorRecord } from './simulator/state.ts';
-import { signEnveloped } from './simulator/xmldsig.ts';
+import { caeFileXml, caeNumber } from './simulator/cae-file.ts';
+import { submissionLog } from './simulator/submission-log.ts';
 import { verifyWsSecurity } from './simulator/wss-verify.ts';
 
 export const SIMULATOR_PATHS = {
@@ -55,9 +56,6 @@ export interface DgiSimulatorOptions {
 /** `control.submissions()` keeps the newest SUBMISSIONS_KEPT requests by default (at most twice as many), within SUBMISSION_CHARS_KEPT characters of XML. */
 export const SUBMISSIONS_KEPT = 1000;
 export const SUBMISSION_CHARS_KEPT = 32 * 1024 * 1024;
-const SERVICE_NAMES = new Map<string, Submission['service']>(
-  (['EFACRECEPCIONSOBRE', 'EFACCONSULTARESTADOENVIO', 'EFACRECEPCIONREPORTE', 'RUT', 'BCU', 'UNKNOWN'] as const).map((n) => [n, n]),
-);
 
 export interface Submission {
   service: 'EFACRECEPCIONSOBRE' | 'EFACCONSULTARESTADOENVIO' | 'EFACRECEPCIONREPORTE' | ConsultasOperation | RegistryOperation | 'RUT' | 'BCU' | 'UNKNOWN';
@@ -126,19 +124,6 @@ export interface DgiSimulator {
 
 export type { CaeRange, CfeSummary };
 
-/** CAE number "90" + yy + 6-digit correlative + check digit (BRIEF §10). The check digit
- *  algorithm is not published; the simulator uses Luhn. */
-function caeNumber(correlative: number): string {
-  const base = `90${uyDate().slice(2, 4)}${String(correlative).padStart(6, '0')}`;
-  let sum = 0;
-  for (let i = 0; i < base.length; i++) {
-    let d = Number(base[base.length - 1 - i]);
-    if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return base + String((10 - (sum % 10)) % 10);
-}
-
 export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Promise<DgiSimulator> {
   const rucDgi = options.rucDgi ?? '219999830019';
   const state = options.statePath
@@ -168,30 +153,11 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
     append?.(record);
     apply(record);
   };
-  const log: Submission[] = [];
-  const keep = Math.max(1, options.keepSubmissions ?? SUBMISSIONS_KEPT);
-  const listeners = new Set<(s: Submission) => void>();
+  const log = submissionLog(Math.max(1, options.keepSubmissions ?? SUBMISSIONS_KEPT), SUBMISSION_CHARS_KEPT);
   let latencyMs = 0;
   let down: false | 'reset' | '503' = false;
   const lostAnswers = new Map<Submission['service'], number>();
   const sockets = new Set<Socket>();
-
-  let logChars = 0;
-  const record = (s: Submission) => {
-    // The log keeps each request's XML (an envelope of 250 CFEs is ~1 MB): only the newest `keep`
-    // requests and SUBMISSION_CHARS_KEPT characters of XML are kept, or the in-process simulator of
-    // `npm start` grew by every envelope ever sent (issue 29 point 5). `service` is replaced by its
-    // constant: the name parsed from the request is a slice that kept the whole SOAP request alive.
-    s.service = SERVICE_NAMES.get(s.service) ?? s.service;
-    log.push(s);
-    logChars += s.xmlData.length;
-    if (log.length >= keep * 2 || logChars > SUBMISSION_CHARS_KEPT * 2) {
-      let drop = 0;
-      while (drop < log.length - 1 && (log.length - drop > keep || logChars > SUBMISSION_CHARS_KEPT)) logChars -= log[drop++].xmlData.length;
-      log.splice(0, drop);
-    }
-    for (const listener of listeners) listener(s);
-  };
 
   const handle = (path: string, request: string): { reply: SoapReply; submission: Submission } => {
     const base = { at: uyDateTime(), xmlData: '' };
@@ -267,10 +233,10 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
         const lose = lostAnswers.get(result.submission.service) ?? 0;
         if (lose > 0) {
           lostAnswers.set(result.submission.service, lose - 1);
-          record({ ...result.submission, answerLost: true });
+          log.record({ ...result.submission, answerLost: true });
           return req.socket.destroy();
         }
-        record(result.submission);
+        log.record(result.submission);
         res.writeHead(result.reply.status, { 'content-type': 'text/xml; charset=utf-8' }).end(result.reply.body);
       };
       if (latencyMs > 0) setTimeout(respond, latencyMs);
@@ -291,31 +257,20 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
   const control: DgiSimulatorControl = {
     rejectNext: (match, codes) => void efactura.rejectRules.push({ match, codes }),
     rejectNextEnvelope: (codes) => void efactura.envelopeRejects.push(codes),
-    observe: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    observe: (listener) => log.observe(listener),
     setLatency: (ms) => void (latencyMs = ms),
     setDown: (value) => void (down = value === true ? 'reset' : value),
     setDuplicateAsFault: (on) => void (efactura.duplicateAsFault = on),
     loseNextAnswers: (service, count = 1) => void lostAnswers.set(service, (lostAnswers.get(service) ?? 0) + count),
     setAckDelay: (ms) => void (efactura.ackDelayMs = ms),
-    submissions: () => [...log],
+    submissions: () => log.list(),
     addRut: (info) => commit({ t: 'rut', record: info }),
     setRate: (code, date, rate) => commit({ t: 'rate', code, date, rate }),
     issueCae: (input) => {
       const NA = caeNumber(efactura.caes.length + 1);
       const range: CaeRange = { ...input, tipoCfe: String(input.tipoCfe), NA, autorizadoEn: uyDateTime() };
       efactura.commit({ t: 'cae', range });
-      // CAE.xsd / CAEType.xsd order; prefix ns0 as in DGI's real CAE files (samples/cae).
-      const da =
-        `<ns0:RucE>${range.rucEmisor}</ns0:RucE><ns0:TCFE>${range.tipoCfe}</ns0:TCFE><ns0:Serie>${range.serie}</ns0:Serie>` +
-        `<ns0:DNro>${range.desde}</ns0:DNro><ns0:HNro>${range.hasta}</ns0:HNro><ns0:TA>E</ns0:TA><ns0:NA>${NA}</ns0:NA>` +
-        `<ns0:FA>${uyDate()}</ns0:FA><ns0:FVD>${range.fechaVencimiento}</ns0:FVD>` +
-        (range.especial ? `<ns0:CAEEspecial>${range.especial}</ns0:CAEEspecial>` : '');
-      const unsigned = `<ns0:CAE xmlns:ns0="http://cfe.dgi.gub.uy" version="1.0"><ns0:TmstFrma>${uyDateTime()}</ns0:TmstFrma><ns0:DA>${da}</ns0:DA></ns0:CAE>`;
-      const xml = `<?xml version="1.0" encoding="UTF-8"?>${signEnveloped(unsigned, dgiKeys.privateKeyPem, dgiKeys.certificatePem)}`;
-      return { xml, NA };
+      return { xml: caeFileXml(range, dgiKeys), NA };
     },
     registerCae: (range) => {
       const same = (c: CaeRange) => c.NA === range.NA && c.rucEmisor === range.rucEmisor && c.tipoCfe === String(range.tipoCfe) && c.serie === range.serie && c.desde === range.desde && c.hasta === range.hasta;

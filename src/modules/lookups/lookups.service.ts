@@ -9,7 +9,8 @@ import type { ExchangeRate, RutInfo, WsSecurityCredentials } from '../dgi/dgi.cl
 import { RutSoapClient } from '../dgi/rut.soap-client.js';
 import { BcuSoapClient } from '../dgi/bcu.soap-client.js';
 import { RegistrySoapClient } from '../dgi/registry.soap-client.js';
-import { SIMULATOR_PATHS, startDgiSimulator, type DgiSimulator } from '../dgi/dgi.simulator.js';
+import { SIMULATOR_PATHS, type DgiSimulator } from '../dgi/dgi.simulator.js';
+import { startDgiSimulatorThread } from '../dgi/simulator/thread.js';
 import type { SigningContext } from '../emission/index.js';
 
 export interface LookupsSettings {
@@ -43,7 +44,12 @@ function cached<T>(ttlMs: number, load: (key: string) => Promise<T>) {
 
 export function createLookups(settings: LookupsSettings) {
   let simulator: Promise<DgiSimulator> | undefined;
-  const inProcessSimulator = () => (simulator ??= startDgiSimulator({ statePath: settings.simulatorStatePath }));
+  // On its own thread, off the API's event loop (issue 29 point 3); started again if that thread ends.
+  const inProcessSimulator = () =>
+    (simulator ??= startDgiSimulatorThread({ statePath: settings.simulatorStatePath }).then((sim) => {
+      void sim.exited.then(() => void (simulator = undefined));
+      return sim;
+    }));
   const baseUrl = async (): Promise<string | undefined> => {
     if (settings.mode === 'real') return undefined;
     if (settings.simulatorUrl) return settings.simulatorUrl.replace(/\/$/, '');
