@@ -60,7 +60,7 @@ export async function storeNewEvents(db: Db, companyId: number, events: Prepared
       select contract_id, metric_id, bucket, gkey, ${companyId}, gkey::jsonb, count(*), sum(val), max(val),
         max(at), (array_agg(tx order by at desc, tx desc))[1], (array_agg(val order by at desc, tx desc))[1]
       from fresh group by contract_id, metric_id, bucket, gkey
-      order by contract_id, metric_id, bucket, gkey
+      order by 1, 2, 3, 4
       on conflict (contract_id, metric_id, bucket, group_key) do update set
         event_count = r.event_count + excluded.event_count,
         value_sum = coalesce(r.value_sum + excluded.value_sum, r.value_sum, excluded.value_sum),
@@ -71,7 +71,7 @@ export async function storeNewEvents(db: Db, companyId: number, events: Prepared
     ), dist as (
       insert into usage_rollup_values (contract_id, metric_id, bucket, group_key, value, groups)
       select distinct contract_id, metric_id, bucket, gkey, dval, gkey::jsonb from fresh where dval is not null
-      order by contract_id, metric_id, bucket, gkey, dval
+      order by 1, 2, 3, 4, 5
       on conflict do nothing
     )
     select transaction_id from keys`);
