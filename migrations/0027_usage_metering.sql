@@ -59,6 +59,7 @@ CREATE TABLE "usage_rollups" (
 	"metric_id" integer NOT NULL,
 	"bucket" timestamp with time zone NOT NULL,
 	"group_key" text NOT NULL,
+	"slot" integer DEFAULT 0 NOT NULL,
 	"company_id" integer NOT NULL,
 	"groups" jsonb NOT NULL,
 	"event_count" bigint NOT NULL,
@@ -67,7 +68,7 @@ CREATE TABLE "usage_rollups" (
 	"latest_at" timestamp with time zone,
 	"latest_transaction_id" text,
 	"latest_value" numeric,
-	CONSTRAINT "usage_rollups_contract_id_metric_id_bucket_group_key_pk" PRIMARY KEY("contract_id","metric_id","bucket","group_key")
+	CONSTRAINT "usage_rollups_contract_id_metric_id_bucket_group_key_slot_pk" PRIMARY KEY("contract_id","metric_id","bucket","group_key","slot")
 );
 --> statement-breakpoint
 CREATE TABLE "usage_settings" (
@@ -86,6 +87,7 @@ CREATE INDEX "usage_contracts_customer_idx" ON "usage_contracts" USING btree ("c
 CREATE INDEX "usage_event_keys_received_idx" ON "usage_event_keys" USING btree ("received_at");--> statement-breakpoint
 CREATE INDEX "usage_events_contract_idx" ON "usage_events" USING btree ("contract_id","occurred_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "usage_metrics_company_code_uq" ON "usage_metrics" USING btree ("company_id","code");--> statement-breakpoint
+CREATE INDEX "usage_rollups_unfolded_idx" ON "usage_rollups" USING btree ("bucket") WHERE "usage_rollups"."slot" <> 0;--> statement-breakpoint
 -- Hand-written (issue 33 point 4): usage_events is partitioned by month of occurred_at (UTC). This
 -- function creates the monthly partitions covering [p_from, p_to]; the daily usage_maintenance job
 -- calls it ahead of time and drops partitions older than USAGE_RAW_RETENTION_DAYS. The default

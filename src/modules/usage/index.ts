@@ -17,6 +17,6 @@ export function createUsageModule(deps: { db: Db; config: AppConfig }) {
     service, ingestion, query,
     routes: [usageRoutes(service, ingestion, query)],
     jobs: usageJobHandlers(db, { dedupDays, rawRetentionDays }),
-    cron: [usageCrontab],
+    cron: usageCrontab,
   };
 }

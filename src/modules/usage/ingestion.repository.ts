@@ -7,6 +7,15 @@ import { sql } from 'drizzle-orm';
 import { executePrepared, type Db } from '../../platform/db/client.js';
 import type { ContractDef, MetricDef, PreparedEvent } from './usage.rules.js';
 
+/** How a rollup row absorbs another one for the same key: every aggregate composes (rollups alias r). */
+const MERGE_ROLLUP = sql.raw(`do update set
+  event_count = r.event_count + excluded.event_count,
+  value_sum = coalesce(r.value_sum + excluded.value_sum, r.value_sum, excluded.value_sum),
+  value_max = greatest(r.value_max, excluded.value_max),
+  latest_value = case when (excluded.latest_at, excluded.latest_transaction_id) > (r.latest_at, r.latest_transaction_id) then excluded.latest_value else r.latest_value end,
+  latest_transaction_id = case when (excluded.latest_at, excluded.latest_transaction_id) > (r.latest_at, r.latest_transaction_id) then excluded.latest_transaction_id else r.latest_transaction_id end,
+  latest_at = greatest(r.latest_at, excluded.latest_at)`);
+
 export interface BatchDefs { contracts: ContractDef[]; metrics: MetricDef[]; graceHours: number | null }
 
 type DefRow = { kind: 'c' | 'm' | 's'; doc: Record<string, any> };
@@ -34,9 +43,10 @@ export async function loadBatchDefs(db: Db, companyId: number, contractIds: numb
  * Stores the events whose idTransaccion is new for the company, in one statement (atomic on its
  * own): the dedup key insert decides which events are new, and only those reach the raw table and
  * the rollups. `events` must be sorted by transactionId and rollup rows are written in key order, so
- * concurrent batches take row locks in the same order (no deadlock). Answers the new ids.
+ * concurrent batches take row locks in the same order (no deadlock). `slot`: the rollup slot of this
+ * batch (usage.tables.ts), distinct from the other batches in flight. Answers the new ids.
  */
-export async function storeNewEvents(db: Db, companyId: number, events: PreparedEvent[]): Promise<Set<string>> {
+export async function storeNewEvents(db: Db, companyId: number, slot: number, events: PreparedEvent[]): Promise<Set<string>> {
   if (events.length === 0) return new Set();
   const col = <T>(f: (e: PreparedEvent) => T) => events.map(f);
   const res = await executePrepared<{ transaction_id: string }>(db, sql`
@@ -56,18 +66,12 @@ export async function storeNewEvents(db: Db, companyId: number, events: Prepared
       insert into usage_events (company_id, contract_id, metric_id, transaction_id, occurred_at, properties, value)
       select ${companyId}, contract_id, metric_id, tx, at, props::jsonb, val from fresh
     ), roll as (
-      insert into usage_rollups as r (contract_id, metric_id, bucket, group_key, company_id, groups, event_count, value_sum, value_max, latest_at, latest_transaction_id, latest_value)
-      select contract_id, metric_id, bucket, gkey, ${companyId}, gkey::jsonb, count(*), sum(val), max(val),
+      insert into usage_rollups as r (contract_id, metric_id, bucket, group_key, slot, company_id, groups, event_count, value_sum, value_max, latest_at, latest_transaction_id, latest_value)
+      select contract_id, metric_id, bucket, gkey, ${slot}::int, ${companyId}, gkey::jsonb, count(*), sum(val), max(val),
         max(at), (array_agg(tx order by at desc, tx desc))[1], (array_agg(val order by at desc, tx desc))[1]
       from fresh group by contract_id, metric_id, bucket, gkey
       order by 1, 2, 3, 4
-      on conflict (contract_id, metric_id, bucket, group_key) do update set
-        event_count = r.event_count + excluded.event_count,
-        value_sum = coalesce(r.value_sum + excluded.value_sum, r.value_sum, excluded.value_sum),
-        value_max = greatest(r.value_max, excluded.value_max),
-        latest_value = case when (excluded.latest_at, excluded.latest_transaction_id) > (r.latest_at, r.latest_transaction_id) then excluded.latest_value else r.latest_value end,
-        latest_transaction_id = case when (excluded.latest_at, excluded.latest_transaction_id) > (r.latest_at, r.latest_transaction_id) then excluded.latest_transaction_id else r.latest_transaction_id end,
-        latest_at = greatest(r.latest_at, excluded.latest_at)
+      on conflict (contract_id, metric_id, bucket, group_key, slot) ${MERGE_ROLLUP}
     ), dist as (
       insert into usage_rollup_values (contract_id, metric_id, bucket, group_key, value, groups)
       select distinct contract_id, metric_id, bucket, gkey, dval, gkey::jsonb from fresh where dval is not null
@@ -83,6 +87,30 @@ export async function storedHashes(db: Db, companyId: number, transactionIds: st
   const res = await executePrepared<{ transaction_id: string; content_hash: string }>(db, sql`
     select transaction_id, content_hash from usage_event_keys where company_id = ${companyId} and transaction_id = any(${sql.param(transactionIds)}::text[])`);
   return new Map(res.rows.map((r) => [r.transaction_id, r.content_hash]));
+}
+
+/**
+ * Folds the rollup slots of hours before `before` into slot 0, in one statement: the slot rows are
+ * locked in key order and deleted, and their aggregates added to slot 0 (the same merge ingestion
+ * does). A batch writing a late event into a folded hour simply creates a new slot row.
+ */
+export async function foldSlots(db: Db, before: Date): Promise<number> {
+  const res = await db.execute(sql`
+    with picked as (
+      select contract_id, metric_id, bucket, group_key, slot from usage_rollups
+      where slot <> 0 and bucket < ${before.toISOString()}::timestamptz
+      order by contract_id, metric_id, bucket, group_key, slot limit 50000 for update
+    ), moved as (
+      delete from usage_rollups r using picked p
+      where (r.contract_id, r.metric_id, r.bucket, r.group_key, r.slot) = (p.contract_id, p.metric_id, p.bucket, p.group_key, p.slot)
+      returning r.*
+    )
+    insert into usage_rollups as r (contract_id, metric_id, bucket, group_key, slot, company_id, groups, event_count, value_sum, value_max, latest_at, latest_transaction_id, latest_value)
+    select contract_id, metric_id, bucket, group_key, 0, min(company_id), min(groups::text)::jsonb, sum(event_count), sum(value_sum), max(value_max),
+      max(latest_at), (array_agg(latest_transaction_id order by latest_at desc, latest_transaction_id desc))[1], (array_agg(latest_value order by latest_at desc, latest_transaction_id desc))[1]
+    from moved group by 1, 2, 3, 4 order by 1, 2, 3, 4
+    on conflict (contract_id, metric_id, bucket, group_key, slot) ${MERGE_ROLLUP}`);
+  return res.rowCount ?? 0;
 }
 
 /** Daily maintenance: partitions ahead, raw partitions past retention dropped, dedup keys past their window deleted. */

@@ -17,16 +17,26 @@ export interface EventResult { indice: number; idTransaccion: string | null; est
 /** PostgreSQL deadlock / serialization failure: the whole statement rolled back and may simply run again. */
 const RETRYABLE = new Set(['40P01', '40001']);
 
+/** Rollup slots (usage.tables.ts): batches in flight in this process each hold a different one. */
+export const SLOTS = 16;
+
 export function createIngestionService(deps: { db: Db; defaultGraceHours: number }) {
   const { db } = deps;
+  const freeSlots = Array.from({ length: SLOTS }, (_, i) => SLOTS - i);
 
   async function store(companyId: number, events: PreparedEvent[]): Promise<Set<string>> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await repo.storeNewEvents(db, companyId, events);
-      } catch (err) {
-        if (attempt >= 3 || !RETRYABLE.has((err as { code?: string }).code ?? '')) throw err;
+    // Beyond SLOTS batches at once, two may share a slot: they then wait on each other's row locks, nothing worse.
+    const slot = freeSlots.pop();
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await repo.storeNewEvents(db, companyId, slot ?? 1 + Math.floor(Math.random() * SLOTS), events);
+        } catch (err) {
+          if (attempt >= 3 || !RETRYABLE.has((err as { code?: string }).code ?? '')) throw err;
+        }
       }
+    } finally {
+      if (slot !== undefined) freeSlots.push(slot);
     }
   }
 

@@ -8,6 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import { Decimal } from 'decimal.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { createUser } from '../../../test/support/factories.js';
+import { sql } from 'drizzle-orm';
+import { foldSlots } from './ingestion.repository.js';
 import { zonedMonthStart } from './usage.rules.js';
 import { ago, HOUR, ok, send, usageCompany } from './usage.test-helpers.js';
 
@@ -115,6 +117,14 @@ describe('retries and conflicts', () => {
     assert.equal(answers.reduce((n, r) => n + r.body.duplicados, 0), 60 * 7);
     const total = await usage(cb.id);
     assert.equal(total.datos[0].cantidad, '60');
+    // Concurrent batches write to different rollup slots; folding them into slot 0 keeps every figure
+    // (here a copy of each row in slot 7 stands for a second batch: 120 events in all).
+    await t.db.execute(sql`insert into usage_rollups select contract_id, metric_id, bucket, group_key, 7, company_id, groups, event_count, value_sum, value_max, latest_at, latest_transaction_id, latest_value from usage_rollups where contract_id = ${cb.id}`);
+    const slots = async () => (await t.db.execute(sql`select array_agg(distinct slot) as slots, sum(event_count)::int as events from usage_rollups where contract_id = ${cb.id}`)).rows[0];
+    assert.equal((await usage(cb.id)).datos[0].cantidad, '120');
+    while (await foldSlots(t.db, new Date(Date.now() + 2 * HOUR)) > 0);
+    assert.deepEqual(await slots(), { slots: [0], events: 120 });
+    assert.equal((await usage(cb.id)).datos[0].cantidad, '120');
   });
 });
 

@@ -1,4 +1,5 @@
 import { bigint, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { timestamps } from '../../platform/db/columns.js';
 import { companies } from '../companies/companies.tables.js';
 import { customers } from '../customers/customers.tables.js';
@@ -102,6 +103,10 @@ export const usageEvents = pgTable(
  * Hourly rollups (UTC hour buckets) per contract, metric and set of group-key values. Count, sum,
  * max and latest compose across buckets, so day and month windows in any whole-hour time zone are
  * sums of these rows. `groupKey` is the canonical JSON of `groups` (part of the key).
+ * `slot`: concurrent ingestion batches write to different slots (1..16, one per batch in flight in
+ * the process), so they never wait on each other's row locks for a hot contract-hour; the
+ * `usage_compact` job folds the slots of past hours into slot 0, so a query reads about one row per
+ * hour and group set. Every aggregate composes across slots the same way it does across hours.
  */
 export const usageRollups = pgTable(
   'usage_rollups',
@@ -110,6 +115,7 @@ export const usageRollups = pgTable(
     metricId: integer().notNull(),
     bucket: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
     groupKey: text().notNull(),
+    slot: integer().notNull().default(0),
     companyId: integer().notNull(),
     groups: jsonb().$type<Record<string, string>>().notNull(),
     eventCount: bigint({ mode: 'number' }).notNull(),
@@ -119,7 +125,10 @@ export const usageRollups = pgTable(
     latestTransactionId: text(),
     latestValue: numeric(),
   },
-  (t) => [primaryKey({ columns: [t.contractId, t.metricId, t.bucket, t.groupKey] })],
+  (t) => [
+    primaryKey({ columns: [t.contractId, t.metricId, t.bucket, t.groupKey, t.slot] }),
+    index('usage_rollups_unfolded_idx').on(t.bucket).where(sql`${t.slot} <> 0`),
+  ],
 );
 
 /**
