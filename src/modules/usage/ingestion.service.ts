@@ -7,7 +7,7 @@
 import type { Db } from '../../platform/db/client.js';
 import type { Actor } from '../../platform/http/actor.js';
 import * as repo from './ingestion.repository.js';
-import { admissibleFrom, checkEvent, eventItem, MAX_BATCH, type PreparedEvent, type RejectionReason } from './usage.rules.js';
+import { admissibleFrom, checkEvent, eventItem, isPlainValidItem, MAX_BATCH, type PreparedEvent, type RejectionReason } from './usage.rules.js';
 import { usageErrors } from './usage.errors.js';
 import { companyFor } from './usage.access.js';
 
@@ -46,6 +46,7 @@ export function createIngestionService(deps: { db: Db; defaultGraceHours: number
       if (items.length > MAX_BATCH) throw usageErrors.USO_LOTE_EXCEDIDO(undefined, { eventos: items.length, maximo: MAX_BATCH });
       const results: EventResult[] = new Array(items.length);
       const parsed = items.map((raw, i) => {
+        if (isPlainValidItem(raw)) return raw;
         const r = eventItem.safeParse(raw);
         if (r.success) return r.data;
         const tx = typeof (raw as { idTransaccion?: unknown })?.idTransaccion === 'string' ? (raw as { idTransaccion: string }).idTransaccion : null;
