@@ -133,19 +133,22 @@ export async function runUsageBench() {
       const url = `${address}/api/v1/contracts/${qc}/usage?start=${QUERY_MONTH.start}&end=${QUERY_MONTH.end}&ventana=dia${extra}`;
       const times: number[] = [];
       let body: any;
+      const c0 = cpuSnapshot([load!.tid]);
       for (let i = 0; i < 40; i++) {
         const s = performance.now();
         const r = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
         body = await r.json();
         times.push(performance.now() - s);
       }
+      // CPU of the API and PostgreSQL per query: what a query costs on a core of its own, whatever the machine's load.
+      const cpuMsPerQuery = Number(cpuReport(c0, cpuSnapshot([load!.tid]), 1, 40).filter((r) => !r.name.startsWith('busiest')).reduce((n, r) => n + r.msPerUnit, 0).toFixed(1));
       const total = body.datos.reduce((n: number, d: { cantidad: string }) => n + Number(d.cantidad), 0);
-      return { p50Ms: Number(pct(times, 0.5).toFixed(1)), p95Ms: Number(pct(times, 0.95).toFixed(1)), rows: body.datos.length, total };
+      return { p50Ms: Number(pct(times, 0.5).toFixed(1)), p95Ms: Number(pct(times, 0.95).toFixed(1)), cpuMsPerQuery, rows: body.datos.length, total };
     };
     const byDay = await timeQuery('');
     const byDayRegion = await timeQuery('&group_by=region');
     const query = { events: queryEvents, rawSeeded: raw, seedSeconds, byDay, byDayRegion, totalsOk: byDay.total === queryEvents && byDayRegion.total === queryEvents };
-    console.log(`usage query over ${queryEvents} events (${raw ? 'raw events + rollups' : 'rollups'} seeded in ${seedSeconds.toFixed(1)} s), a month by day: p50 ${byDay.p50Ms} ms p95 ${byDay.p95Ms} ms (${byDay.rows} rows); by day and region: p50 ${byDayRegion.p50Ms} ms p95 ${byDayRegion.p95Ms} ms (${byDayRegion.rows} rows); totals ${query.totalsOk ? 'OK' : 'MISMATCH'}`);
+    console.log(`usage query over ${queryEvents} events (${raw ? 'raw events + rollups' : 'rollups'} seeded in ${seedSeconds.toFixed(1)} s), a month by day: p50 ${byDay.p50Ms} ms p95 ${byDay.p95Ms} ms, CPU ${byDay.cpuMsPerQuery} ms per query (${byDay.rows} rows); by day and region: p50 ${byDayRegion.p50Ms} ms p95 ${byDayRegion.p95Ms} ms, CPU ${byDayRegion.cpuMsPerQuery} ms per query (${byDayRegion.rows} rows); totals ${query.totalsOk ? 'OK' : 'MISMATCH'}`);
     return { ingestion, query };
   } finally {
     await load?.close();
