@@ -20,7 +20,18 @@ const RETRYABLE = new Set(['40P01', '40001']);
 /** Rollup slots (usage.tables.ts): batches in flight in this process each hold a different one. */
 export const SLOTS = 16;
 
-export function createIngestionService(deps: { db: Db; defaultGraceHours: number }) {
+export interface IngestionDeps {
+  db: Db;
+  defaultGraceHours: number;
+  /**
+   * Called with the events a batch counted (new ids only), after they are stored: where part 2
+   * (issue 34) evaluates usage rules as events arrive. A failure here fails the request after the
+   * events were counted; a retry then answers duplicado, so it must not be the only way rules run.
+   */
+  afterStore?: (companyId: number, events: PreparedEvent[]) => Promise<void>;
+}
+
+export function createIngestionService(deps: IngestionDeps) {
   const { db } = deps;
   const freeSlots = Array.from({ length: SLOTS }, (_, i) => SLOTS - i);
 
@@ -96,6 +107,7 @@ export function createIngestionService(deps: { db: Db; defaultGraceHours: number
           ? { indice: e.index, idTransaccion: e.transactionId, estado: 'duplicado' }
           : { indice: e.index, idTransaccion: e.transactionId, estado: 'conflicto', codigo: 'conflicto', error: 'Ya se registró un evento con este idTransaccion y otro contenido; este no se contó.' };
       for (const e of batch) results[e.index] = fresh.has(e.transactionId) ? { indice: e.index, idTransaccion: e.transactionId, estado: 'aceptado' } : judge(e, stored.get(e.transactionId));
+      if (deps.afterStore && fresh.size) await deps.afterStore(companyId, batch.filter((e) => fresh.has(e.transactionId)));
       for (const e of repeats) results[e.index] = judge(e, fresh.has(e.transactionId) ? candidates.get(e.transactionId)!.hash : stored.get(e.transactionId));
 
       const count = (s: Outcome) => results.filter((r) => r.estado === s).length;
