@@ -84,10 +84,11 @@ async function postmasterOf(db: Db): Promise<number> {
 
 const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 
-export async function runUsageBench() {
-  const seconds = Number(process.env.BENCH_USAGE_SECONDS ?? 10);
-  const clients = Number(process.env.BENCH_USAGE_CLIENTS ?? 16);
-  const queryEvents = Number(process.env.BENCH_USAGE_QUERY_EVENTS ?? 10_000_000);
+/** Options exist for the smoke test (bench/bench-smoke.int.test.ts), which runs a second of it. */
+export async function runUsageBench(opts: { seconds?: number; clients?: number; warmUpSeconds?: number; queryEvents?: number } = {}) {
+  const seconds = opts.seconds ?? Number(process.env.BENCH_USAGE_SECONDS ?? 10);
+  const clients = opts.clients ?? Number(process.env.BENCH_USAGE_CLIENTS ?? 16);
+  const queryEvents = opts.queryEvents ?? Number(process.env.BENCH_USAGE_QUERY_EVENTS ?? 10_000_000);
   const raw = process.env.BENCH_USAGE_RAW === '1';
   const dbh = await openBenchDatabase('bench_usage');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-usage-data-'));
@@ -118,7 +119,7 @@ export async function runUsageBench() {
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
 
     load = await openUsageLoad({ url: `${address}/api/v1/usage-events`, token, clients, batchSize: 100, repeatPct: 10, contracts, regions: REGIONS });
-    const warm = await load.run(3);
+    const warm = await load.run(opts.warmUpSeconds ?? 3);
     const postmaster = await postmasterOf(db);
     const cpu0 = cpuSnapshot([load.tid]);
     const pg0 = ourPostgresMs(postmaster);
