@@ -16,12 +16,14 @@ import { issuedCfeErrors } from './issued-cfe/issued-cfe.errors.js';
 import type { IssuedCfeService } from './issued-cfe/issued-cfe.service.js';
 import { productErrors } from './products/products.errors.js';
 import type { ProductsService } from './products/products.service.js';
+import { recurringErrors } from './recurring/recurring.errors.js';
+import type { RecurringService } from './recurring/recurring.service.js';
 import { salesOrderErrors } from './sales-orders/sales-orders.errors.js';
 import type { SalesOrdersService } from './sales-orders/sales-orders.service.js';
 
 export function companyRefResolvers(s: {
   customers: CustomersService; products: ProductsService; companies: CompaniesService; cae: CaeService;
-  certificates: CertificatesService; issuedCfe: IssuedCfeService; salesOrders: SalesOrdersService;
+  certificates: CertificatesService; issuedCfe: IssuedCfeService; salesOrders: SalesOrdersService; recurring: RecurringService;
 }): CompanyRefResolvers {
   return {
     cliente: { companyOf: s.customers.companyOf, notFound: () => customerErrors.CLIENTE_NO_ENCONTRADO() },
@@ -35,5 +37,6 @@ export function companyRefResolvers(s: {
     certificado: { companyOf: s.certificates.companyOf, notFound: () => certificateErrors.CERTIFICADO_NO_ENCONTRADO() },
     cfe: { companyOf: s.issuedCfe.companyOf, notFound: () => issuedCfeErrors.CFE_NO_ENCONTRADO() },
     ordenVenta: { companyOf: s.salesOrders.companyOf, notFound: () => salesOrderErrors.ORDEN_NO_ENCONTRADA() },
+    planRecurrente: { companyOf: s.recurring.companyOf, notFound: () => recurringErrors.PLAN_NO_ENCONTRADO() },
   };
 }
