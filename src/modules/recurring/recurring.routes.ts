@@ -65,7 +65,7 @@ export function recurringRoutes(service: RecurringService): FastifyPluginAsyncZo
         config: { minRole: 'emisor' },
         schema: {
           tags, summary: `Plan action: ${action}`, description: `${ACTIONS[action].description}\n\n${d.actionsDescription}`,
-          params: s.idParams, body: bodyOf(action).optional(), response: { 200: s.planView.extend({ ejecucion: s.planView.shape.ultimaEjecucion }), ...withConflicts },
+          params: s.idParams, body: bodyOf(action).nullish(), response: { 200: s.planView.extend({ ejecucion: s.planView.shape.ultimaEjecucion }), ...withConflicts },
         },
       }, async (req) => service.act(requireActor(req), action, req.params.id, (req.body ?? {}) as never) as never);
     }
