@@ -14,6 +14,8 @@ const scenarios: Array<[file: string, exportName: string]> = [
   ['./lifecycle.ts', 'runLifecycleBench'],
 ];
 // Slow (inserts ~1.1M rows): only with `npm run bench -- --search`.
+// 10,000 recurring plans due at once (issue 32): only with `npm run bench -- --recurring`.
+if (process.argv.includes('--recurring')) scenarios.push(['./recurring.ts', 'runRecurringBench']);
 if (process.argv.includes('--search')) scenarios.push(['./search.ts', 'runSearchBench'], ['./received-search.ts', 'runReceivedSearchBench']);
 
 const results: Record<string, unknown> = {};

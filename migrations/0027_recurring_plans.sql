@@ -43,6 +43,7 @@ CREATE TABLE "recurring_runs" (
 	"lease_until" timestamp with time zone,
 	"idempotency_key" varchar(200),
 	"request" jsonb,
+	"correo" jsonb,
 	"acumulada_en" integer,
 	"cfe_id" integer,
 	"tipo_cfe" integer,

@@ -65,6 +65,7 @@ export async function writeRuns(tx: DbOrTx, p: PlanRow, now: Date, work: { emit:
     const [main] = await repo.insertRuns(tx, [{
       ...base, periodIndex: first.k, periodoDesde: first.desde, periodoHasta: last.hasta, periodos: group.length, programadaPara: last.programadaPara,
       resultado: 'pendiente', proximoIntento: now, idempotencyKey: runKey(p.id, first.desde), request: emissionRequest(p.companyId, d, group, fecha),
+      correo: d.envioEmail.activo ? { destinatarios: d.envioEmail.destinatarios } : null,
     }]);
     if (!main) continue; // the key exists: another scheduler wrote it
     issued.push(main);
@@ -138,16 +139,14 @@ export function createScheduler(deps: { db: Db; ports: RecurringPorts; logger?: 
     const row = await db.transaction(async (tx) => {
       const done = await repo.finishRun(tx, run.id, { resultado: 'emitido', ...cfe, ejecutadaEn: now, intento: run.intento + 1, codigo: null, motivo: null, proximoIntento: null });
       if (!done) return undefined; // another worker recorded it (same CFE, by the key)
-      await repo.foldedInto(tx, run.id, cfe);
+      if (done.periodos > 1) await repo.foldedInto(tx, run.id, cfe);
       await ports.recordEvents(tx, [{ type: 'PlanRecurrente.EjecucionEmitida', companyId: done.companyId, resource: runView(done) }]);
       return done;
     });
-    if (row && ports.sendMail) {
-      const plan = await repo.findPlan(db, row.planId);
-      if (plan?.definicion.envioEmail.activo) {
-        await ports.sendMail(row.companyId, view.id, plan.definicion.envioEmail.destinatarios).catch((err: Error) =>
-          deps.logger?.warn({ runId: row.id, err: err.message }, 'recurring CFE mail not queued'));
-      }
+    if (row?.correo && ports.sendMail) {
+      // Best effort: the CFE stands without the mail; a refusal (no customer e-mail) is logged.
+      await ports.sendMail(row.companyId, view.id, row.correo.destinatarios).catch((err: Error) =>
+        deps.logger?.warn({ runId: row.id, err: err.message }, 'recurring CFE mail not queued'));
     }
     return row;
   }

@@ -76,6 +76,8 @@ export const recurringRuns = pgTable(
     idempotencyKey: varchar({ length: 200 }),
     /** The emission request exactly as issued (replayed unchanged after a crash). */
     request: jsonb(),
+    /** E-mail the issued CFE (the plan's envioEmail when the run was written): null = no mail. */
+    correo: jsonb().$type<{ destinatarios?: string[] }>(),
     /** The run whose CFE billed this period (resultado acumulado). */
     acumuladaEn: integer(),
     cfeId: integer(),
