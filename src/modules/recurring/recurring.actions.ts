@@ -10,7 +10,8 @@ import type { RecordEventInput } from '../events/events.service.js';
 import { recurringErrors as E } from './recurring.errors.js';
 import * as repo from './recurring.repository.js';
 import { firstFutureIndex, localDate, period, withinEnd } from './recurring.schedule.js';
-import { moveTo, stateEvent, writeRuns, type RecurringPorts, type Scheduler } from './recurring.scheduler.js';
+import { moveTo, stateEvent, writeRuns } from './recurring.ledger.js';
+import type { RecurringPorts, Scheduler } from './recurring.scheduler.js';
 import { ACTIONS, allowedActions, canTake, isPlanAction, type PlanAction } from './recurring.states.js';
 import type { PlanRow, RunRow } from './recurring.tables.js';
 import { emissionRequest, runKey, runView, scheduleOf } from './recurring.view.js';
@@ -48,7 +49,7 @@ export function createPlanActions(deps: Deps) {
       const until = Math.min(firstFutureIndex(s, p.nextIndex, at), p.nextIndex + RESUME_CHUNK);
       const skipped = [];
       for (let k = p.nextIndex; k < until; k++) skipped.push(period(s, k));
-      await writeRuns(tx, p, at, { emit: [], skip: skipped }, 'pausa', 'Plan pausado en la fecha de la ejecución.');
+      await writeRuns(tx, [{ p, emit: [], skip: skipped, origen: 'pausa', motivoSkip: 'Plan pausado en la fecha de la ejecución.' }], at);
       next = until;
     }
     const active = await repo.updatePlan(tx, p.id, { estado: 'activo', pausedUntil: null });
@@ -84,7 +85,7 @@ export function createPlanActions(deps: Deps) {
         if (!withinEnd(s, p.nextIndex)) throw E.SIN_PERIODOS_RESTANTES(undefined, { estadoActual: p.estado, accionesPermitidas: allowedActions(p.estado) });
         const next = period(s, p.nextIndex);
         const work = action === 'emitirAhora' ? { emit: [[next]], skip: [] } : { emit: [], skip: [next] };
-        const [issue] = await writeRuns(tx, p, at, work, 'manual', 'Omitida a pedido (omitirProxima).');
+        const [issue] = await writeRuns(tx, [{ p, ...work, origen: 'manual', motivoSkip: 'Omitida a pedido (omitirProxima).' }], at);
         return { plan: await moveTo(tx, p, p.nextIndex + 1, events, 'fin'), issue };
       }
       case 'reintentar': {

@@ -42,8 +42,11 @@ test('DGI rejects the CFE of a run (BE E05): the run becomes rechazado_dgi with 
   assert.equal(run.codigo, 'E05');
   const h = await t.call(admin, 'GET', `/api/v1/facturacionrecurrente/reporte-historial?idEmpresa=${companyId}&idPlan=${id}`);
   assert.deepEqual([h.body.data[0].resultado, h.body.data[0].estadoDgi, h.body.data[0].codigo], ['rechazado_dgi', 'rechazado', 'E05']);
-  const events = (await t.call(admin, 'GET', `/api/v1/eventos?idEmpresa=${companyId}&length=500`)).body.data as Array<{ type: string; data: any }>;
-  assert.ok(events.some((e) => e.type === 'PlanRecurrente.EjecucionFallida' && e.data.resultado === 'rechazado_dgi' && e.data.idPlan === id));
+  // Polled: the feed holds back events while older transactions (also other tests' on this server) run.
+  await waitFor('the run-failed event', async () => {
+    const events = (await t.call(admin, 'GET', `/api/v1/eventos?idEmpresa=${companyId}&length=500`)).body.data as Array<{ type: string; data: any }>;
+    return events.some((e) => e.type === 'PlanRecurrente.EjecucionFallida' && e.data.resultado === 'rechazado_dgi' && e.data.idPlan === id);
+  });
 
   const retry = await t.call(admin, 'POST', `/api/v1/facturacionrecurrente/reintentar/${id}`, { periodoDesde });
   assert.equal(retry.status, 200, JSON.stringify(retry.body));

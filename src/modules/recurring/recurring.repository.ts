@@ -78,10 +78,36 @@ export async function lockPausedToResume(tx: DbOrTx, now: Date, limit: number): 
     .limit(limit).for('update', { skipLocked: true });
 }
 
-/** Inserts run rows; a row whose key (plan, periodoDesde) exists is left as it is. Returns the new ones. */
+/** Inserts run rows (in chunks under PostgreSQL's parameter limit); an existing key (plan, periodoDesde) is left as it is. Returns the new ones. */
 export async function insertRuns(tx: DbOrTx, values: NewRun[]): Promise<RunRow[]> {
-  if (!values.length) return [];
-  return tx.insert(recurringRuns).values(values).onConflictDoNothing({ target: [recurringRuns.planId, recurringRuns.periodoDesde] }).returning();
+  const out: RunRow[] = [];
+  for (let i = 0; i < values.length; i += 1000) {
+    out.push(...(await tx.insert(recurringRuns).values(values.slice(i, i + 1000)).onConflictDoNothing({ target: [recurringRuns.planId, recurringRuns.periodoDesde] }).returning()));
+  }
+  return out;
+}
+
+/** One UPDATE for many plans: next index, next run time, state (finalizado clears the pause). */
+export async function movePlans(tx: DbOrTx, moves: Array<{ id: number; nextIndex: number; nextRunAt: Date | null; estado: string }>) {
+  if (!moves.length) return;
+  const values = sql.join(moves.map((m) => sql`(${m.id}::int, ${m.nextIndex}::int, ${m.nextRunAt?.toISOString() ?? null}::timestamptz, ${m.estado}::varchar)`), sql`, `);
+  await tx.execute(sql`
+    update recurring_plans p set next_index = v.next_index, next_run_at = v.next_run_at, estado = v.estado,
+      paused_until = case when v.estado = 'finalizado' then null else p.paused_until end, updated_at = now()
+    from (values ${values}) as v(id, next_index, next_run_at, estado) where p.id = v.id`);
+}
+
+/** Records issued runs in one UPDATE (only those still pending / failed); returns the rows changed. */
+export async function finishIssued(tx: DbOrTx, items: Array<{ id: number; cfeId: number; tipoCfe: number; serie: string; numero: number; intento: number }>, now: Date): Promise<RunRow[]> {
+  if (!items.length) return [];
+  const values = sql.join(items.map((i) => sql`(${i.id}::int, ${i.cfeId}::int, ${i.tipoCfe}::int, ${i.serie}::varchar, ${i.numero}::int, ${i.intento}::int)`), sql`, `);
+  const r = await tx.execute<{ id: number }>(sql`
+    update recurring_runs r set resultado = 'emitido', cfe_id = v.cfe_id, tipo_cfe = v.tipo_cfe, serie = v.serie, numero = v.numero, intento = v.intento,
+      ejecutada_en = ${now.toISOString()}::timestamptz, codigo = null, motivo = null, proximo_intento = null, lease_until = null, updated_at = now()
+    from (values ${values}) as v(id, cfe_id, tipo_cfe, serie, numero, intento)
+    where r.id = v.id and r.resultado in ('pendiente', 'fallido') returning r.id`);
+  const ids = (r.rows as Array<{ id: number }>).map((x) => Number(x.id));
+  return ids.length ? tx.select().from(recurringRuns).where(inArray(recurringRuns.id, ids)) : [];
 }
 
 /**

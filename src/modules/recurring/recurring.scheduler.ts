@@ -13,11 +13,12 @@ import { AppError } from '../../lib/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import type { RecordEventInput } from '../events/events.service.js';
 import type { IssueCfeBody } from '../issued-cfe/issued-cfe.schemas.js';
+import { movePlans, writeRuns, type RunWork } from './recurring.ledger.js';
 import * as repo from './recurring.repository.js';
-import { catchUp, duePeriods, localDate, period, withinEnd, type Period } from './recurring.schedule.js';
-import { nextRetryAt, type PlanState } from './recurring.states.js';
-import type { PlanRow, RunRow } from './recurring.tables.js';
-import { emissionRequest, planView, runKey, runView, scheduleOf } from './recurring.view.js';
+import { catchUp, duePeriods } from './recurring.schedule.js';
+import { nextRetryAt } from './recurring.states.js';
+import type { RunRow } from './recurring.tables.js';
+import { runView, scheduleOf } from './recurring.view.js';
 
 /** What the scheduler needs from other modules (wired in modules/index.ts). */
 export interface RecurringPorts {
@@ -43,51 +44,6 @@ export interface SchedulerSettings {
 
 export const DEFAULT_SCHEDULER_SETTINGS: SchedulerSettings = { claimBatch: 200, concurrency: 64, leaseMs: 5 * 60_000 };
 
-export function stateEvent(p: PlanRow, from: PlanState, accion: string): RecordEventInput {
-  return { type: 'PlanRecurrente.EstadoCambiado', companyId: p.companyId, resource: { idPlan: p.id, estadoAnterior: from, estado: p.estado, accion, version: p.version } };
-}
-
-/**
- * Writes the run rows of the given periods of one plan (locked by the caller) and returns the new
- * rows to issue. `groups` are the CFEs (one or several periods each); `skip` the omitted periods.
- */
-export async function writeRuns(tx: DbOrTx, p: PlanRow, now: Date, work: { emit: Period[][]; skip: Period[] }, origen: string, motivoSkip: string): Promise<RunRow[]> {
-  const d = p.definicion;
-  const fecha = localDate(now, d.zonaHoraria);
-  const base = { planId: p.id, companyId: p.companyId, version: p.version, origen };
-  await repo.insertRuns(tx, work.skip.map((x) => ({
-    ...base, periodIndex: x.k, periodoDesde: x.desde, periodoHasta: x.hasta, programadaPara: x.programadaPara, resultado: 'omitido' as const, motivo: motivoSkip, ejecutadaEn: now,
-  })));
-  const issued: RunRow[] = [];
-  for (const group of work.emit) {
-    const first = group[0];
-    const last = group[group.length - 1];
-    const [main] = await repo.insertRuns(tx, [{
-      ...base, periodIndex: first.k, periodoDesde: first.desde, periodoHasta: last.hasta, periodos: group.length, programadaPara: last.programadaPara,
-      resultado: 'pendiente', proximoIntento: now, idempotencyKey: runKey(p.id, first.desde), request: emissionRequest(p.companyId, d, group, fecha),
-      correo: d.envioEmail.activo ? { destinatarios: d.envioEmail.destinatarios } : null,
-    }]);
-    if (!main) continue; // the key exists: another scheduler wrote it
-    issued.push(main);
-    await repo.insertRuns(tx, group.slice(1).map((x) => ({
-      ...base, periodIndex: x.k, periodoDesde: x.desde, periodoHasta: x.hasta, programadaPara: x.programadaPara, resultado: 'acumulado' as const, acumuladaEn: main.id,
-      motivo: `Facturado en la ejecución del período ${first.desde} (politicaAtrasos emitir_uno).`,
-    })));
-  }
-  return issued;
-}
-
-/** Moves the plan to index `next`: its next run time, or `finalizado` past the end. */
-export async function moveTo(tx: DbOrTx, p: PlanRow, next: number, events: RecordEventInput[], accion: string): Promise<PlanRow> {
-  const s = scheduleOf(p.definicion);
-  if (!withinEnd(s, next)) {
-    const row = await repo.updatePlan(tx, p.id, { nextIndex: next, nextRunAt: null, estado: 'finalizado', pausedUntil: null });
-    events.push(stateEvent(row, p.estado, accion));
-    return row;
-  }
-  return repo.updatePlan(tx, p.id, { nextIndex: next, nextRunAt: p.estado === 'activo' ? period(s, next).programadaPara : null });
-}
-
 export function createScheduler(deps: { db: Db; ports: RecurringPorts; logger?: Logger; settings?: Partial<SchedulerSettings> }) {
   const { db, ports } = deps;
   const settings = { ...DEFAULT_SCHEDULER_SETTINGS, ...deps.settings };
@@ -99,15 +55,14 @@ export function createScheduler(deps: { db: Db; ports: RecurringPorts; logger?: 
       const n = await db.transaction(async (tx) => {
         const plans = await repo.lockDuePlans(tx, now, settings.claimBatch);
         const events: RecordEventInput[] = [];
-        for (const p of plans) {
+        const work: RunWork[] = [];
+        const moves = plans.map((p) => {
           const due = duePeriods(scheduleOf(p.definicion), p.nextIndex, now);
-          if (!due.length) {
-            await moveTo(tx, p, p.nextIndex, events, 'programada');
-            continue;
-          }
-          await writeRuns(tx, p, now, catchUp(p.definicion.politicaAtrasos, due), 'programada', 'Período atrasado omitido (politicaAtrasos omitir).');
-          await moveTo(tx, p, due[due.length - 1].k + 1, events, 'fin');
-        }
+          if (due.length) work.push({ p, ...catchUp(p.definicion.politicaAtrasos, due), origen: 'programada', motivoSkip: 'Período atrasado omitido (politicaAtrasos omitir).' });
+          return { p, next: due.length ? due[due.length - 1].k + 1 : p.nextIndex };
+        });
+        await writeRuns(tx, work, now);
+        await movePlans(tx, moves, events, 'fin');
         await ports.recordEvents(tx, events);
         return plans.length;
       });
@@ -116,39 +71,48 @@ export function createScheduler(deps: { db: Db; ports: RecurringPorts; logger?: 
     }
   }
 
-  /** Issues one leased run and records the outcome (only while the run is still pending or failed). */
-  async function issueRun(run: RunRow, now: Date): Promise<RunRow | undefined> {
-    let outcome: Awaited<ReturnType<RecurringPorts['emit']>>;
+  type Outcome = { run: RunRow; ok: true; cfe: { cfeId: number; tipoCfe: number; serie: string; numero: number } } | { run: RunRow; ok: false; err: unknown };
+
+  async function attempt(run: RunRow): Promise<Outcome> {
     try {
-      outcome = await ports.emit(run.request as IssueCfeBody, run.idempotencyKey!);
+      const { view } = await ports.emit(run.request as IssueCfeBody, run.idempotencyKey!);
+      return { run, ok: true, cfe: { cfeId: view.id, tipoCfe: view.tipoCfe, serie: view.serie, numero: view.numero } };
     } catch (err) {
-      const appErr = err instanceof AppError ? err : undefined;
-      if (!appErr) deps.logger?.warn({ runId: run.id, err: (err as Error).message }, 'recurring run failed');
-      const intento = run.intento + 1;
-      return db.transaction(async (tx) => {
-        const row = await repo.finishRun(tx, run.id, {
-          resultado: 'fallido', codigo: appErr?.code ?? 'ERROR_INTERNO', motivo: (err as Error).message.slice(0, 2000),
+      return { run, ok: false, err };
+    }
+  }
+
+  /**
+   * Records the outcomes of a batch of attempts in one transaction (only runs still pending or
+   * failed: another worker may have recorded one, with the same CFE by the key). Issued runs in one
+   * UPDATE; a failure gets its reason, its attempt and the next retry time.
+   */
+  async function record(outcomes: Outcome[], now: Date): Promise<RunRow[]> {
+    const issued = outcomes.flatMap((o) => (o.ok ? [{ id: o.run.id, ...o.cfe, intento: o.run.intento + 1 }] : []));
+    return db.transaction(async (tx) => {
+      const events: RecordEventInput[] = [];
+      const done = await repo.finishIssued(tx, issued, now);
+      for (const row of done) {
+        if (row.periodos > 1) await repo.foldedInto(tx, row.id, { cfeId: row.cfeId, tipoCfe: row.tipoCfe, serie: row.serie, numero: row.numero });
+        events.push({ type: 'PlanRecurrente.EjecucionEmitida', companyId: row.companyId, resource: runView(row) });
+      }
+      for (const o of outcomes) {
+        if (o.ok) continue;
+        const appErr = o.err instanceof AppError ? o.err : undefined;
+        if (!appErr) deps.logger?.warn({ runId: o.run.id, err: (o.err as Error).message }, 'recurring run failed');
+        const intento = o.run.intento + 1;
+        const row = await repo.finishRun(tx, o.run.id, {
+          resultado: 'fallido', codigo: appErr?.code ?? 'ERROR_INTERNO', motivo: String((o.err as Error)?.message ?? o.err).slice(0, 2000),
           intento, proximoIntento: nextRetryAt(intento, now), ejecutadaEn: now,
         });
-        if (row) await ports.recordEvents(tx, [{ type: 'PlanRecurrente.EjecucionFallida', companyId: row.companyId, resource: runView(row) }]);
-        return row;
-      });
-    }
-    const { view } = outcome;
-    const cfe = { cfeId: view.id, tipoCfe: view.tipoCfe, serie: view.serie, numero: view.numero };
-    const row = await db.transaction(async (tx) => {
-      const done = await repo.finishRun(tx, run.id, { resultado: 'emitido', ...cfe, ejecutadaEn: now, intento: run.intento + 1, codigo: null, motivo: null, proximoIntento: null });
-      if (!done) return undefined; // another worker recorded it (same CFE, by the key)
-      if (done.periodos > 1) await repo.foldedInto(tx, run.id, cfe);
-      await ports.recordEvents(tx, [{ type: 'PlanRecurrente.EjecucionEmitida', companyId: done.companyId, resource: runView(done) }]);
+        if (row) {
+          done.push(row);
+          events.push({ type: 'PlanRecurrente.EjecucionFallida', companyId: row.companyId, resource: runView(row) });
+        }
+      }
+      await ports.recordEvents(tx, events);
       return done;
     });
-    if (row?.correo && ports.sendMail) {
-      // Best effort: the CFE stands without the mail; a refusal (no customer e-mail) is logged.
-      await ports.sendMail(row.companyId, view.id, row.correo.destinatarios).catch((err: Error) =>
-        deps.logger?.warn({ runId: row.id, err: err.message }, 'recurring CFE mail not queued'));
-    }
-    return row;
   }
 
   /** Step 2: issues leased runs until none is left due. Returns how many were attempted. */
@@ -158,11 +122,21 @@ export function createScheduler(deps: { db: Db; ports: RecurringPorts; logger?: 
       const runs = await repo.leaseWork(db, now, new Date(now.getTime() + settings.leaseMs), settings.concurrency * 4, opts.runId);
       if (!runs.length) return total;
       total += runs.length;
+      const outcomes: Outcome[] = [];
       let i = 0;
       const lane = async () => {
-        while (i < runs.length) await issueRun(runs[i++], now);
+        while (i < runs.length) outcomes.push(await attempt(runs[i++]));
       };
       await Promise.all(Array.from({ length: Math.min(settings.concurrency, runs.length) }, lane));
+      const recorded = await record(outcomes, now);
+      if (ports.sendMail) {
+        for (const row of recorded) {
+          if (!row.correo || row.resultado !== 'emitido') continue;
+          // Best effort: the CFE stands without the mail; a refusal (no customer e-mail) is logged.
+          await ports.sendMail(row.companyId, row.cfeId!, row.correo.destinatarios).catch((err: Error) =>
+            deps.logger?.warn({ runId: row.id, err: err.message }, 'recurring CFE mail not queued'));
+        }
+      }
       if (opts.runId) return total;
     }
   }
@@ -170,7 +144,7 @@ export function createScheduler(deps: { db: Db; ports: RecurringPorts; logger?: 
   return {
     claimDue,
     issueLeased,
-    /** One scheduler pass: auto-resume is the service's; this claims and issues. */
+    /** One scheduler pass: claims due runs and issues them (the module's tick job also resumes paused plans first). */
     async tick(now: Date) {
       const plans = await claimDue(now);
       const runs = await issueLeased(now);
@@ -192,4 +166,3 @@ export function createScheduler(deps: { db: Db; ports: RecurringPorts; logger?: 
 }
 
 export type Scheduler = ReturnType<typeof createScheduler>;
-export { planView };
