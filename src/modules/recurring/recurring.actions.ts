@@ -93,11 +93,14 @@ export function createPlanActions(deps: Deps) {
         const run = await repo.findRun(tx, p.id, body.periodoDesde);
         if (!run) throw E.EJECUCION_NO_ENCONTRADA();
         if (run.resultado !== 'fallido' && run.resultado !== 'rechazado_dgi') throw E.EJECUCION_NO_REINTENTABLE(undefined, { resultado: run.resultado });
-        // After a DGI rejection the number is spent: a new CFE under a new key, dated today (design B.6 point 9).
-        const reissue = run.resultado === 'rechazado_dgi'
-          ? { idempotencyKey: runKey(p.id, run.periodoDesde, run.intento), request: emissionRequest(p.companyId, p.definicion, [{ ...period(s, run.periodIndex), hasta: run.periodoHasta }], localDate(at, s.zonaHoraria)), cfeId: null, serie: null, numero: null, tipoCfe: null }
-          : {};
-        const issue = await repo.updateRun(tx, run.id, { ...reissue, resultado: 'pendiente', proximoIntento: at, leaseUntil: null, version: p.version });
+        // The plan's current version (an edit may be the fix), dated today, billing the run's own period(s).
+        // A failed run keeps its key (no CFE exists under it; a body that differs from one that does is refused
+        // IDEMPOTENCIA_CONFLICTO, never a second CFE). After a DGI rejection the number is spent: a new CFE under a
+        // new key (design B.6 point 9).
+        const periods = Array.from({ length: run.periodos }, () => ({ k: run.periodIndex, desde: run.periodoDesde, hasta: run.periodoHasta, fechaEjecucion: '', programadaPara: run.programadaPara }));
+        const request = emissionRequest(p.companyId, p.definicion, periods, localDate(at, s.zonaHoraria));
+        const reissue = run.resultado === 'rechazado_dgi' ? { idempotencyKey: runKey(p.id, run.periodoDesde, run.intento), cfeId: null, serie: null, numero: null, tipoCfe: null } : {};
+        const issue = await repo.updateRun(tx, run.id, { ...reissue, request, resultado: 'pendiente', proximoIntento: at, leaseUntil: null, version: p.version });
         return { plan: p, issue };
       }
     }

@@ -24,7 +24,7 @@ export const actionsDescription = `**Plan actions** (\`POST /api/v1/facturacionr
 | cancelar | borrador, activo, pausado → cancelado (terminal) | {motivo?} |
 | emitirAhora | activo | — : issues the next period now; the anchor does not move |
 | omitirProxima | activo, pausado | — : the next period is recorded omitido; the anchor does not move |
-| reintentar | activo, pausado, finalizado | {periodoDesde}: a \`fallido\` run is retried with the same key; a \`rechazado_dgi\` run is issued again as a new CFE (key \`…-reemision-<n>\`), dated today |
+| reintentar | activo, pausado, finalizado | {periodoDesde}: the run is issued now from the plan's current version (an edit may be the fix), dated today, for its own period(s); a \`fallido\` run keeps its key, a \`rechazado_dgi\` run gets a new CFE under key \`…-reemision-<n>\`. Automatic retries resend the request frozen when the run was claimed |
 
 \`finalizado\` is reached automatically when the cycles or the end date are used up. An action not allowed in the current state is **409 TRANSICION_NO_PERMITIDA** with \`estadoActual\` and \`accionesPermitidas\`; an unknown action is **404 ACCION_DESCONOCIDA**; another company's plan 404 PLAN_NO_ENCONTRADO. Events: \`PlanRecurrente.EstadoCambiado\` on each state change. Response: the plan, plus \`ejecucion\` (the run issued or retried by emitirAhora / reintentar, else null). Needs role emisor.`;
 

@@ -104,6 +104,15 @@ describe('happy path', () => {
     assert.deepEqual(events.map((x) => x.type), ['PlanRecurrente.EstadoCambiado', 'PlanRecurrente.EjecucionEmitida', 'PlanRecurrente.EjecucionEmitida', 'PlanRecurrente.EstadoCambiado']);
   });
 
+  test('envioEmail: the issued CFE is queued for e-mail to the plan\'s recipients', async () => {
+    const id = await createPlan(t, admin, planBody(company.id, { envioEmail: { activo: true, destinatarios: ['cliente@example.com'] } }));
+    const r = await act(id, 'emitirAhora');
+    assert.equal(r.body.ejecucion.resultado, 'emitido', JSON.stringify(r.body));
+    const sends = await t.call(admin, 'GET', `/api/v1/cfeemitido/emailenvios?idCfe=${r.body.ejecucion.idCfeEmitido}`);
+    assert.equal(sends.status, 200, JSON.stringify(sends.body));
+    assert.deepEqual(sends.body.data.map((x: any) => x.destinatarios), [['cliente@example.com']]);
+  });
+
   test('a failed run (no CAE numbers) is recorded with its reason and retried with reintentar once fixed', async () => {
     const noCae = await insertCompany(t);
     await setUpIssuer(t.db, t.call, admin, noCae);

@@ -42,7 +42,7 @@ export interface SchedulerSettings {
   leaseMs: number;
 }
 
-export const DEFAULT_SCHEDULER_SETTINGS: SchedulerSettings = { claimBatch: 200, concurrency: 64, leaseMs: 5 * 60_000 };
+export const DEFAULT_SCHEDULER_SETTINGS: SchedulerSettings = { claimBatch: 500, concurrency: 64, leaseMs: 5 * 60_000 };
 
 export function createScheduler(deps: { db: Db; ports: RecurringPorts; logger?: Logger; settings?: Partial<SchedulerSettings> }) {
   const { db, ports } = deps;
@@ -144,11 +144,24 @@ export function createScheduler(deps: { db: Db; ports: RecurringPorts; logger?: 
   return {
     claimDue,
     issueLeased,
-    /** One scheduler pass: claims due runs and issues them (the module's tick job also resumes paused plans first). */
+    /**
+     * One scheduler pass (the module's tick job also resumes paused plans first): claims due runs and,
+     * overlapping with the claim, issues each committed batch, until nothing is left to issue.
+     */
     async tick(now: Date) {
-      const plans = await claimDue(now);
-      const runs = await issueLeased(now);
-      return { plans, runs };
+      let claiming = true;
+      const claimed = claimDue(now).finally(() => {
+        claiming = false;
+      });
+      let runs = 0;
+      for (;;) {
+        const wasClaiming = claiming;
+        const n = await issueLeased(now);
+        runs += n;
+        if (!wasClaiming && n === 0) break;
+        if (n === 0) await new Promise((r) => setTimeout(r, 20));
+      }
+      return { plans: await claimed, runs };
     },
 
     /** A DGI rejection (BE) of CFEs: their runs become rechazado_dgi, in the caller's transaction. */
