@@ -7,7 +7,8 @@
  * validated through the API, then copied with SQL up to the total.
  * `npm run bench -- --recurring`, or standalone `npx tsx --v8-pool-size=1 bench/recurring.ts`.
  * Env: BENCH_RECURRING_PLANS (10000), BENCH_RECURRING_COMPANIES (5), BENCH_RECURRING_WORKERS (1:
- * N schedulers race on the same due runs, as N worker processes would).
+ * N schedulers race on the same due runs, as N worker processes would), BENCH_RECURRING_BASELINE (1: afterwards the
+ * same CFEs are issued again straight through emission, new keys, as a back-to-back reference; 0 = skip).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -89,12 +90,29 @@ export async function runRecurringBench(opts: { plans?: number; companies?: numb
              (select count(*) from issued_cfes where idempotency_key like 'recurrente-%') as cfes,
              (select count(distinct idempotency_key) from issued_cfes where idempotency_key like 'recurrente-%') as keys,
              (select count(*) from (select p.id from recurring_plans p join recurring_runs r on r.plan_id = p.id join issued_cfes c on c.id = r.cfe_id group by p.id having count(*) = 1) x) as plans_with_one`)).rows;
+    // Back-to-back reference on the same machine and database: the same CFEs issued straight through
+    // emission (64 in flight, new keys), without the scheduler. The difference is the scheduler's cost.
+    let baselineSeconds: number | undefined;
+    if (process.env.BENCH_RECURRING_BASELINE !== '0') {
+      const requests = (await db.execute<{ request: unknown; key: string }>(sql`select request, idempotency_key as key from recurring_runs order by id`)).rows;
+      const b0 = performance.now();
+      let i = 0;
+      const lane = async () => {
+        while (i < requests.length) {
+          const r = requests[i++];
+          await modules.services.issuedCfe.emit(r.request as never, `${r.key}-baseline`);
+        }
+      };
+      await Promise.all(Array.from({ length: 64 }, lane));
+      baselineSeconds = Number(((performance.now() - b0) / 1000).toFixed(2));
+    }
     const figures = {
       plans: Number(due), companies: companyCount, workers, seconds: Number(seconds.toFixed(2)), plansPerSecond: Math.round(Number(due) / seconds),
       cpuMsPerPlan: Number(((cpu.user + cpu.system) / 1000 / Number(due)).toFixed(3)), machineBusyPct: machine.busy,
       runs: Number(check.runs), issued: Number(check.issued), cfes: Number(check.cfes), distinctKeys: Number(check.keys), plansWithExactlyOneCfe: Number(check.plans_with_one),
       onePerPlan: Number(check.cfes) === Number(due) && Number(check.keys) === Number(due) && Number(check.plans_with_one) === Number(due),
       under30s: seconds < 30,
+      emissionOnlySeconds: baselineSeconds,
     };
     console.log(JSON.stringify(figures, null, 2));
     return figures;
