@@ -1,6 +1,7 @@
 import { defineErrors } from '../../lib/errors.js';
 
 export const recurringErrors = defineErrors({
+  PLAN_EMPRESA_REQUERIDA: { status: 400, message: 'Indique idEmpresa en la consulta: su usuario tiene acceso a más de una empresa.' },
   PLAN_NO_ENCONTRADO: { status: 404, message: 'El plan de facturación recurrente no existe.' },
   ACCION_DESCONOCIDA: { status: 404, message: 'La acción no existe. Acciones: activar, pausar, reanudar, cancelar, emitirAhora, omitirProxima, reintentar.' },
   TRANSICION_NO_PERMITIDA: { status: 409, message: 'La acción no está permitida en el estado actual del plan.' },

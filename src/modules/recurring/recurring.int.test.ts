@@ -201,6 +201,10 @@ describe('access', () => {
     assert.equal((await t.call(a, 'POST', `${base}/editar`, { id, nombre: 'x' })).body.code, 'PLAN_NO_ENCONTRADO');
     assert.equal((await t.call(a, 'GET', `${base}/buscar?idEmpresa=${other.id}`)).status, 404);
     assert.equal((await t.call(a, 'GET', `${base}/reporte-historial?idEmpresa=${other.id}`)).status, 404);
+    const mine = await t.call(a, 'GET', `${base}/reporte-historial?start=0&length=10`); // the spec's query: the only company is implied
+    assert.equal(mine.status, 200, JSON.stringify(mine.body));
+    assert.ok(mine.body.data.every((r: any) => r.idPlan !== id));
+    assert.equal((await t.call(admin, 'GET', `${base}/reporte-historial`)).body.code, 'PLAN_EMPRESA_REQUERIDA');
     assert.equal((await t.call(admin, 'GET', `${base}/${id}`)).body.estado, 'activo');
     const own = await createPlan(t, admin, planBody(company.id), false);
     assert.equal((await act(own, 'activar', undefined, ro)).status, 403);

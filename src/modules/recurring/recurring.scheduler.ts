@@ -119,7 +119,8 @@ export function createScheduler(deps: { db: Db; ports: RecurringPorts; logger?: 
   async function issueLeased(now: Date, opts: { runId?: number } = {}): Promise<number> {
     let total = 0;
     for (;;) {
-      const runs = await repo.leaseWork(db, now, new Date(now.getTime() + settings.leaseMs), settings.concurrency * 4, opts.runId);
+      // Large batches: the lanes run dry only at the end of a batch, where the batch's outcomes are recorded.
+      const runs = await repo.leaseWork(db, now, new Date(now.getTime() + settings.leaseMs), settings.concurrency * 16, opts.runId);
       if (!runs.length) return total;
       total += runs.length;
       const outcomes: Outcome[] = [];

@@ -89,7 +89,7 @@ export const searchQuery = pagingQuery.extend({
 });
 
 export const historyQuery = pagingQuery.extend({
-  idEmpresa: z.coerce.number().int().positive(),
+  idEmpresa: z.coerce.number().int().positive().optional().describe('The company; may be left out by a user of exactly one company (the spec lists only start and length).'),
   idPlan: z.coerce.number().int().positive().optional(),
   resultado: z.enum(runResults).optional(),
   desde: calendarDate.optional().describe('Runs planned on or after this local day.'),

@@ -136,7 +136,13 @@ export function createRecurringService(deps: RecurringDeps) {
     },
 
     /** reporte-historial: every run, newest first, with the CFE's current DGI state. */
-    async history(actor: Actor, q: { idEmpresa: number; idPlan?: number; resultado?: string; desde?: string; hasta?: string }, paging: Paging) {
+    async history(actor: Actor, query: { idEmpresa?: number; idPlan?: number; resultado?: string; desde?: string; hasta?: string }, paging: Paging) {
+      let idEmpresa = query.idEmpresa;
+      if (idEmpresa === undefined) {
+        if (actor.isOperator || actor.companies.size !== 1) throw E.PLAN_EMPRESA_REQUERIDA();
+        idEmpresa = [...actor.companies.keys()][0];
+      }
+      const q = { ...query, idEmpresa };
       assertCompanyRole(actor, q.idEmpresa, 'lectura');
       const zone = 'America/Montevideo';
       const { rows, total } = await repo.history(db, q.idEmpresa, {
