@@ -42,7 +42,7 @@ export interface SchedulerSettings {
   leaseMs: number;
 }
 
-export const DEFAULT_SCHEDULER_SETTINGS: SchedulerSettings = { claimBatch: 500, concurrency: 64, leaseMs: 5 * 60_000 };
+export const DEFAULT_SCHEDULER_SETTINGS: SchedulerSettings = { claimBatch: 500, concurrency: 128, leaseMs: 5 * 60_000 };
 
 export function createScheduler(deps: { db: Db; ports: RecurringPorts; logger?: Logger; settings?: Partial<SchedulerSettings> }) {
   const { db, ports } = deps;
