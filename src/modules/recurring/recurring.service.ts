@@ -99,7 +99,8 @@ export function createRecurringService(deps: RecurringDeps) {
         const d = { ...p.definicion, ...sent } as PlanDefinition;
         await validate(p.companyId, d);
         let nextIndex = p.nextIndex;
-        const scheduleChanged = SCHEDULE_FIELDS.some((k) => k in sent) || 'fin' in sent;
+        // `fin` alone moves nothing: moveTo below finalizes the plan if the new end is already passed.
+        const scheduleChanged = SCHEDULE_FIELDS.some((k) => k in sent);
         if (scheduleChanged && p.estado !== 'borrador') {
           const s = scheduleOf(d);
           const last = (await repo.lastRuns(tx, [p.id])).get(p.id);
