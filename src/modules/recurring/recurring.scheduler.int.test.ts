@@ -130,6 +130,21 @@ describe('pause and resume', () => {
   });
 });
 
+describe('versions', () => {
+  test('an edit of the anchor of an active plan applies from the next period ahead; each run keeps the version that produced it', async () => {
+    clock.set('2026-01-31T12:00:00Z');
+    const id = await createPlan(t, admin, planBody(company.id));
+    await tick();
+    clock.set('2026-02-02T12:00:00Z');
+    const e = await t.call(admin, 'POST', '/api/v1/facturacionrecurrente/editar', { id, anclaje: { diaDelMes: 15 } });
+    assert.equal(e.status, 200, JSON.stringify(e.body));
+    assert.deepEqual([e.body.version, e.body.proximaEjecucion, e.body.proximoPeriodo], [2, '2026-02-15T09:00:00.000Z', { desde: '2026-02-15', hasta: '2026-03-14' }]);
+    clock.set('2026-02-15T12:00:00Z');
+    await tick();
+    assert.deepEqual((await runsOf(t, id)).map((r) => [r.periodoDesde, r.resultado, r.version]), [['2026-01-31', 'emitido', 1], ['2026-02-15', 'emitido', 2]]);
+  });
+});
+
 describe('exactly one CFE per period', () => {
   test('two schedulers (three passes) racing on the same 20 due plans: one CFE per plan', async () => {
     const other = await insertCompany(t);
