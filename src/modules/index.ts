@@ -173,7 +173,7 @@ export function createModules(deps: ModuleDeps) {
 
   // Recurring invoicing plans (issue 32): issue through emission (prepare, emit with the run key as Idempotency-Key).
   const recurring = createRecurringModule({
-    db, logger, now: deps.now,
+    db, logger, now: deps.now, sandbox: sandboxEnabled,
     ports: {
       prepare: (body) => issuedCfe.service.prepare(body),
       emit: (body, key) => issuedCfe.service.emit(body, key),
@@ -206,7 +206,7 @@ export function createModules(deps: ModuleDeps) {
     receiverExchange.routes,
     ...receivedCfe.routes,
     dgiSubmission.routes,
-    recurring.routes,
+    ...recurring.routes,
     // Sandbox-only routes: absent (404) in DGI_MODE=real, with an external simulator and in production.
     ...(sandboxEnabled ? [dgiSandboxRoutes(dgiSandbox)] : []),
   ] as unknown as FastifyPluginAsync[];

@@ -212,4 +212,18 @@ describe('access', () => {
     assert.equal((await t.call(ro, 'GET', `${base}/${own}`)).status, 200);
     assert.equal((await runsOf(t, id)).length, 0);
   });
+
+  test('sandbox test clock: an operator moves the recurring clock and runs a pass; others 403', async () => {
+    clock.set('2026-02-01T12:00:00Z');
+    const id = await createPlan(t, admin, planBody(company.id, { fechaInicio: '2026-02-28' }));
+    const emisor = await t.login('rec-a@test.uy', 'password-123');
+    assert.equal((await t.call(emisor, 'POST', '/api/v1/sandbox/facturacionrecurrente/reloj', { ahora: '2026-02-28T10:00:00Z' })).status, 403);
+    const r = await t.call(admin, 'POST', '/api/v1/sandbox/facturacionrecurrente/reloj', { ahora: '2026-02-28T10:00:00Z' });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.ahora, '2026-02-28T10:00:00.000Z');
+    assert.ok(r.body.ejecuciones >= 1);
+    assert.deepEqual((await runsOf(t, id)).map((x) => [x.periodoDesde, x.resultado]), [['2026-02-28', 'emitido']]);
+    const back = await t.call(admin, 'POST', '/api/v1/sandbox/facturacionrecurrente/reloj', { ahora: null });
+    assert.equal(back.body.ahora, '2026-02-01T12:00:00.000Z');
+  });
 });
