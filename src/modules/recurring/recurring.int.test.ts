@@ -216,8 +216,10 @@ describe('access', () => {
   test('sandbox test clock: an operator moves the recurring clock and runs a pass; others 403', async () => {
     clock.set('2026-02-01T12:00:00Z');
     const id = await createPlan(t, admin, planBody(company.id, { fechaInicio: '2026-02-28' }));
-    const emisor = await t.login('rec-a@test.uy', 'password-123');
-    assert.equal((await t.call(emisor, 'POST', '/api/v1/sandbox/facturacionrecurrente/reloj', { ahora: '2026-02-28T10:00:00Z' })).status, 403);
+    await createUser(t, admin, 'rec-adm@test.uy', [{ idEmpresa: company.id, rol: 'administrador' }]);
+    const companyAdmin = await t.login('rec-adm@test.uy', 'password-123');
+    const refused = await t.call(companyAdmin, 'POST', '/api/v1/sandbox/facturacionrecurrente/reloj', { ahora: '2026-02-28T10:00:00Z' });
+    assert.deepEqual([refused.status, refused.body.code], [403, 'SIN_PERMISO'], 'a company administrator does not move the clock of every company');
     const r = await t.call(admin, 'POST', '/api/v1/sandbox/facturacionrecurrente/reloj', { ahora: '2026-02-28T10:00:00Z' });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.equal(r.body.ahora, '2026-02-28T10:00:00.000Z');
