@@ -17,6 +17,8 @@ const scenarios: Array<[file: string, exportName: string]> = [
 // Slow (inserts ~1.1M rows): only with `npm run bench -- --search`.
 // Usage metering (issue 33): ingestion over HTTP and the query over 10M events: only with `--usage`.
 if (process.argv.includes('--usage')) scenarios.push(['./usage.ts', 'runUsageBench']);
+// 10,000 recurring plans due at once (issue 32): only with `npm run bench -- --recurring`.
+if (process.argv.includes('--recurring')) scenarios.push(['./recurring.ts', 'runRecurringBench']);
 if (process.argv.includes('--search')) scenarios.push(['./search.ts', 'runSearchBench'], ['./received-search.ts', 'runReceivedSearchBench']);
 
 const results: Record<string, unknown> = {};

@@ -46,6 +46,8 @@ export interface AppDeps {
   logger: Logger;
   mailer: Mailer;
   jwtSecret: string;
+  /** The clock of time-driven modules (recurring plans); tests move it. */
+  now?: () => Date;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -18,12 +18,15 @@ import { priceBookErrors } from './price-books/price-books.errors.js';
 import type { PriceBooksService } from './price-books/price-books.service.js';
 import { productErrors } from './products/products.errors.js';
 import type { ProductsService } from './products/products.service.js';
+import { recurringErrors } from './recurring/recurring.errors.js';
+import type { RecurringService } from './recurring/recurring.service.js';
 import { salesOrderErrors } from './sales-orders/sales-orders.errors.js';
 import type { SalesOrdersService } from './sales-orders/sales-orders.service.js';
 
 export function companyRefResolvers(s: {
   customers: CustomersService; products: ProductsService; companies: CompaniesService; cae: CaeService;
   certificates: CertificatesService; issuedCfe: IssuedCfeService; salesOrders: SalesOrdersService; priceBooks: PriceBooksService;
+  recurring: RecurringService;
 }): CompanyRefResolvers {
   return {
     cliente: { companyOf: s.customers.companyOf, notFound: () => customerErrors.CLIENTE_NO_ENCONTRADO() },
@@ -39,5 +42,6 @@ export function companyRefResolvers(s: {
     ordenVenta: { companyOf: s.salesOrders.companyOf, notFound: () => salesOrderErrors.ORDEN_NO_ENCONTRADA() },
     // A price book version pinned by a contract (issue 34): declared here for the contracts body.
     versionListaPrecios: { companyOf: s.priceBooks.companyOf, notFound: () => priceBookErrors.LISTA_PRECIOS_NO_ENCONTRADA() },
+    planRecurrente: { companyOf: s.recurring.companyOf, notFound: () => recurringErrors.PLAN_NO_ENCONTRADO() },
   };
 }

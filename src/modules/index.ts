@@ -54,6 +54,7 @@ import { createReceivedCfeModule } from './received-cfe/index.js';
 import { createIssuerRegistryModule } from './issuer-registry/index.js';
 import { createTaxBenefitModule } from './tax-benefit/index.js';
 import { createUsageModule } from './usage/index.js';
+import { createRecurringModule } from './recurring/index.js';
 import * as issuedCfeStates from './issued-cfe/issued-cfe.history.js';
 import * as issuedCfeHandoff from './issued-cfe/issued-cfe.handoff.js';
 import { SIMULATOR_PATHS } from './dgi/dgi.simulator.js';
@@ -70,6 +71,8 @@ export interface ModuleDeps {
   logger: Logger;
   mailer: Mailer;
   jwtSecret: string;
+  /** The clock of time-driven modules (recurring plans); tests move it. Default the system's. */
+  now?: () => Date;
 }
 
 export function createModules(deps: ModuleDeps) {
@@ -133,7 +136,17 @@ export function createModules(deps: ModuleDeps) {
   const dailyReport = createDailyReportModule({ db, config, logger, companies, cae, certificates, lookups: issuedCfe.lookups, cfesSignedOn: issuedCfeHandoff.cfesSignedOn });
   // DGI round trip (issue 6): envelopes to DGI, ACKs, states. The simulator is the one the RUT lookup uses.
   const dgiSubmission = createDgiSubmissionModule({
-    database, logger, certificates, cae, events, states: issuedCfeStates,
+    database, logger, certificates, cae, events,
+    // A DGI rejection of a recurring plan's CFE marks its run, in the same transaction (issue 32 point 3).
+    states: {
+      ...issuedCfeStates,
+      async applyDgiStateChanges(tx, changes) {
+        const written = await issuedCfeStates.applyDgiStateChanges(tx, changes);
+        const rejected = written.filter((c) => c.to === 'rechazado');
+        if (rejected.length) await recurring.scheduler.markRejected(tx, rejected.map((c) => ({ issuedCfeId: c.issuedCfeId, codigo: c.codigo, mensaje: c.mensaje ?? c.motivos?.map((m) => `${m.Motivo} ${m.Glosa ?? ''}`.trim()).join('; ') })));
+        return written;
+      },
+    },
     cfes: { companiesWithPending: issuedCfeHandoff.companiesWithPending, claimPending: issuedCfeHandoff.claimPending, cfesForEnvelope: issuedCfeHandoff.cfesForEnvelope, awaitingDgiSince: issuedCfeHandoff.awaitingDgiSince },
     settings: { ...config.dgiSubmission, rutReceptor: DGI_RUC[config.dgiSubmission.environment], uiThresholdUyu: new Decimal(5000).times(config.emission.uiValue).toString(), leaseMs: config.dgiSubmission.timeoutMs * 2 },
     async endpoint() {
@@ -183,6 +196,17 @@ export function createModules(deps: ModuleDeps) {
   });
   // Usage metering (issue 33): metrics, contracts, usage events and the usage query.
   const usage = createUsageModule({ db, config });
+  // Recurring invoicing plans (issue 32): issue through emission (prepare, emit with the run key as Idempotency-Key).
+  const recurring = createRecurringModule({
+    db, logger, now: deps.now, sandbox: sandboxEnabled,
+    ports: {
+      prepare: (body) => issuedCfe.service.prepare(body),
+      emit: (body, key) => issuedCfe.service.emit(body, key),
+      dgiStates: (ids) => issuedCfeHandoff.dgiStatesOf(db, ids),
+      recordEvents: (tx, inputs) => events.recordMany(tx, inputs),
+      sendMail: async (_companyId, idCfe, destinatarios) => void (await cfeDocuments.mail.request(SYSTEM_ACTOR, { idCfe, destinatarios, formato: 'A4' })),
+    },
+  });
 
   const dgiSandbox = createDgiSandboxService({ simulator: simulatorControl, company: companies.get, assertCaeRules: cae.assertRangeRules });
 
@@ -210,6 +234,7 @@ export function createModules(deps: ModuleDeps) {
     dgiSubmission.routes,
     taxBenefit.routes,
     ...usage.routes,
+    ...recurring.routes,
     // Sandbox-only routes: absent (404) in DGI_MODE=real, with an external simulator and in production.
     ...(sandboxEnabled ? [dgiSandboxRoutes(dgiSandbox)] : []),
   ] as unknown as FastifyPluginAsync[];
@@ -230,11 +255,12 @@ export function createModules(deps: ModuleDeps) {
   jobs.push(...receivedCfe.jobs);
   jobs.push(...issuerRegistry.jobs);
   jobs.push(...usage.jobs);
-  const cron: string[] = [...receivedCfe.cron, ...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron, ...issuerRegistry.cron, ...usage.cron];
+  jobs.push(...recurring.jobs);
+  const cron: string[] = [...receivedCfe.cron, ...recurring.cron, ...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron, ...issuerRegistry.cron, ...usage.cron];
 
-  return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, priceBooks, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, issuerRegistry: issuerRegistry.service, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker, usage: usage.service, usageIngestion: usage.ingestion, usageQuery: usage.query }, routes, jobs, cron,
+  return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, priceBooks, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, issuerRegistry: issuerRegistry.service, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker, usage: usage.service, usageIngestion: usage.ingestion, usageQuery: usage.query, recurring: recurring.service, recurringScheduler: recurring.scheduler }, routes, jobs, cron,
     /** How each kind of company-owned id in a request is resolved (issue 28 point 5). */
-    companyRefs: companyRefResolvers({ customers, products, companies, cae, certificates, issuedCfe: issuedCfe.service, salesOrders, priceBooks }),
+    companyRefs: companyRefResolvers({ customers, products, companies, cae, certificates, issuedCfe: issuedCfe.service, salesOrders, priceBooks, recurring: recurring.service }),
     /** Releases what modules hold beyond the database (the CFE sealing worker threads). */
     close: () => issuedCfe.service.close(),
   };

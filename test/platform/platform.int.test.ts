@@ -75,7 +75,7 @@ describe('happy path', () => {
 
 describe('errors', () => {
   it('answers unbuilt spec endpoints with 501 naming the area', async () => {
-    const unbuilt = specEndpoints.find((e) => e.path === '/api/v1/facturacionrecurrente/catalogos')!;
+    const unbuilt = specEndpoints.find((e) => e.path === '/api/v1/contracts/:id/state')!;
     const res = await t.call(token, unbuilt.method, unbuilt.path);
     assert.equal(res.status, 501);
     assert.equal(res.body.code, 'NO_IMPLEMENTADO');

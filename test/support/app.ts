@@ -40,8 +40,8 @@ export async function cloneTemplate(): Promise<string> {
   return `${base}/${name}`;
 }
 
-/** `logStream`: capture the app's log (with LOG_LEVEL in env) instead of discarding it. */
-export async function createTestApp(env: Record<string, string> = {}, opts: { logStream?: Parameters<typeof createLogger>[1] } = {}) {
+/** `logStream`: capture the app's log (with LOG_LEVEL in env) instead of discarding it. `now`: the clock of time-driven modules. */
+export async function createTestApp(env: Record<string, string> = {}, opts: { logStream?: Parameters<typeof createLogger>[1]; now?: () => Date } = {}) {
   const url = await cloneTemplate();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfe-test-data-'));
   const config = loadConfig({
@@ -58,7 +58,7 @@ export async function createTestApp(env: Record<string, string> = {}, opts: { lo
   const logger = createLogger(config, opts.logStream);
   const database = connectDatabase(url, { max: config.db.poolMax });
   const mailer = createMailer(config.mail, logger);
-  const { app, modules } = await buildApp({ config, logger, database, mailer, jwtSecret: JWT_SECRET });
+  const { app, modules } = await buildApp({ config, logger, database, mailer, jwtSecret: JWT_SECRET, now: opts.now });
   await modules.services.users.ensureFirstAdmin(ADMIN.usuario, ADMIN.clave);
 
   async function login(usuario: string, clave: string): Promise<string> {

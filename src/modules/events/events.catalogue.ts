@@ -18,6 +18,9 @@ export const eventCatalogue = [
   { type: 'Cfe.RechazadoReceptor', description: 'The receiver (envelope exchange between companies) rejects the CFE (spec 6 #10).', data: 'the CFE identity plus the receiver rejection reasons' },
   { type: 'Cfe.ObservadoReceptor', description: 'The receiver reports the observed state (CE) for a CFE in exchange between companies (spec 6 #11).', data: 'the CFE identity plus the receiver observations' },
   { type: 'BeneficioFiscal.Declarada', description: 'The company saves a tax-benefit declaration (Decreto 206/019 or 324/011, BRIEF 12); the one it supersedes, if any, is named.', data: 'the declaration (GET /api/v1/empresa/beneficio-fiscal/declaraciones item) plus idReemplazada' },
+  { type: 'PlanRecurrente.EjecucionEmitida', description: 'A run of a recurring plan issued its CFE (issue 32).', data: 'the run as in GET /api/v1/facturacionrecurrente/reporte-historial: idPlan, version, periodoDesde/Hasta, idCfeEmitido, serie, numero…' },
+  { type: 'PlanRecurrente.EjecucionFallida', description: 'A run of a recurring plan failed (emission refused or unavailable; retried by policy), or DGI rejected its CFE (resultado rechazado_dgi).', data: 'the run: resultado, codigo, motivo, intento, proximoIntento' },
+  { type: 'PlanRecurrente.EstadoCambiado', description: 'A recurring plan changes state (an action, an automatic resume, or finalizado when its cycles or end date are used up).', data: 'idPlan, estadoAnterior, estado, accion, version' },
 ] as const;
 
 export type EventType = (typeof eventCatalogue)[number]['type'];

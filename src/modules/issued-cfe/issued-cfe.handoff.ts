@@ -226,3 +226,12 @@ export async function cfesSignedOn(db: DbOrTx, companyId: number, fecha: string)
      order by ic.tipo_cfe, ic.serie, ic.numero`);
   return r.rows as unknown as DayCfeRow[];
 }
+
+// ---- Recurring plans ------------------------------------------------------------------------
+
+/** Current DGI-side state of issued CFEs (the recurring runs' history shows it). */
+export async function dgiStatesOf(db: DbOrTx, ids: number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.select({ id: issuedCfes.id, estado: issuedCfes.estado }).from(issuedCfes).where(inArray(issuedCfes.id, [...new Set(ids)]));
+  return new Map(rows.map((r) => [r.id, r.estado]));
+}

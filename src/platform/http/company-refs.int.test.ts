@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { createUser, insertCompany, validRut } from '../../../test/support/factories.js';
+import { planBody } from '../../modules/recurring/recurring.test-helpers.js';
 import { setUpIssuer } from '../../modules/issued-cfe/issued-cfe.test-setup.js';
 import { uyToday } from '../../lib/dates.js';
 
@@ -40,6 +41,8 @@ const exempt: Record<string, string> = {
   'POST /api/v1/cferecibido/rechazar ids': 'as aceptar: a per-id no_encontrado result',
   idExterno: 'the integrator\'s own id of a usage contract (free text, unique per company), not one of our ids',
   'cfe.detalles.[].datosTrazabilidad.id_serie': 'checked against the line\'s variant by products.checkLines (SERIE_INVALIDA for a foreign or missing serial)',
+  'plantilla.idDoc': 'the DGI IdDoc block of a recurring plan\'s CFE template, not an id',
+  'plantilla.detalles.[].datosTrazabilidad.id_serie': 'as cfe.detalles.[].datosTrazabilidad.id_serie: checked by emission\'s prepare when the plan is saved',
 };
 
 /** Declared reference fields without a case here: each is the resource its route acts on, resolved by its service like the cases above. */
@@ -48,6 +51,9 @@ const notInMatrix: Record<string, string> = {
   'POST /api/v1/cae/anular-completo idCae': 'the range acted on: CAE_NO_ENCONTRADO (cae access tests); voiding the own range would spoil other cases',
   'POST /api/v1/cae/editarCfc idCfc': 'the CFC range acted on: CFC_NO_ENCONTRADO (cfc access tests)',
   'POST /api/v1/puntoemision/editar idPuntoEmision': 'the point acted on: PUNTO_EMISION_NO_ENCONTRADO (branches access tests)',
+  'POST /api/v1/facturacionrecurrente/editar plantilla.receptor.idCliente': 'the same template schema as crear (cases below), resolved by the same platform check',
+  'POST /api/v1/facturacionrecurrente/editar plantilla.detalles.[].idVariante': 'as crear',
+  'POST /api/v1/facturacionrecurrente/editar plantilla.detalles.[].datosTrazabilidad.id_lote': 'as crear',
 };
 
 const MISSING = 2_147_483_000;
@@ -79,7 +85,8 @@ async function seed(adminToken: string) {
   const order = async () => ok(await t.call(adminToken, 'POST', '/api/v1/ordenventa/crear', {
     idEmpresa: company.id, estado: 'confirmada', detalles: [{ nombreItem: 'Yerba', cantidad: 1, precioUnitario: 100 }],
   }), 'orden').id as number;
-  return { company: company.id, branch: branch.id, cliente: cliente.id as number, producto: producto.id as number, variante: variante.id as number, lote: lote.id as number,
+  const plan = ok(await t.call(adminToken, 'POST', '/api/v1/facturacionrecurrente/crear', planBody(company.id)), 'plan');
+  return { plan: plan.id as number, company: company.id, branch: branch.id, cliente: cliente.id as number, producto: producto.id as number, variante: variante.id as number, lote: lote.id as number,
     cae: cae.id as number, certificado: certificado.id as number, cfe: cfe.id as number, order: await order(), finalizable: await order(), newOrder: order };
 }
 
@@ -94,7 +101,19 @@ const manualCae = (f: Fixture, idSucursal: number) => ({
   fechaAutorizacion: today, fechaVencimiento: today, idSucursal,
 });
 
+const planWith = (f: Fixture, plantilla: Json = {}, line: Json = {}) => planBody(f.company, {
+  plantilla: { idDoc: { tipoCfe: 101 }, detalles: [{ indicadorFacturacion: 3, nombreItem: 'Yerba', cantidad: 1, precioUnitario: '100', ...line }], ...plantilla },
+});
+
 const cases: Case[] = [
+  { field: 'POST /api/v1/facturacionrecurrente/crear plantilla.receptor.idCliente', pick: (f) => f.cliente,
+    request: (id, f) => ({ method: 'POST', url: '/api/v1/facturacionrecurrente/crear', body: planWith(f, { receptor: { idCliente: id } }) }) },
+  { field: 'POST /api/v1/facturacionrecurrente/crear plantilla.detalles.[].idVariante', pick: (f) => f.variante,
+    request: (id, f) => ({ method: 'POST', url: '/api/v1/facturacionrecurrente/crear', body: planWith(f, {}, { idVariante: id }) }) },
+  { field: 'POST /api/v1/facturacionrecurrente/crear plantilla.detalles.[].datosTrazabilidad.id_lote', pick: (f) => f.lote,
+    request: (id, f) => ({ method: 'POST', url: '/api/v1/facturacionrecurrente/crear', body: planWith(f, {}, { datosTrazabilidad: { id_lote: id } }) }) },
+  { field: 'POST /api/v1/facturacionrecurrente/editar id', pick: (f) => f.plan,
+    request: (id) => ({ method: 'POST', url: '/api/v1/facturacionrecurrente/editar', body: { id, nombre: 'Otro nombre' } }) },
   { field: 'POST /api/v1/ordenventa/crear cliente.idCliente', pick: (f) => f.cliente,
     request: (id, f) => ({ method: 'POST', url: '/api/v1/ordenventa/crear', body: { idEmpresa: f.company, cliente: { idCliente: id }, detalles: [{ nombreItem: 'Yerba', cantidad: 1, precioUnitario: 100 }] } }) },
   { field: 'POST /api/v1/ordenventa/editar cliente.idCliente', pick: (f) => f.cliente,

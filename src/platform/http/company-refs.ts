@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { AppError } from '../../lib/errors.js';
 import { canSeeCompany } from './actor.js';
 
-export const companyRefKinds = ['cliente', 'producto', 'variante', 'lote', 'sucursal', 'puntoEmision', 'cae', 'cfc', 'certificado', 'cfe', 'ordenVenta', 'versionListaPrecios'] as const;
+export const companyRefKinds = ['cliente', 'producto', 'variante', 'lote', 'sucursal', 'puntoEmision', 'cae', 'cfc', 'certificado', 'cfe', 'ordenVenta', 'versionListaPrecios', 'planRecurrente'] as const;
 export type CompanyRefKind = (typeof companyRefKinds)[number];
 
 /** OpenAPI keys: the kind, whether the field names the resource the route acts on, the error code of a miss. */

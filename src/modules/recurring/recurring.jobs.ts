@@ -1,0 +1,25 @@
+/**
+ * Jobs of recurring plans (issue 32 point 3).
+ * - `recurring_tick` (crontab, every minute; also queued by hand with the same job key): resumes
+ *   plans whose pause ended, claims due runs and issues them (recurring.scheduler.ts). Any number
+ *   of workers may run it at once: plans are locked SKIP LOCKED, runs are leased, and each run's
+ *   key is the emission's Idempotency-Key, so a period never gets a second CFE.
+ */
+import { z } from 'zod';
+import { defineJob, handleJob, type JobHandler } from '../../platform/jobs/queue.js';
+import type { RecurringService } from './recurring.service.js';
+import type { Scheduler } from './recurring.scheduler.js';
+
+export const tickJob = defineJob({ name: 'recurring_tick', payload: z.object({}).passthrough(), maxAttempts: 1 });
+export const recurringCrontab = `* * * * * ${tickJob.name} ?max=1&jobKey=${tickJob.name}`;
+
+export function recurringJobHandlers(service: RecurringService, scheduler: Scheduler, now: () => Date): JobHandler[] {
+  return [
+    handleJob(tickJob, async (_payload, ctx) => {
+      const at = now();
+      const resumed = await service.resumeDue(at);
+      const { plans, runs } = await scheduler.tick(at);
+      if (resumed || plans || runs) ctx.logger.info({ resumed, plans, runs }, 'recurring plans run');
+    }),
+  ];
+}

@@ -1,0 +1,193 @@
+/**
+ * The scheduler through the real app and database with a controllable clock: a year of a plan
+ * anchored on the 31st with the service down for two months, the missed-run policies, pause and
+ * resume, two schedulers racing, a crash between numbering and marking the run.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { eq } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { insertCompany } from '../../../test/support/factories.js';
+import { setUpIssuer } from '../issued-cfe/issued-cfe.test-setup.js';
+import { createScheduler } from './recurring.scheduler.js';
+import { recurringRuns } from './recurring.tables.js';
+import { cfesOf, countPlanCfes, createPlan, planBody, runsOf, testClock } from './recurring.test-helpers.js';
+
+const clock = testClock('2026-01-02T12:00:00Z');
+let t: TestApp;
+let admin: string;
+let company: { id: number; rut: string };
+
+const tick = async () => {
+  await t.modules.services.recurring.resumeDue(clock.now());
+  return t.modules.services.recurringScheduler.tick(clock.now());
+};
+
+before(async () => {
+  t = await createTestApp({}, { now: clock.now });
+  admin = await t.adminToken();
+  company = await insertCompany(t);
+  await setUpIssuer(t.db, t.call, admin, company);
+});
+after(async () => t.close());
+
+describe('a simulated year', () => {
+  test('anchored on the 31st, ticking every day except April and May (service down): one CFE per month end, no ratchet', async () => {
+    clock.set('2026-01-02T12:00:00Z');
+    const id = await createPlan(t, admin, planBody(company.id));
+    for (let day = new Date('2026-01-02T12:00:00Z'); day < new Date('2027-01-01T12:00:00Z'); day = new Date(day.getTime() + 86_400_000)) {
+      const iso = day.toISOString();
+      if (iso >= '2026-04-01' && iso < '2026-06-01') continue; // the service is stopped
+      clock.set(iso);
+      await tick();
+    }
+    const runs = await runsOf(t, id);
+    assert.deepEqual(runs.map((r) => r.periodoDesde), ['2026-01-31', '2026-02-28', '2026-03-31', '2026-04-30', '2026-05-31', '2026-06-30', '2026-07-31', '2026-08-31', '2026-09-30', '2026-10-31', '2026-11-30', '2026-12-31']);
+    assert.ok(runs.every((r) => r.resultado === 'emitido'), JSON.stringify(runs.map((r) => [r.resultado, r.codigo, r.motivo])));
+    assert.equal(runs[1].periodoHasta, '2026-03-30');
+    const cfes = await cfesOf(t, company.id, id);
+    assert.equal(cfes.length, 12);
+    assert.deepEqual(new Set(cfes.map((c) => c.id)), new Set(runs.map((r) => r.cfeId)));
+    // The two missed runs were issued the day the service came back, dated that day, with their own period.
+    const april = cfes.find((c) => c.id === runs[3].cfeId)!;
+    assert.equal(april.fechaEmision, '2026-06-01');
+    assert.match(april.adenda ?? '', /^Período facturado: 30\/04\/2026 al 30\/05\/2026\./);
+    assert.equal(cfes.find((c) => c.id === runs[2].cfeId)!.fechaEmision, '2026-03-31');
+  });
+});
+
+describe('service down for three periods, per missed-run policy', () => {
+  const downtime = async (politicaAtrasos: string) => {
+    clock.set('2026-01-05T12:00:00Z');
+    const id = await createPlan(t, admin, planBody(company.id, { politicaAtrasos }));
+    clock.set('2026-04-30T10:00:00Z'); // 07:00 in Montevideo: January, February and March missed, April due
+    await tick();
+    return { id, runs: await runsOf(t, id), cfes: await cfesOf(t, company.id, id) };
+  };
+
+  test('emitir_todos: four CFEs, one per period', async () => {
+    const { runs, cfes } = await downtime('emitir_todos');
+    assert.deepEqual(runs.map((r) => r.resultado), ['emitido', 'emitido', 'emitido', 'emitido']);
+    assert.equal(cfes.length, 4);
+  });
+
+  test('emitir_uno: one CFE for the four periods (quantity × 4), the others marked acumulado in it', async () => {
+    const { runs, cfes } = await downtime('emitir_uno');
+    assert.deepEqual(runs.map((r) => r.resultado), ['emitido', 'acumulado', 'acumulado', 'acumulado']);
+    assert.equal(cfes.length, 1);
+    assert.equal(runs[0].periodos, 4);
+    assert.equal(runs[0].periodoHasta, '2026-05-30');
+    assert.ok(runs.slice(1).every((r) => r.acumuladaEn === runs[0].id && r.cfeId === runs[0].cfeId));
+    const cfe = await t.call(admin, 'GET', `/api/v1/cfeemitido/${cfes[0].id}`);
+    assert.equal(cfe.body.detalles[0].Cantidad ?? cfe.body.detalles[0].cantidad, '4');
+    assert.match(cfe.body.adenda, /31\/01\/2026 al 30\/05\/2026 \(4 períodos\)/);
+  });
+
+  test('omitir: the three missed periods omitido, only April issued', async () => {
+    const { runs, cfes } = await downtime('omitir');
+    assert.deepEqual(runs.map((r) => r.resultado), ['omitido', 'omitido', 'omitido', 'emitido']);
+    assert.equal(cfes.length, 1);
+  });
+});
+
+describe('pause and resume', () => {
+  test('paused over two month ends: resumed with omitir (default) they are omitido, the next one is issued', async () => {
+    clock.set('2026-01-31T12:00:00Z');
+    const id = await createPlan(t, admin, planBody(company.id));
+    await tick();
+    clock.set('2026-02-10T12:00:00Z');
+    assert.equal((await t.call(admin, 'POST', `/api/v1/facturacionrecurrente/pausar/${id}`, {})).status, 200);
+    clock.set('2026-03-31T12:00:00Z');
+    await tick();
+    clock.set('2026-04-15T12:00:00Z');
+    const r = await t.call(admin, 'POST', `/api/v1/facturacionrecurrente/reanudar/${id}`, {});
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.proximaEjecucion, '2026-04-30T09:00:00.000Z');
+    clock.set('2026-04-30T12:00:00Z');
+    await tick();
+    const runs = await runsOf(t, id);
+    assert.deepEqual(runs.map((x) => [x.periodoDesde, x.resultado, x.origen]), [
+      ['2026-01-31', 'emitido', 'programada'], ['2026-02-28', 'omitido', 'pausa'], ['2026-03-31', 'omitido', 'pausa'], ['2026-04-30', 'emitido', 'programada'],
+    ]);
+  });
+
+  test('pause with hasta resumes by itself; resume with recuperar issues what fell inside the pause', async () => {
+    clock.set('2026-01-20T12:00:00Z');
+    const id = await createPlan(t, admin, planBody(company.id));
+    await t.call(admin, 'POST', `/api/v1/facturacionrecurrente/pausar/${id}`, { hasta: '2026-02-15T00:00:00-03:00' });
+    clock.set('2026-02-16T12:00:00Z');
+    await tick();
+    const plan = await t.call(admin, 'GET', `/api/v1/facturacionrecurrente/${id}`);
+    assert.equal(plan.body.estado, 'activo');
+    assert.deepEqual((await runsOf(t, id)).map((x) => [x.periodoDesde, x.resultado]), [['2026-01-31', 'omitido']]);
+
+    const id2 = await createPlan(t, admin, planBody(company.id, { fechaInicio: '2026-02-28' }));
+    await t.call(admin, 'POST', `/api/v1/facturacionrecurrente/pausar/${id2}`, {});
+    clock.set('2026-03-01T12:00:00Z');
+    await t.call(admin, 'POST', `/api/v1/facturacionrecurrente/reanudar/${id2}`, { politicaReanudacion: 'recuperar' });
+    await tick();
+    assert.deepEqual((await runsOf(t, id2)).map((x) => [x.periodoDesde, x.resultado]), [['2026-02-28', 'emitido']]);
+  });
+});
+
+describe('versions', () => {
+  test('an edit of the anchor of an active plan applies from the next period ahead; each run keeps the version that produced it', async () => {
+    clock.set('2026-01-31T12:00:00Z');
+    const id = await createPlan(t, admin, planBody(company.id));
+    await tick();
+    clock.set('2026-02-02T12:00:00Z');
+    const e = await t.call(admin, 'POST', '/api/v1/facturacionrecurrente/editar', { id, anclaje: { diaDelMes: 15 } });
+    assert.equal(e.status, 200, JSON.stringify(e.body));
+    assert.deepEqual([e.body.version, e.body.proximaEjecucion, e.body.proximoPeriodo], [2, '2026-02-15T09:00:00.000Z', { desde: '2026-02-15', hasta: '2026-03-14' }]);
+    clock.set('2026-02-15T12:00:00Z');
+    await tick();
+    assert.deepEqual((await runsOf(t, id)).map((r) => [r.periodoDesde, r.resultado, r.version]), [['2026-01-31', 'emitido', 1], ['2026-02-15', 'emitido', 2]]);
+  });
+});
+
+describe('exactly one CFE per period', () => {
+  test('two schedulers (three passes) racing on the same 20 due plans: one CFE per plan', async () => {
+    const other = await insertCompany(t);
+    await setUpIssuer(t.db, t.call, admin, other);
+    clock.set('2026-03-01T12:00:00Z');
+    const ids = [];
+    for (let i = 0; i < 20; i++) ids.push(await createPlan(t, admin, planBody(other.id, { fechaInicio: '2026-03-01', anclaje: { diaDelMes: 1 } })));
+    const second = createScheduler({ db: t.db, ports: portsOf(t), settings: { concurrency: 3 } });
+    const now = clock.now();
+    await Promise.all([t.modules.services.recurringScheduler.tick(now), second.tick(now), t.modules.services.recurringScheduler.tick(now)]);
+    await second.tick(new Date(now.getTime() + 10 * 60_000)); // anything left leased is finished after the lease
+    assert.deepEqual(await countPlanCfes(t, [other.id]), { cfes: 20, keys: 20 });
+    for (const id of ids) assert.deepEqual((await runsOf(t, id)).map((r) => r.resultado), ['emitido']);
+  });
+
+  test('killed after DGI numbering, before the run was marked: the restart replays the key, still one CFE', async () => {
+    clock.set('2026-05-31T12:00:00Z');
+    const id = await createPlan(t, admin, planBody(company.id, { fechaInicio: '2026-05-31' }));
+    const sched = t.modules.services.recurringScheduler;
+    await sched.claimDue(clock.now());
+    const [run] = await runsOf(t, id);
+    // What the killed worker did: lease the run, issue its frozen request with its key, then die.
+    await t.db.update(recurringRuns).set({ leaseUntil: new Date(clock.now().getTime() + 5 * 60_000) }).where(eq(recurringRuns.id, run.id));
+    const issued = await t.modules.services.issuedCfe.emit(run.request as never, run.idempotencyKey!);
+    assert.equal((await runsOf(t, id))[0].resultado, 'pendiente');
+    await sched.tick(clock.now()); // still leased by the dead worker: left alone
+    assert.equal((await runsOf(t, id))[0].resultado, 'pendiente');
+    clock.advanceMinutes(6);
+    await sched.tick(clock.now());
+    const [after] = await runsOf(t, id);
+    assert.equal(after.resultado, 'emitido');
+    assert.equal(after.cfeId, issued.view.id);
+    assert.equal((await cfesOf(t, company.id, id)).length, 1);
+  });
+});
+
+/** The app's own ports, for a second scheduler in the same database (a second worker process). */
+function portsOf(t: TestApp) {
+  const s = t.modules.services;
+  return {
+    prepare: (b: never) => s.issuedCfe.prepare(b),
+    emit: (b: never, k: string) => s.issuedCfe.emit(b, k),
+    dgiStates: async () => new Map<number, string>(),
+    recordEvents: (tx: never, inputs: never[]) => s.events.recordMany(tx, inputs),
+  };
+}
