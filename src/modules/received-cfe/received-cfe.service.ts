@@ -123,7 +123,15 @@ export function createReceivedCfeService(deps: ReceivedCfeDeps) {
     async markStock(actor: Actor, id: number, input: StockInput & { idEmpresa?: number }) {
       const row = await visible(actor, id, 'emisor');
       if (input.idEmpresa !== undefined && input.idEmpresa !== row.companyId) throw E.CFE_RECIBIDO_NO_ENCONTRADO();
-      return markImportedToStock(db, row, actor.userId, input);
+      // The event commits with the flag, and only the first recording raises it (a repeat is a no-op).
+      return db.transaction(async (tx) => {
+        const result = await markImportedToStock(tx, row, actor.userId, input);
+        if (!result.repetido) {
+          const now = (await repo.findCfe(tx, row.id))!;
+          await deps.events.recordMany(tx, [{ type: 'CfeRecibido.ImportadoStock', companyId: row.companyId, resource: receivedCfeView(now) }]);
+        }
+        return result;
+      });
     },
 
     /** One of our signed answers (ACKSobre / ACKCFE), to download. */
