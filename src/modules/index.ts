@@ -146,6 +146,7 @@ export function createModules(deps: ModuleDeps) {
   const receivedCfe = createReceivedCfeModule({
     db, config, mailer, companies, certificates, events, issuerTrust: certificateTrust,
     secrets: secretBox,
+    assertExportConfigAccess: issuedCfeReports.assertExportConfigAccess,
     applyReceiverAnswer: async (companyId, xml) => {
       try {
         const r = await receiverExchange.service.applyAck(SYSTEM_ACTOR, { idEmpresa: companyId, xml });

@@ -11,6 +11,8 @@ import * as mailboxRepo from './received-cfe.mailbox.repository.js';
 import { mailboxRoutes } from './received-cfe.mailbox.routes.js';
 import { receivedCfeRoutes } from './received-cfe.routes.js';
 import { receivedCfeSearchRoutes } from './received-cfe.search.routes.js';
+import { createReceivedExports, type ReceivedExportsPorts } from './received-cfe.exports.js';
+import { receivedCfeExportsRoutes } from './received-cfe.exports.routes.js';
 import { createReceivedCfeService } from './received-cfe.service.js';
 
 export interface ReceivedCfeModuleDeps {
@@ -25,6 +27,8 @@ export interface ReceivedCfeModuleDeps {
   issuerTrust: { enforce: boolean; check(certificatePem: string, chainPem: readonly string[], at?: Date): Promise<Array<{ mensaje: string }>> };
   /** receiver-exchange: a receiver's answer to one of the company's own issued CFEs, arrived by mail. */
   applyReceiverAnswer: MailboxPorts['applyReceiverAnswer'];
+  /** issued-cfe reports: who may read or save another user's export configuration. */
+  assertExportConfigAccess: ReceivedExportsPorts['assertConfigAccess'];
 }
 
 export function createReceivedCfeModule(deps: ReceivedCfeModuleDeps) {
@@ -45,11 +49,12 @@ export function createReceivedCfeModule(deps: ReceivedCfeModuleDeps) {
     maxAttachmentBytes: deps.config.receivedCfe.maxAttachmentBytes,
     batch: deps.config.receivedCfe.pollBatch,
   });
+  const exports = createReceivedExports({ db: deps.db, ports: { assertConfigAccess: deps.assertExportConfigAccess } });
   /** The company's inbound address (Reply-To of the envelopes it sends), or null. */
   const addressOf = async (companyId: number) => (await mailboxRepo.find(deps.db, companyId))?.direccion ?? null;
   return {
-    service, mailbox, addressOf,
-    routes: [receivedCfeRoutes(service), receivedCfeSearchRoutes(service), mailboxRoutes(mailbox)],
+    service, mailbox, addressOf, exports,
+    routes: [receivedCfeRoutes(service), receivedCfeSearchRoutes(service), mailboxRoutes(mailbox), receivedCfeExportsRoutes(exports)],
     jobs: receivedCfeJobHandlers(service, mailbox),
     cron: [receivedCfeCrontab],
   };
