@@ -115,6 +115,14 @@ export function createModules(deps: ModuleDeps) {
   // Started by main.ts (when config.worker.inProcess) and worker.ts; idle until start(), which first seals secrets left in clear.
   const webhookEngine = createDeliveryEngine({ database, logger, ...config.webhooks, secrets: secretBox });
   const dailyReport = createDailyReportModule({ db, config, logger, companies, cae, certificates, lookups: issuedCfe.lookups, cfesSignedOn: issuedCfeHandoff.cfesSignedOn });
+  // DGI's consultas service (BRIEF 7): recovery of lost answers (dgi-submission) and the reconciliation of received CFE.
+  async function consultasEndpoint() {
+    if (config.dgi.mode === 'real') return config.dgi.consultasUrl;
+    if (config.dgi.simulatorUrl) return config.dgi.simulatorUrl.replace(/\/$/, '') + SIMULATOR_PATHS.consultas;
+    const sim = await issuedCfe.lookups.simulator();
+    if (!sim) throw new Error('DGI simulator not available');
+    return sim.urls.consultas;
+  }
   // DGI round trip (issue 6): envelopes to DGI, ACKs, states. The simulator is the one the RUT lookup uses.
   const dgiSubmission = createDgiSubmissionModule({
     database, logger, certificates, cae, events, states: issuedCfeStates,
@@ -127,13 +135,7 @@ export function createModules(deps: ModuleDeps) {
       if (!sim) throw new Error('DGI simulator not available');
       return sim.urls.efactura;
     },
-    async consultasEndpoint() {
-      if (config.dgi.mode === 'real') return config.dgi.consultasUrl;
-      if (config.dgi.simulatorUrl) return config.dgi.simulatorUrl.replace(/\/$/, '') + SIMULATOR_PATHS.consultas;
-      const sim = await issuedCfe.lookups.simulator();
-      if (!sim) throw new Error('DGI simulator not available');
-      return sim.urls.consultas;
-    },
+    consultasEndpoint,
   });
   const receiverExchange = createReceiverExchangeModule({
     db, config, mailer, companies, certificates, customers, events,
@@ -147,6 +149,17 @@ export function createModules(deps: ModuleDeps) {
     db, config, mailer, companies, certificates, events, issuerTrust: certificateTrust,
     secrets: secretBox,
     assertExportConfigAccess: issuedCfeReports.assertExportConfigAccess,
+    dgiEndpoints: {
+      consultas: consultasEndpoint,
+      async qr() {
+        if (config.dgi.mode === 'real') return config.dgi.qrUrl;
+        if (config.dgi.simulatorUrl) return config.dgi.simulatorUrl.replace(/\/$/, '') + SIMULATOR_PATHS.consultaQr;
+        const sim = await issuedCfe.lookups.simulator();
+        if (!sim) throw new Error('DGI simulator not available');
+        return sim.urls.consultaQr;
+      },
+      timeoutMs: config.dgiSubmission.timeoutMs,
+    },
     applyReceiverAnswer: async (companyId, xml) => {
       try {
         const r = await receiverExchange.service.applyAck(SYSTEM_ACTOR, { idEmpresa: companyId, xml });

@@ -13,6 +13,11 @@ import { receivedCfeRoutes } from './received-cfe.routes.js';
 import { receivedCfeSearchRoutes } from './received-cfe.search.routes.js';
 import { createReceivedExports, type ReceivedExportsPorts } from './received-cfe.exports.js';
 import { receivedCfeExportsRoutes } from './received-cfe.exports.routes.js';
+import { receivedDgiClients, type ReceivedDgiEndpoints } from './received-cfe.dgi-clients.js';
+import { receivedCfeDgiChecksRoutes } from './received-cfe.dgi-checks.routes.js';
+import { createReceivedQr } from './received-cfe.qr.js';
+import { createReceivedReconcile } from './received-cfe.reconcile.js';
+import { receivedReportJobHandlers } from './received-cfe.reports.jobs.js';
 import { createReceivedCfeService } from './received-cfe.service.js';
 
 export interface ReceivedCfeModuleDeps {
@@ -29,6 +34,8 @@ export interface ReceivedCfeModuleDeps {
   applyReceiverAnswer: MailboxPorts['applyReceiverAnswer'];
   /** issued-cfe reports: who may read or save another user's export configuration. */
   assertExportConfigAccess: ReceivedExportsPorts['assertConfigAccess'];
+  /** DGI's consultas service (EFACCONSULTARCFERECIBIDOS) and QR page: DGI's or the simulator's. */
+  dgiEndpoints: ReceivedDgiEndpoints;
 }
 
 export function createReceivedCfeModule(deps: ReceivedCfeModuleDeps) {
@@ -49,13 +56,16 @@ export function createReceivedCfeModule(deps: ReceivedCfeModuleDeps) {
     maxAttachmentBytes: deps.config.receivedCfe.maxAttachmentBytes,
     batch: deps.config.receivedCfe.pollBatch,
   });
+  const dgi = receivedDgiClients(deps.certificates, deps.dgiEndpoints);
+  const qr = createReceivedQr({ db: deps.db, qrClient: dgi.qrClient });
+  const reconcile = createReceivedReconcile({ db: deps.db, ports: { recibidosClientFor: dgi.recibidosClientFor } });
   const exports = createReceivedExports({ db: deps.db, ports: { assertConfigAccess: deps.assertExportConfigAccess } });
   /** The company's inbound address (Reply-To of the envelopes it sends), or null. */
   const addressOf = async (companyId: number) => (await mailboxRepo.find(deps.db, companyId))?.direccion ?? null;
   return {
-    service, mailbox, addressOf, exports,
-    routes: [receivedCfeRoutes(service), receivedCfeSearchRoutes(service), mailboxRoutes(mailbox), receivedCfeExportsRoutes(exports)],
-    jobs: receivedCfeJobHandlers(service, mailbox),
+    service, mailbox, addressOf, exports, qr, reconcile,
+    routes: [receivedCfeRoutes(service), receivedCfeSearchRoutes(service), mailboxRoutes(mailbox), receivedCfeExportsRoutes(exports), receivedCfeDgiChecksRoutes(qr, reconcile)],
+    jobs: [...receivedCfeJobHandlers(service, mailbox), ...receivedReportJobHandlers(qr)],
     cron: [receivedCfeCrontab],
   };
 }

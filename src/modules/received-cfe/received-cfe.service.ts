@@ -24,6 +24,7 @@ import type { PdfFormato } from '../documents/pdf/index.js';
 import { isPrintable, receivedPdfName, renderReceivedCfe } from './received-cfe.documents.js';
 import { filterProblems, searchReceivedCfes, type ReceivedSearchFilters, type ReceivedSort } from './received-cfe.search.js';
 import { markImportedToStock, type StockInput } from './received-cfe.stock.js';
+import { findQrCheck } from './received-cfe.qr.js';
 
 export interface ReceivedCfeDeps {
   db: Db;
@@ -94,6 +95,7 @@ export function createReceivedCfeService(deps: ReceivedCfeDeps) {
       return {
         ...receivedCfeView(row, env),
         historial: history.map((h) => ({ estado: h.estado, motivos: h.motivos, mensaje: h.mensaje, idUsuario: h.userId, fecha: h.creadoEn.toISOString() })),
+        consultaQr: await findQrCheck(db, id),
         respuestas: env ? (await repo.answersOfEnvelope(db, env.id)).map((a) => ({ id: a.id, tipo: a.tipo, archivo: a.fileName, estado: a.estado, email: a.email, enviadoEn: a.enviadoEn?.toISOString() ?? null })) : [],
       };
     },

@@ -38,6 +38,8 @@ const exempt: Record<string, string> = {
   'cfe.idDoc': 'the DGI IdDoc block, not an id',
   'POST /api/v1/cferecibido/aceptar ids': 'received CFEs decided one by one: another company\'s id is reported no_encontrado in its own result, like a missing one (received-cfe access tests)',
   'POST /api/v1/cferecibido/rechazar ids': 'as aceptar: a per-id no_encontrado result',
+  'POST /api/v1/cferecibido/consultarQr ids': 'received CFEs checked one by one: another company\'s id is listed in noEncontrados, like a missing one (received-cfe dgi-checks access tests)',
+  'POST /api/v1/cferecibido/exportarConciliacion idConciliacion': 'the reconciliation acted on: CONCILIACION_NO_ENCONTRADA for another company\'s or a missing one (received-cfe dgi-checks access tests)',
   'cfe.detalles.[].datosTrazabilidad.id_serie': 'checked against the line\'s variant by products.checkLines (SERIE_INVALIDA for a foreign or missing serial)',
 };
 
