@@ -1,7 +1,7 @@
 /**
  * What the simulated DGI knows of the CFE issued *to* a company (issue 31 points 5 and 6): every
- * CFE that reached it in an envelope (EFACRECEPCIONSOBRE) with a RUC receiver is indexed by that
- * receiver, plus CFE a test declares with `control.addCfeRecibido` (say, one whose envelope to the
+ * CFE that reached it in an envelope (EFACRECEPCIONSOBRE) is kept for the QR page, and indexed by
+ * its receiver when that is a RUC, plus CFE a test declares with `control.addCfeRecibido` (say, one whose envelope to the
  * receiver was never mailed, or whose data differ). It answers
  * - EFACCONSULTARCFERECIBIDOS of ws_consultas (BRIEF 7; client dgi.recibidos-client.ts): the CFE
  *   addressed to the caller's RUC (its WS-Security certificate) with FchEmis in FechaDesde..FechaHasta
@@ -24,6 +24,7 @@ import { rucFromCertificate } from './xmldsig.ts';
 
 export interface RecibidoCfe {
   rucEmisor: string;
+  /** '' when the receiver is no RUC (e-Ticket to a consumer): on the QR page, not in any company's list. */
   rucReceptor: string;
   tipoCfe: string;
   serie: string;
@@ -75,8 +76,10 @@ export class RecibidosService {
   apply(record: RecibidoRecord): void {
     const c = record.cfe;
     const key = `${c.rucEmisor}:${c.tipoCfe}:${c.serie}:${c.nro}`;
-    if (!this.byReceiver.has(c.rucReceptor)) this.byReceiver.set(c.rucReceptor, new Map());
-    this.byReceiver.get(c.rucReceptor)!.set(key, c);
+    if (c.rucReceptor) {
+      if (!this.byReceiver.has(c.rucReceptor)) this.byReceiver.set(c.rucReceptor, new Map());
+      this.byReceiver.get(c.rucReceptor)!.set(key, c);
+    }
     this.byIdentity.set(key, c);
   }
 
@@ -86,9 +89,9 @@ export class RecibidosService {
     for (const span of rootChildSpans(xmlData) ?? []) {
       if (span.name.replace(/^[^:]*:/, '') !== 'CFE') continue;
       const xml = xmlData.slice(span.start, span.end);
-      if (first(xml, 'TipoDocRecep') !== '2') continue;
-      const [ruc, rucReceptor, tipo, serie, nro, hash] = ['RUCEmisor', 'DocRecep', 'TipoCFE', 'Serie', 'Nro', 'DigestValue'].map((t) => first(xml, t));
-      if (!ruc || !rucReceptor || !tipo || !serie || !nro || !hash) continue;
+      const [ruc, docRecep, tipo, serie, nro, hash] = ['RUCEmisor', 'DocRecep', 'TipoCFE', 'Serie', 'Nro', 'DigestValue'].map((t) => first(xml, t));
+      if (!ruc || !tipo || !serie || !nro || !hash) continue;
+      const rucReceptor = first(xml, 'TipoDocRecep') === '2' && docRecep ? docRecep : '';
       out.push({
         t: 'recibido',
         cfe: {
