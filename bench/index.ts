@@ -15,6 +15,8 @@ const scenarios: Array<[file: string, exportName: string]> = [
 ];
 // Slow (inserts ~1.1M rows): only with `npm run bench -- --search`.
 if (process.argv.includes('--search')) scenarios.push(['./search.ts', 'runSearchBench'], ['./received-search.ts', 'runReceivedSearchBench']);
+// Inserts 200,000 received CFE: only with `npm run bench -- --received-exports`.
+if (process.argv.includes('--received-exports')) scenarios.push(['./received-exports.ts', 'runReceivedExportsBench']);
 
 const results: Record<string, unknown> = {};
 for (const [file, name] of scenarios) {
