@@ -20,6 +20,8 @@ if (process.argv.includes('--usage')) scenarios.push(['./usage.ts', 'runUsageBen
 // 10,000 recurring plans due at once (issue 32): only with `npm run bench -- --recurring`.
 if (process.argv.includes('--recurring')) scenarios.push(['./recurring.ts', 'runRecurringBench']);
 if (process.argv.includes('--search')) scenarios.push(['./search.ts', 'runSearchBench'], ['./received-search.ts', 'runReceivedSearchBench']);
+// Inserts 200,000 received CFE: only with `npm run bench -- --received-exports`.
+if (process.argv.includes('--received-exports')) scenarios.push(['./received-exports.ts', 'runReceivedExportsBench']);
 
 const results: Record<string, unknown> = {};
 for (const [file, name] of scenarios) {

@@ -54,6 +54,8 @@ const envSchema = z.object({
   DGI_EFACTURA_URL: z.string().url().default('https://efactura.dgi.gub.uy:6443/ePrueba/ws_eprueba'),
   /** DGI's consultas service (BRIEF 7), asked when an envelope's answer was lost (DGI_MODE=real). */
   DGI_CONSULTAS_URL: z.string().url().default('https://efactura.dgi.gub.uy:6460/ePrueba/ws_consultasPrueba'),
+  /** DGI's public QR verification page (BRIEF 4), asked by consultarQr of received CFE (DGI_MODE=real). */
+  DGI_QR_URL: z.string().url().default('https://www.efactura.dgi.gub.uy/consultaQR/cfe'),
   /** DGI environment: RutReceptor of envelopes to DGI (BRIEF 5: testing 219999830019, production 214844360018). */
   DGI_ENVIRONMENT: z.enum(['testing', 'production']).default('testing'),
   DGI_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
@@ -156,7 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     secrets: { masterKey: e.MASTER_KEY },
     dgi: {
-      mode: e.DGI_MODE, simulatorUrl: e.DGI_SIMULATOR_URL, rutUrl: e.DGI_RUT_URL, bcuUrl: e.BCU_RATES_URL, cacheTtlSeconds: e.LOOKUP_CACHE_TTL_SECONDS, efacturaUrl: e.DGI_EFACTURA_URL, consultasUrl: e.DGI_CONSULTAS_URL,
+      mode: e.DGI_MODE, simulatorUrl: e.DGI_SIMULATOR_URL, rutUrl: e.DGI_RUT_URL, bcuUrl: e.BCU_RATES_URL, cacheTtlSeconds: e.LOOKUP_CACHE_TTL_SECONDS, efacturaUrl: e.DGI_EFACTURA_URL, consultasUrl: e.DGI_CONSULTAS_URL, qrUrl: e.DGI_QR_URL,
       /** The in-process simulator's memory (keys, CAE, envelopes): a restart must meet the same DGI. */
       simulatorStatePath: path.join(dataDir, 'dgi-simulator', 'state.jsonl'),
     },

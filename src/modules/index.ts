@@ -134,6 +134,16 @@ export function createModules(deps: ModuleDeps) {
   // Started by main.ts (when config.worker.inProcess) and worker.ts; idle until start(), which first seals secrets left in clear.
   const webhookEngine = createDeliveryEngine({ database, logger, ...config.webhooks, secrets: secretBox });
   const dailyReport = createDailyReportModule({ db, config, logger, companies, cae, certificates, lookups: issuedCfe.lookups, cfesSignedOn: issuedCfeHandoff.cfesSignedOn });
+  /** A DGI address: DGI's own in DGI_MODE=real, else the same path on the external or in-process simulator. */
+  const dgiEndpoint = (realUrl: string, simulatorPath: string) => async () => {
+    if (config.dgi.mode === 'real') return realUrl;
+    if (config.dgi.simulatorUrl) return config.dgi.simulatorUrl.replace(/\/$/, '') + simulatorPath;
+    const sim = await issuedCfe.lookups.simulator();
+    if (!sim) throw new Error('DGI simulator not available');
+    return sim.url + simulatorPath;
+  };
+  // DGI's consultas service (BRIEF 7): recovery of lost answers (dgi-submission) and the reconciliation of received CFE.
+  const consultasEndpoint = dgiEndpoint(config.dgi.consultasUrl, SIMULATOR_PATHS.consultas);
   // DGI round trip (issue 6): envelopes to DGI, ACKs, states. The simulator is the one the RUT lookup uses.
   const dgiSubmission = createDgiSubmissionModule({
     database, logger, certificates, cae, events,
@@ -149,20 +159,8 @@ export function createModules(deps: ModuleDeps) {
     },
     cfes: { companiesWithPending: issuedCfeHandoff.companiesWithPending, claimPending: issuedCfeHandoff.claimPending, cfesForEnvelope: issuedCfeHandoff.cfesForEnvelope, awaitingDgiSince: issuedCfeHandoff.awaitingDgiSince },
     settings: { ...config.dgiSubmission, rutReceptor: DGI_RUC[config.dgiSubmission.environment], uiThresholdUyu: new Decimal(5000).times(config.emission.uiValue).toString(), leaseMs: config.dgiSubmission.timeoutMs * 2 },
-    async endpoint() {
-      if (config.dgi.mode === 'real') return config.dgi.efacturaUrl;
-      if (config.dgi.simulatorUrl) return config.dgi.simulatorUrl.replace(/\/$/, '') + SIMULATOR_PATHS.efactura;
-      const sim = await issuedCfe.lookups.simulator();
-      if (!sim) throw new Error('DGI simulator not available');
-      return sim.urls.efactura;
-    },
-    async consultasEndpoint() {
-      if (config.dgi.mode === 'real') return config.dgi.consultasUrl;
-      if (config.dgi.simulatorUrl) return config.dgi.simulatorUrl.replace(/\/$/, '') + SIMULATOR_PATHS.consultas;
-      const sim = await issuedCfe.lookups.simulator();
-      if (!sim) throw new Error('DGI simulator not available');
-      return sim.urls.consultas;
-    },
+    endpoint: dgiEndpoint(config.dgi.efacturaUrl, SIMULATOR_PATHS.efactura),
+    consultasEndpoint,
   });
   const receiverExchange = createReceiverExchangeModule({
     db, config, mailer, companies, certificates, customers, events,
@@ -175,6 +173,12 @@ export function createModules(deps: ModuleDeps) {
   const receivedCfe = createReceivedCfeModule({
     db, config, mailer, companies, certificates, events, issuerTrust: certificateTrust,
     secrets: secretBox,
+    assertExportConfigAccess: issuedCfeReports.assertExportConfigAccess,
+    dgiEndpoints: {
+      consultas: consultasEndpoint,
+      qr: dgiEndpoint(config.dgi.qrUrl, SIMULATOR_PATHS.consultaQr),
+      timeoutMs: config.dgiSubmission.timeoutMs,
+    },
     applyReceiverAnswer: async (companyId, xml) => {
       try {
         const r = await receiverExchange.service.applyAck(SYSTEM_ACTOR, { idEmpresa: companyId, xml });

@@ -8,7 +8,7 @@
 /** Fault codes of ExcepcionesServicios.xsd that mean "ask again later" (BRIEF §6). */
 export const NOT_READY_FAULT_CODES = new Set([13, 99, 105]);
 
-export type DgiService = 'WS_eFactura' | 'WS_eFactura_Consultas' | 'WS_PersonaGetActEmpresarial' | 'awsbcucotizaciones';
+export type DgiService = 'WS_eFactura' | 'WS_eFactura_Consultas' | 'WS_PersonaGetActEmpresarial' | 'awsbcucotizaciones' | 'consultaQR';
 
 export abstract class DgiError extends Error {
   abstract readonly isTransient: boolean;

@@ -15,6 +15,7 @@ import { EfacturaService, uyDateTime, type SoapReply } from './simulator/efactur
 import { RutService } from './simulator/rut-service.ts';
 import { answerConsulta, CONSULTAS_OPERATIONS, type ConsultasOperation } from './simulator/consultas-service.ts';
 import { isRegistryOperation, RegistryService, type RegistryOperation } from './simulator/registry-service.ts';
+import { CFE_RECIBIDOS_OPERATION, QR_PATH, RecibidosService, type RecibidoCfe } from './simulator/recibidos-service.ts';
 import { issueTestCertificate, toPkcs12 } from '../../platform/crypto/test-ca.js';
 import { builtInTrustAnchors } from '../../platform/crypto/trust-store.js';
 import { newIdentity, openSimulatorState, SimulatorStateError, type SimulatorIdentity, type SimulatorRecord } from './simulator/state.ts';
@@ -27,6 +28,8 @@ export const SIMULATOR_PATHS = {
   consultas: '/ePrueba/ws_consultasPrueba',
   rut: '/ePrueba/ws_personaGetActEmpresarialPrueba',
   bcu: '/wscotizaciones/servlet/awsbcucotizaciones',
+  /** DGI's public QR page (BRIEF 4), GET. */
+  consultaQr: QR_PATH,
 } as const;
 
 export interface DgiSimulatorOptions {
@@ -58,7 +61,7 @@ export const SUBMISSIONS_KEPT = 1000;
 export const SUBMISSION_CHARS_KEPT = 32 * 1024 * 1024;
 
 export interface Submission {
-  service: 'EFACRECEPCIONSOBRE' | 'EFACCONSULTARESTADOENVIO' | 'EFACRECEPCIONREPORTE' | ConsultasOperation | RegistryOperation | 'RUT' | 'BCU' | 'UNKNOWN';
+  service: 'EFACRECEPCIONSOBRE' | 'EFACCONSULTARESTADOENVIO' | 'EFACRECEPCIONREPORTE' | ConsultasOperation | RegistryOperation | typeof CFE_RECIBIDOS_OPERATION | 'CONSULTAQR' | 'RUT' | 'BCU' | 'UNKNOWN';
   at: string;
   xmlData: string;
   httpStatus: number;
@@ -107,6 +110,11 @@ export interface DgiSimulatorControl {
   registerCae(range: CaeRange): boolean;
   /** The CAE ranges this DGI has authorised. */
   caes(): CaeRange[];
+  /**
+   * Declares a CFE issued to `rucReceptor` as DGI would hold it (EFACCONSULTARCFERECIBIDOS, QR page):
+   * e.g. one whose envelope never reached the receiver, or with other amounts or state.
+   */
+  addCfeRecibido(cfe: RecibidoCfe): void;
   issueCompanyCertificate(rut: string, name: string): { p12: Buffer; password: string; privateKeyPem: string; certificatePem: string };
   /** PEM of the simulator's CA and of the "DGI" certificate that signs ACKs and CAEs. */
   readonly caCertificatePem: string;
@@ -117,7 +125,7 @@ export interface DgiSimulatorControl {
 
 export interface DgiSimulator {
   url: string;
-  urls: { efactura: string; rut: string; bcu: string; consultas: string };
+  urls: { efactura: string; rut: string; bcu: string; consultas: string; consultaQr: string };
   control: DgiSimulatorControl;
   close(): Promise<void>;
 }
@@ -141,9 +149,11 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
   const rut = new RutService();
   const bcu = new BcuService();
   const registry = new RegistryService(() => efactura.caes, (r) => rut.find(r)?.Denominacion);
+  const recibidos = new RecibidosService(efactura);
   const apply = (record: SimulatorRecord) => {
     if (record.t === 'rut') rut.add(record.record);
     else if (record.t === 'rate') bcu.setRate(record.code, record.date, record.rate);
+    else if (record.t === 'recibido') recibidos.apply(record);
     else efactura.apply(record);
   };
   for (const record of state.records) apply(record);
@@ -182,6 +192,7 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
       const name = op.operation.replace(/^WS_eFactura\./, '');
       if (name === 'EFACRECEPCIONSOBRE') {
         const r = efactura.receiveEnvelope(xmlData, wss.certificate);
+        if (r.ackEstado === 'AS') for (const rec of recibidos.fromEnvelope(xmlData, uyDateTime())) commit(rec);
         return { reply: r, submission: { ...base, service: name, xmlData, httpStatus: r.status, ackEstado: r.ackEstado, idReceptor: r.idReceptor } };
       }
       if (name === 'EFACCONSULTARESTADOENVIO') {
@@ -196,6 +207,10 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
     if (path === SIMULATOR_PATHS.consultas && op && isRegistryOperation(op.operation)) return registry.handle(op, base);
     if (path === SIMULATOR_PATHS.consultas && op) {
       const name = op.operation.replace(/^WS_eFactura_Consultas\./, '') as ConsultasOperation;
+      if ((name as string) === CFE_RECIBIDOS_OPERATION) {
+        const reply = recibidos.answer(op.texts, wss.certificate);
+        return { reply, submission: { ...base, service: CFE_RECIBIDOS_OPERATION, xmlData: `${childText('FechaDesde')}..${childText('FechaHasta')}`, httpStatus: reply.status } };
+      }
       if (CONSULTAS_OPERATIONS.includes(name)) {
         const cfeid = { TipoCFE: childText('TipoCFE'), Serie: childText('Serie'), Nro: childText('Nro') };
         const reply = answerConsulta(efactura, name, cfeid, wss.certificate);
@@ -217,6 +232,12 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
           return;
         }
         const path = (req.url ?? '').split('?')[0];
+        if (req.method === 'GET' && path === SIMULATOR_PATHS.consultaQr) {
+          const page = recibidos.qrPage((req.url ?? '').slice(path.length + 1));
+          log.record({ service: 'CONSULTAQR', at: uyDateTime(), xmlData: req.url ?? '', httpStatus: page.status });
+          res.writeHead(page.status, { 'content-type': 'text/html; charset=utf-8' }).end(page.body);
+          return;
+        }
         if (req.method !== 'POST') {
           res.writeHead(405, { allow: 'POST' }).end();
           return;
@@ -279,6 +300,7 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
       return true;
     },
     caes: () => efactura.caes.map((range) => ({ ...range })),
+    addCfeRecibido: (cfe) => commit({ t: 'recibido', cfe }),
     issueCompanyCertificate: (rutValue, name) => {
       const issued = issueTestCertificate(ca, { rut: rutValue, name });
       const password = randomBytes(9).toString('base64url');
@@ -296,6 +318,7 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
       consultas: url + SIMULATOR_PATHS.consultas,
       rut: url + SIMULATOR_PATHS.rut,
       bcu: url + SIMULATOR_PATHS.bcu,
+      consultaQr: url + SIMULATOR_PATHS.consultaQr,
     },
     control,
     close: () =>

@@ -12,6 +12,7 @@ export const eventCatalogue = [
   { type: 'CfeRecibido.Registrado', description: 'A received CFE is registered (spec 6 #6).', data: 'the received CFE: id, secuencia, rutEmisor, tipoCfe, serie, numero, fechaEmision, totals, estado, checks' },
   { type: 'CfeRecibido.Aceptado', description: 'The company accepts a received CFE (its ACKCFE AE goes to the issuer).', data: 'the received CFE after the decision' },
   { type: 'CfeRecibido.Rechazado', description: 'The company rejects a received CFE with a motive E20-E60 (its ACKCFE BE goes to the issuer).', data: 'the received CFE after the decision, with motivos' },
+  { type: 'CfeRecibido.ImportadoStock', description: 'A received CFE is marked as taken into stock (marcarComoImportadoStock; not raised by a repeat with the same reference).', data: 'the received CFE with importadoStock { referencia, lineas, fecha, idUsuario }' },
   { type: 'Cfe.RechazadoDgi', description: 'DGI rejects a CFE in the second response of the envelope (spec 6 #7).', data: 'the CFE identity plus the DGI rejection reasons' },
   { type: 'Contrato.EstadoCambiado', description: 'A contract changes state due to usage rules (spec 6 #8).', data: 'the contract: id, previous and new state, reason', notEmittedYet: true },
   { type: 'Cfe.ObservadoDgi', description: 'DGI observes a CFE in the second response of the envelope (spec 6 #9).', data: 'the CFE identity plus the DGI observations' },

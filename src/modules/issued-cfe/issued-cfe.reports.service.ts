@@ -77,6 +77,9 @@ export function createIssuedCfeReports(deps: { db: Db; ports: ReportsPorts }) {
   }
 
   return {
+    /** The access rule of export configurations, shared with the received CFEs' export configuration. */
+    assertExportConfigAccess: assertConfigAccess,
+
     /** GET /api/v1/cfeemitido/buscar */
     async search(q: CompanySearch, paging: Paging) {
       const { companyId, filters, sort } = splitSearch(q);

@@ -11,6 +11,13 @@ import * as mailboxRepo from './received-cfe.mailbox.repository.js';
 import { mailboxRoutes } from './received-cfe.mailbox.routes.js';
 import { receivedCfeRoutes } from './received-cfe.routes.js';
 import { receivedCfeSearchRoutes } from './received-cfe.search.routes.js';
+import { createReceivedExports, type ReceivedExportsPorts } from './received-cfe.exports.js';
+import { receivedCfeExportsRoutes } from './received-cfe.exports.routes.js';
+import { receivedDgiClients, type ReceivedDgiEndpoints } from './received-cfe.dgi-clients.js';
+import { receivedCfeDgiChecksRoutes } from './received-cfe.dgi-checks.routes.js';
+import { createReceivedQr } from './received-cfe.qr.js';
+import { createReceivedReconcile } from './received-cfe.reconcile.js';
+import { receivedReportJobHandlers } from './received-cfe.reports.jobs.js';
 import { createReceivedCfeService } from './received-cfe.service.js';
 
 export interface ReceivedCfeModuleDeps {
@@ -25,6 +32,10 @@ export interface ReceivedCfeModuleDeps {
   issuerTrust: { enforce: boolean; check(certificatePem: string, chainPem: readonly string[], at?: Date): Promise<Array<{ mensaje: string }>> };
   /** receiver-exchange: a receiver's answer to one of the company's own issued CFEs, arrived by mail. */
   applyReceiverAnswer: MailboxPorts['applyReceiverAnswer'];
+  /** issued-cfe reports: who may read or save another user's export configuration. */
+  assertExportConfigAccess: ReceivedExportsPorts['assertConfigAccess'];
+  /** DGI's consultas service (EFACCONSULTARCFERECIBIDOS) and QR page: DGI's or the simulator's. */
+  dgiEndpoints: ReceivedDgiEndpoints;
 }
 
 export function createReceivedCfeModule(deps: ReceivedCfeModuleDeps) {
@@ -46,12 +57,16 @@ export function createReceivedCfeModule(deps: ReceivedCfeModuleDeps) {
     maxAttachmentBytes: deps.config.receivedCfe.maxAttachmentBytes,
     batch: deps.config.receivedCfe.pollBatch,
   });
+  const dgi = receivedDgiClients(deps.certificates, deps.dgiEndpoints);
+  const qr = createReceivedQr({ db: deps.db, qrClient: dgi.qrClient });
+  const reconcile = createReceivedReconcile({ db: deps.db, ports: { recibidosClientFor: dgi.recibidosClientFor } });
+  const exports = createReceivedExports({ db: deps.db, ports: { assertConfigAccess: deps.assertExportConfigAccess } });
   /** The company's inbound address (Reply-To of the envelopes it sends), or null. */
   const addressOf = async (companyId: number) => (await mailboxRepo.find(deps.db, companyId))?.direccion ?? null;
   return {
-    service, mailbox, addressOf,
-    routes: [receivedCfeRoutes(service), receivedCfeSearchRoutes(service), mailboxRoutes(mailbox)],
-    jobs: receivedCfeJobHandlers(service, mailbox),
+    service, mailbox, addressOf, exports, qr, reconcile,
+    routes: [receivedCfeRoutes(service), receivedCfeSearchRoutes(service), mailboxRoutes(mailbox), receivedCfeExportsRoutes(exports), receivedCfeDgiChecksRoutes(qr, reconcile)],
+    jobs: [...receivedCfeJobHandlers(service, mailbox), ...receivedReportJobHandlers(qr)],
     cron: [receivedCfeCrontab],
   };
 }

@@ -10,14 +10,14 @@ import { renderIssuedCfe } from '../cfe-documents/cfe-documents.render.js';
 import type { ReceivedCfeRow } from './received-cfe.tables.js';
 
 /** Only a CFE that was read at intake can be drawn; a format-rejected one may not even be a CFE. */
-export function isPrintable(row: ReceivedCfeRow): boolean {
+export function isPrintable(row: Pick<ReceivedCfeRow, 'datos' | 'tipoCfe' | 'estado'>): boolean {
   return row.datos !== null && row.tipoCfe !== null && row.estado !== 'rechazado_formato';
 }
 
-export function renderReceivedCfe(row: ReceivedCfeRow, formato: PdfFormato): Promise<Buffer> {
+export function renderReceivedCfe(row: Pick<ReceivedCfeRow, 'xml' | 'adenda'>, formato: PdfFormato): Promise<Buffer> {
   return renderIssuedCfe({ xml: row.xml, adenda: row.adenda }, undefined, formato);
 }
 
-export function receivedPdfName(row: ReceivedCfeRow): string {
+export function receivedPdfName(row: Pick<ReceivedCfeRow, 'id' | 'rutEmisor' | 'tipoCfe' | 'serie' | 'numero'>): string {
   return `CFE_${row.rutEmisor ?? 'desconocido'}_${row.tipoCfe ?? 0}_${row.serie ?? ''}${row.numero ?? row.id}.pdf`;
 }

@@ -4,6 +4,7 @@ import { positiveInt4 } from '../../platform/http/numbers.js';
 import { pagingQuery } from '../../platform/http/paging.js';
 import { PDF_FORMATOS } from '../cfe-documents/cfe-documents.render.js';
 import { RECEIVED_STATES, receivedSearchFilters, receivedSort } from './received-cfe.search.js';
+import { qrCheck } from './received-cfe.dgi-checks.schemas.js';
 
 const id = z.number().int().positive().max(PG_INT_MAX);
 
@@ -57,6 +58,7 @@ export const receivedCfe = z.object({
 
 export const receivedCfeDetail = receivedCfe.extend({
   historial: z.array(z.object({ estado: z.string(), motivos: z.array(motive).nullable(), mensaje: z.string().nullable(), idUsuario: z.number().int().nullable(), fecha: z.string() })),
+  consultaQr: qrCheck,
   respuestas: z.array(z.object({ id: z.number().int(), tipo: z.enum(['ACKSobre', 'ACKCFE']), archivo: z.string(), estado: z.string(), email: z.string().nullable(), enviadoEn: z.string().nullable() })),
 });
 

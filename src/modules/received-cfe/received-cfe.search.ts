@@ -118,12 +118,12 @@ function orderBy(sort: ReceivedSort): SQL {
 }
 
 /** A search row: no XML, no `datos`, no checks (kept light on purpose; GET {id} has them). */
-const SUMMARY = sql.raw(`id, company_id, secuencia, canal, rut_emisor, razon_social_emisor, tipo_cfe, serie, numero,
+export const SUMMARY = sql.raw(`id, company_id, secuencia, canal, rut_emisor, razon_social_emisor, tipo_cfe, serie, numero,
   fecha_emision::text as fecha_emision, moneda, tipo_cambio::text as tipo_cambio, mnt_total::text as mnt_total,
   mnt_pagar::text as mnt_pagar, estado, motivos, vencimiento_respuesta::text as vencimiento_respuesta, decidido_en, recibido_en,
   stock_referencia, stock_lineas, stock_importado_en, stock_importado_por`);
 
-interface Row {
+export interface Row {
   id: string; company_id: number; secuencia: string; canal: Channel; rut_emisor: string | null; razon_social_emisor: string | null;
   tipo_cfe: number | null; serie: string | null; numero: number | null; fecha_emision: string | null; moneda: string | null;
   tipo_cambio: string | null; mnt_total: string | null; mnt_pagar: string | null; estado: ReceivedCfeState; motivos: Motive[];
@@ -134,7 +134,7 @@ interface Row {
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
-function toSummary(r: Row) {
+export function toSummary(r: Row) {
   return {
     id: Number(r.id), idEmpresa: r.company_id, secuencia: Number(r.secuencia), canal: r.canal,
     rutEmisor: r.rut_emisor, razonSocialEmisor: r.razon_social_emisor, tipoCfe: r.tipo_cfe, serie: r.serie, numero: r.numero,

@@ -25,6 +25,7 @@ import type { PdfFormato } from '../documents/pdf/index.js';
 import { isPrintable, receivedPdfName, renderReceivedCfe } from './received-cfe.documents.js';
 import { filterProblems, searchReceivedCfes, type ReceivedSearchFilters, type ReceivedSort } from './received-cfe.search.js';
 import { markImportedToStock, type StockInput } from './received-cfe.stock.js';
+import { findQrCheck } from './received-cfe.qr.js';
 
 export interface ReceivedCfeDeps {
   db: Db;
@@ -98,6 +99,7 @@ export function createReceivedCfeService(deps: ReceivedCfeDeps) {
       return {
         ...receivedCfeView(row, env),
         historial: history.map((h) => ({ estado: h.estado, motivos: h.motivos, mensaje: h.mensaje, idUsuario: h.userId, fecha: h.creadoEn.toISOString() })),
+        consultaQr: await findQrCheck(db, id),
         respuestas: env ? (await repo.answersOfEnvelope(db, env.id)).map((a) => ({ id: a.id, tipo: a.tipo, archivo: a.fileName, estado: a.estado, email: a.email, enviadoEn: a.enviadoEn?.toISOString() ?? null })) : [],
       };
     },
@@ -127,7 +129,15 @@ export function createReceivedCfeService(deps: ReceivedCfeDeps) {
     async markStock(actor: Actor, id: number, input: StockInput & { idEmpresa?: number }) {
       const row = await visible(actor, id, 'emisor');
       if (input.idEmpresa !== undefined && input.idEmpresa !== row.companyId) throw E.CFE_RECIBIDO_NO_ENCONTRADO();
-      return markImportedToStock(db, row, actor.userId, input);
+      // The event commits with the flag, and only the first recording raises it (a repeat is a no-op).
+      return db.transaction(async (tx) => {
+        const result = await markImportedToStock(tx, row, actor.userId, input);
+        if (!result.repetido) {
+          const now = (await repo.findCfe(tx, row.id))!;
+          await deps.events.recordMany(tx, [{ type: 'CfeRecibido.ImportadoStock', companyId: row.companyId, resource: receivedCfeView(now) }]);
+        }
+        return result;
+      });
     },
 
     /** One of our signed answers (ACKSobre / ACKCFE), to download. */

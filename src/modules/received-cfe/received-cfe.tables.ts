@@ -130,6 +130,9 @@ export const receivedCfes = pgTable(
     index('received_cfes_company_numero_idx').on(t.companyId, t.tipoCfe, t.serie, t.numero),
     // "pendiente, due before X", sorted by the due date: the clerk's to-do list.
     index('received_cfes_company_vencimiento_idx').on(t.companyId, t.estado, t.vencimientoRespuesta),
+    // razonSocialEmisor "contains" (ilike '%x%'): a trigram index (pg_trgm, migration 0008) serves it; a
+    // GIN index cannot lead with company_id without btree_gin, and the planner ANDs it with the others.
+    index('received_cfes_razon_social_trgm_idx').using('gin', t.razonSocialEmisor.op('gin_trgm_ops')).where(sql`${t.razonSocialEmisor} is not null`),
     index('received_cfes_company_stock_idx').on(t.companyId, t.stockImportadoEn).where(sql`stock_referencia is not null`),
   ],
 );

@@ -40,6 +40,8 @@ const exempt: Record<string, string> = {
   'POST /api/v1/cferecibido/aceptar ids': 'received CFEs decided one by one: another company\'s id is reported no_encontrado in its own result, like a missing one (received-cfe access tests)',
   'POST /api/v1/cferecibido/rechazar ids': 'as aceptar: a per-id no_encontrado result',
   idExterno: 'the integrator\'s own id of a usage contract (free text, unique per company), not one of our ids',
+  'POST /api/v1/cferecibido/consultarQr ids': 'received CFEs checked one by one: another company\'s id is listed in noEncontrados, like a missing one (received-cfe dgi-checks access tests)',
+  'POST /api/v1/cferecibido/exportarConciliacion idConciliacion': 'the reconciliation acted on: CONCILIACION_NO_ENCONTRADA for another company\'s or a missing one (received-cfe dgi-checks access tests)',
   'cfe.detalles.[].datosTrazabilidad.id_serie': 'checked against the line\'s variant by products.checkLines (SERIE_INVALIDA for a foreign or missing serial)',
   'plantilla.idDoc': 'the DGI IdDoc block of a recurring plan\'s CFE template, not an id',
   'plantilla.detalles.[].datosTrazabilidad.id_serie': 'as cfe.detalles.[].datosTrazabilidad.id_serie: checked by emission\'s prepare when the plan is saved',

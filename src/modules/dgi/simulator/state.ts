@@ -18,6 +18,7 @@ import { z } from 'zod';
 import type { RutInfo } from '../dgi.client.ts';
 import { createTestCa, issueTestCertificate, type TestCa } from '../../../platform/crypto/test-ca.js';
 import type { EfacturaRecord } from './efactura-service.ts';
+import type { RecibidoRecord } from './recibidos-service.ts';
 
 const FORMAT_VERSION = 1;
 
@@ -31,7 +32,8 @@ export interface SimulatorIdentity {
 export type SimulatorRecord =
   | EfacturaRecord
   | { t: 'rut'; record: RutInfo }
-  | { t: 'rate'; code: number; date: string; rate: string | null };
+  | { t: 'rate'; code: number; date: string; rate: string | null }
+  | RecibidoRecord;
 
 export interface LoadedState {
   identity: SimulatorIdentity;
@@ -76,6 +78,7 @@ const recordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('report'), key: z.string(), seq: z.number().int().positive() }),
   z.object({ t: z.literal('rut'), record: z.object({ RUT: z.string() }).passthrough() }),
   z.object({ t: z.literal('rate'), code: z.number().int(), date: z.string(), rate: z.string().nullable() }),
+  z.object({ t: z.literal('recibido'), cfe: z.object({ rucEmisor: z.string(), rucReceptor: z.string(), tipoCfe: z.string(), serie: z.string(), nro: z.string() }).passthrough() }),
 ]);
 
 function fail(file: string, detail: string): never {

@@ -1,8 +1,9 @@
 /** The simulator's log of the requests it received (`control.submissions()`, `control.observe`). */
 import type { Submission } from '../dgi.simulator.ts';
+import { CFE_RECIBIDOS_OPERATION } from './recibidos-service.ts';
 
 const SERVICE_NAMES = new Map<string, Submission['service']>(
-  (['EFACRECEPCIONSOBRE', 'EFACCONSULTARESTADOENVIO', 'EFACRECEPCIONREPORTE', 'RUT', 'BCU', 'UNKNOWN'] as const).map((n) => [n, n]),
+  (['EFACRECEPCIONSOBRE', 'EFACCONSULTARESTADOENVIO', 'EFACRECEPCIONREPORTE', CFE_RECIBIDOS_OPERATION, 'CONSULTAQR', 'RUT', 'BCU', 'UNKNOWN'] as const).map((n) => [n, n]),
 );
 
 /** Keeps the newest `keep` requests (at most twice as many) within `maxChars` characters of XML. */

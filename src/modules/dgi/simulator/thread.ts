@@ -85,6 +85,7 @@ export async function startDgiSimulatorThread(options: DgiSimulatorOptions = {})
       const issued = call('issueCompanyCertificate', rut, name) as ReturnType<DgiSimulatorControl['issueCompanyCertificate']>;
       return { ...issued, p12: Buffer.from(issued.p12) };
     },
+    addCfeRecibido: (cfe) => void call('addCfeRecibido', cfe),
     registry: {
       set: (issuer) => void call('registry.set', issuer),
       all: () => call('registry.all') as ReturnType<DgiSimulatorControl['registry']['all']>,
