@@ -15,6 +15,8 @@ const scenarios: Array<[file: string, exportName: string]> = [
   ['./usage-pricing.ts', 'runUsagePricingBench'],
 ];
 // Slow (inserts ~1.1M rows): only with `npm run bench -- --search`.
+// Usage metering (issue 33): ingestion over HTTP and the query over 10M events: only with `--usage`.
+if (process.argv.includes('--usage')) scenarios.push(['./usage.ts', 'runUsageBench']);
 if (process.argv.includes('--search')) scenarios.push(['./search.ts', 'runSearchBench'], ['./received-search.ts', 'runReceivedSearchBench']);
 
 const results: Record<string, unknown> = {};

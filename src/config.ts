@@ -82,6 +82,10 @@ const envSchema = z.object({
   RECEIVED_MAX_ATTACHMENT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(10 * 1024 * 1024),
   RECEIVED_POLL_BATCH: z.coerce.number().int().min(1).max(1000).default(100),
   RECEIVED_RESPONSE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  // Usage metering (issue 33): days an idTransaccion stays deduplicated (at least 35), days raw events are kept, default grace for late events.
+  USAGE_DEDUP_DAYS: z.coerce.number().int().min(35).max(3650).default(40),
+  USAGE_RAW_RETENTION_DAYS: z.coerce.number().int().min(35).max(3650).default(400),
+  USAGE_GRACE_HOURS: z.coerce.number().int().min(0).max(24 * 31).default(72),
   BCU_RATES_URL: z.string().url().default('https://cotizaciones.bcu.gub.uy/wscotizaciones/servlet/awsbcucotizaciones'),
   LOOKUP_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(3600),
   /** UI (Unidad Indexada) value used for the 5,000 UI e-Ticket threshold (BRIEF 1) only when the central bank (BCU code 9800 at 31 December of the previous year) cannot be reached. */
@@ -165,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     dailyReport: { hour: e.DAILY_REPORT_HOUR },
     receiverExchange: { maxAgeDays: e.RECEIVER_EXCHANGE_MAX_AGE_DAYS },
     receivedCfe: { maxAttachmentBytes: e.RECEIVED_MAX_ATTACHMENT_BYTES, pollBatch: e.RECEIVED_POLL_BATCH, responseDays: e.RECEIVED_RESPONSE_DAYS },
+    usage: { dedupDays: e.USAGE_DEDUP_DAYS, rawRetentionDays: e.USAGE_RAW_RETENTION_DAYS, defaultGraceHours: e.USAGE_GRACE_HOURS },
     emission: { uiValue: e.UI_VALUE, sealWorkers: e.EMISSION_SEAL_WORKERS ?? Math.max(1, os.availableParallelism() - 1) },
     webhooks: { allowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS, timeoutMs: e.WEBHOOK_TIMEOUT_MS, maxInFlight: e.WEBHOOK_MAX_IN_FLIGHT, pollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS },
   });

@@ -51,6 +51,7 @@ import { createDailyReportModule } from './daily-report/index.js';
 import { createReceiverExchangeModule } from './receiver-exchange/index.js';
 import { createDgiSubmissionModule } from './dgi-submission/index.js';
 import { createReceivedCfeModule } from './received-cfe/index.js';
+import { createUsageModule } from './usage/index.js';
 import * as issuedCfeStates from './issued-cfe/issued-cfe.history.js';
 import * as issuedCfeHandoff from './issued-cfe/issued-cfe.handoff.js';
 import { SIMULATOR_PATHS } from './dgi/dgi.simulator.js';
@@ -162,6 +163,9 @@ export function createModules(deps: ModuleDeps) {
   const salesOrders = createSalesOrdersService({ db, events, issuedCfe: issuedCfe.service, customers });
   const cfeDocuments = createCfeDocumentsModule({ db, mailer, companies, outboundMail, customers, issuedCfe: issuedCfe.service });
 
+  // Usage metering (issue 33): metrics, contracts, usage events and the usage query.
+  const usage = createUsageModule({ db, config });
+
   const dgiSandbox = createDgiSandboxService({ simulator: simulatorControl, company: companies.get, assertCaeRules: cae.assertRangeRules });
 
   const routes: FastifyPluginAsync[] = [
@@ -186,6 +190,7 @@ export function createModules(deps: ModuleDeps) {
     receiverExchange.routes,
     ...receivedCfe.routes,
     dgiSubmission.routes,
+    ...usage.routes,
     // Sandbox-only routes: absent (404) in DGI_MODE=real, with an external simulator and in production.
     ...(sandboxEnabled ? [dgiSandboxRoutes(dgiSandbox)] : []),
   ] as unknown as FastifyPluginAsync[];
@@ -204,9 +209,10 @@ export function createModules(deps: ModuleDeps) {
   jobs.push(...cfeDocuments.jobs);
   jobs.push(...dgiSubmission.jobs);
   jobs.push(...receivedCfe.jobs);
-  const cron: string[] = [...receivedCfe.cron, ...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron];
+  jobs.push(...usage.jobs);
+  const cron: string[] = [...receivedCfe.cron, ...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron, ...usage.cron];
 
-  return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, priceBooks, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker }, routes, jobs, cron,
+  return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, priceBooks, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker, usage: usage.service, usageIngestion: usage.ingestion, usageQuery: usage.query }, routes, jobs, cron,
     /** How each kind of company-owned id in a request is resolved (issue 28 point 5). */
     companyRefs: companyRefResolvers({ customers, products, companies, cae, certificates, issuedCfe: issuedCfe.service, salesOrders, priceBooks }),
     /** Releases what modules hold beyond the database (the CFE sealing worker threads). */

@@ -10,9 +10,10 @@ import { CFE_DOCUMENTS_CRON, purgePreviewsJob } from '../../src/modules/cfe-docu
 import { dailyReportCronJob, dailyReportCrontab } from '../../src/modules/daily-report/daily-report.jobs.js';
 import { SUBMIT_PENDING_CRON, submitPendingJob } from '../../src/modules/dgi-submission/dgi-submission.jobs.js';
 import { dispatchJob, receiverExchangeCrontab } from '../../src/modules/receiver-exchange/receiver-exchange.jobs.js';
+import { compactJob, maintenanceJob, usageCrontab } from '../../src/modules/usage/usage.jobs.js';
 
 test('all crontab lines parse and name their jobs', () => {
-  const items = parseCrontab([...CFE_DOCUMENTS_CRON, dailyReportCrontab, receiverExchangeCrontab, SUBMIT_PENDING_CRON].join('\n'));
-  assert.deepEqual(items.map((i) => i.task), [purgePreviewsJob.name, dailyReportCronJob.name, dispatchJob.name, submitPendingJob.name]);
+  const items = parseCrontab([...CFE_DOCUMENTS_CRON, dailyReportCrontab, receiverExchangeCrontab, SUBMIT_PENDING_CRON, ...usageCrontab].join('\n'));
+  assert.deepEqual(items.map((i) => i.task), [purgePreviewsJob.name, dailyReportCronJob.name, dispatchJob.name, submitPendingJob.name, maintenanceJob.name, compactJob.name]);
   assert.equal(items.find((i) => i.task === dailyReportCronJob.name)?.options.maxAttempts, 1);
 });

@@ -38,6 +38,7 @@ const exempt: Record<string, string> = {
   'cfe.idDoc': 'the DGI IdDoc block, not an id',
   'POST /api/v1/cferecibido/aceptar ids': 'received CFEs decided one by one: another company\'s id is reported no_encontrado in its own result, like a missing one (received-cfe access tests)',
   'POST /api/v1/cferecibido/rechazar ids': 'as aceptar: a per-id no_encontrado result',
+  idExterno: 'the integrator\'s own id of a usage contract (free text, unique per company), not one of our ids',
   'cfe.detalles.[].datosTrazabilidad.id_serie': 'checked against the line\'s variant by products.checkLines (SERIE_INVALIDA for a foreign or missing serial)',
 };
 
@@ -152,6 +153,8 @@ const cases: Case[] = [
     request: (id) => ({ method: 'POST', url: '/api/v1/producto/variante/editar', body: { idVariante: id, nombre: 'Yerba 1 kg' } }) },
   { field: 'POST /api/v1/producto/editar idProducto', pick: (f) => f.producto,
     request: (id) => ({ method: 'POST', url: '/api/v1/producto/editar', body: { idProducto: id, nombre: 'Yerba' } }) },
+  { field: 'POST /api/v1/contracts idCliente', pick: (f) => f.cliente,
+    request: (id, f) => ({ method: 'POST', url: `/api/v1/contracts?idEmpresa=${f.company}`, body: { idCliente: id, idExterno: `C-${Math.floor(Math.random() * 1e9)}`, metricas: [], inicio: '2026-01-01T00:00:00Z' } }) },
   { field: 'POST /api/v1/cliente/editar idCliente', pick: (f) => f.cliente,
     request: (id) => ({ method: 'POST', url: '/api/v1/cliente/editar', body: { idCliente: id, razonSocial: 'Cliente SA' } }) },
   { field: 'POST /api/v1/sucursal/editar idSucursal', pick: (f) => f.branch,

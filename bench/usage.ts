@@ -1,0 +1,156 @@
+/**
+ * Usage metering bench (issue 33 point 6), over real HTTP on a throw-away database:
+ * 1. Ingestion: 16 clients each sending batches of 100 events to POST /api/v1/usage-events, 10 % of
+ *    each batch exact repeats of earlier events; prints accepted events/s, p99 batch latency, CPU
+ *    per event (API process, PostgreSQL, load generator apart), and checks that the rollups, the raw
+ *    events and the dedup keys each count exactly the distinct events sent.
+ * 2. The usage query over a contract with 10,000,000 events in a month, grouped by day (and by day and
+ *    region): p50/p95 over 40 calls. The month is seeded with generate_series, not HTTP: hourly
+ *    rollups whose counts add up to the events (the query reads only rollups), and with
+ *    BENCH_USAGE_RAW=1 also the raw events, the rollups then aggregated from them by SQL.
+ * Run: `npm run bench -- --usage` or `npx tsx bench/usage.ts`.
+ * Env: BENCH_USAGE_SECONDS (10), BENCH_USAGE_CLIENTS (16), BENCH_USAGE_QUERY_EVENTS (10000000), BENCH_USAGE_RAW (0).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { companies } from '../src/modules/companies/companies.tables.js';
+import { connectDatabase, type Db } from '../src/platform/db/client.js';
+import { createLogger } from '../src/platform/logger.js';
+import { createMailer } from '../src/platform/mailer.js';
+import { cpuReport, cpuSnapshot, machineReport, machineSnapshot } from './cpu.js';
+import { openBenchDatabase } from './support.js';
+import { openUsageLoad } from './usage-client.js';
+
+const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123';
+const ADMIN = { usuario: 'admin@bench.uy', clave: 'bench-password-1' };
+const REGIONS = ['norte', 'sur', 'este', 'oeste'];
+const QUERY_MONTH = { start: '2026-10-01T03:00:00Z', end: '2026-11-01T03:00:00Z', hours: 744 };
+
+async function seedQueryContract(db: Db, contractId: number, metricId: number, companyId: number, events: number, raw: boolean) {
+  const regions = 10;
+  const plans = 5;
+  const rows = QUERY_MONTH.hours * regions * plans;
+  if (raw) {
+    await db.execute(sql`select usage_events_ensure_partitions(${QUERY_MONTH.start}::timestamptz, ${QUERY_MONTH.end}::timestamptz)`);
+    for (let from = 0; from < events; from += 1_000_000) {
+      const to = Math.min(events, from + 1_000_000) - 1;
+      await db.execute(sql`
+        insert into usage_events (company_id, contract_id, metric_id, transaction_id, occurred_at, properties, value)
+        select ${companyId}, ${contractId}, ${metricId}, 'q-' || g, ${QUERY_MONTH.start}::timestamptz + (g::float8 / ${events} * ${QUERY_MONTH.hours}) * interval '1 hour',
+          jsonb_build_object('region', 'r' || (g % ${regions}), 'plan', 'p' || (g / ${regions} % ${plans})), null
+        from generate_series(${from}::int, ${to}::int) g`);
+    }
+    await db.execute(sql`
+      insert into usage_rollups (contract_id, metric_id, bucket, group_key, company_id, groups, event_count, latest_at, latest_transaction_id)
+      select ${contractId}, ${metricId}, date_trunc('hour', occurred_at at time zone 'UTC') at time zone 'UTC', gk, ${companyId}, gk::jsonb, count(*), max(occurred_at), max(transaction_id)
+      from (select occurred_at, transaction_id, jsonb_build_object('plan', properties->>'plan', 'region', properties->>'region')::text as gk from usage_events where contract_id = ${contractId}) e
+      group by 3, 4`);
+  } else {
+    // The same shape without the raw rows: the counts of all rows add up to `events` exactly.
+    await db.execute(sql`
+      insert into usage_rollups (contract_id, metric_id, bucket, group_key, company_id, groups, event_count, latest_at, latest_transaction_id)
+      select ${contractId}, ${metricId}, ${QUERY_MONTH.start}::timestamptz + (g / ${regions * plans}) * interval '1 hour', gk, ${companyId}, gk::jsonb,
+        ${Math.floor(events / rows)} + case when g < ${events % rows} then 1 else 0 end, ${QUERY_MONTH.start}::timestamptz + (g / ${regions * plans}) * interval '1 hour', 'q-' || g
+      from generate_series(0, ${rows - 1}) g, lateral (select jsonb_build_object('plan', 'p' || (g / ${regions} % ${plans}), 'region', 'r' || (g % ${regions}))::text as gk) k`);
+  }
+  await db.execute(sql`vacuum analyze usage_rollups`);
+}
+
+const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+
+export async function runUsageBench() {
+  const seconds = Number(process.env.BENCH_USAGE_SECONDS ?? 10);
+  const clients = Number(process.env.BENCH_USAGE_CLIENTS ?? 16);
+  const queryEvents = Number(process.env.BENCH_USAGE_QUERY_EVENTS ?? 10_000_000);
+  const raw = process.env.BENCH_USAGE_RAW === '1';
+  const dbh = await openBenchDatabase('bench_usage');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-usage-data-'));
+  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: dbh.url, DATA_DIR: dataDir, JWT_SECRET, LOG_LEVEL: 'silent', DB_POOL_MAX: '20', AUTH_RATE_LIMIT_PER_MINUTE: '100000' });
+  const logger = createLogger(config);
+  const database = connectDatabase(dbh.url, { max: config.db.poolMax });
+  const { app, modules } = await buildApp({ config, logger, database, mailer: createMailer(config.mail, logger), jwtSecret: JWT_SECRET });
+  const db = database.db;
+  let load: Awaited<ReturnType<typeof openUsageLoad>> | undefined;
+  try {
+    await modules.services.users.ensureFirstAdmin(ADMIN.usuario, ADMIN.clave);
+    const admin = (await app.inject({ method: 'POST', url: '/api/auth/login', payload: ADMIN })).json().accessToken as string;
+    const call = async (method: string, url: string, body?: unknown, token = admin) => {
+      const r = await app.inject({ method: method as 'POST', url, payload: body as object, headers: { authorization: `Bearer ${token}` } });
+      if (r.statusCode >= 300) throw new Error(`${method} ${url}: ${r.statusCode} ${r.body}`);
+      return r.json();
+    };
+    const [company] = await db.insert(companies).values({ rut: '219999830019', razonSocial: 'Consumo Bench S.A.' }).returning();
+    const q = `?idEmpresa=${company.id}`;
+    const customer = await call('POST', '/api/v1/cliente/crear', { idEmpresa: company.id, tipoDocumento: 2, codPais: 'UY', documento: '214844360018', razonSocial: 'Cliente SA' });
+    await call('POST', `/api/v1/metrics${q}`, { codigo: 'calls', nombre: 'Llamadas', unidad: 'llamadas', agregacion: 'count', clavesAgrupacion: ['region'] });
+    const msgs = await call('POST', `/api/v1/metrics${q}`, { codigo: 'msgs', nombre: 'Mensajes', unidad: 'mensajes', agregacion: 'count', clavesAgrupacion: ['region', 'plan'] });
+    const contracts: number[] = [];
+    for (let i = 0; i < 64; i++) contracts.push((await call('POST', `/api/v1/contracts${q}`, { idCliente: customer.id, idExterno: `B-${i}`, metricas: ['calls'], inicio: '2026-01-01T00:00:00Z' })).id);
+    // The load is sent as an integrator would: a user with role emisor, not the operator.
+    await call('POST', '/api/v1/usuario/crear', { usuario: 'ingesta@bench.uy', nombre: 'Ingesta', clave: 'bench-password-2', empresas: [{ idEmpresa: company.id, rol: 'emisor' }] });
+    const token = (await app.inject({ method: 'POST', url: '/api/auth/login', payload: { usuario: 'ingesta@bench.uy', clave: 'bench-password-2' } })).json().accessToken as string;
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+
+    load = await openUsageLoad({ url: `${address}/api/v1/usage-events`, token, clients, batchSize: 100, repeatPct: 10, contracts, regions: REGIONS });
+    const warm = await load.run(3);
+    const cpu0 = cpuSnapshot([load.tid]);
+    const m0 = machineSnapshot();
+    const run = await load.run(seconds);
+    const cpu = cpuReport(cpu0, cpuSnapshot([load.tid]), run.seconds * 1000, run.aceptados);
+    const machine = machineReport(m0, machineSnapshot());
+    const unique = warm.uniqueSent + run.uniqueSent;
+    const [counted] = (await db.execute(sql`
+      select (select coalesce(sum(event_count), 0) from usage_rollups where metric_id <> ${msgs.id})::bigint as rollups,
+        (select count(*) from usage_events)::bigint as raw, (select count(*) from usage_event_keys)::bigint as keys`)).rows as Array<{ rollups: string; raw: string; keys: string }>;
+    const httpUnique = await Promise.all(contracts.map((c) => call('GET', `/api/v1/contracts/${c}/usage?start=2026-01-01T03:00:00Z&end=${new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 3_600_000).toISOString()}`)));
+    const viaApi = httpUnique.reduce((n, a) => n + Number(a.datos[0]?.cantidad ?? 0), 0);
+    const totalsOk = [Number(counted.rollups), Number(counted.raw), Number(counted.keys), viaApi, warm.aceptados + run.aceptados].every((n) => n === unique);
+    const serverCpuMs = cpu.filter((r) => !r.name.startsWith('busiest')).reduce((n, r) => n + r.msPerUnit, 0);
+    const ingestion = {
+      acceptedEventsPerSec: Math.round(run.aceptados / run.seconds), eventsSentPerSec: Math.round(run.eventsSent / run.seconds), batches: run.batches,
+      p50BatchMs: run.latencyMs.p50, p99BatchMs: run.latencyMs.p99, maxBatchMs: run.latencyMs.max, duplicates: run.duplicados, non200: run.non200 + run.errors,
+      uniqueSent: unique, counted, countedViaApi: viaApi, totalsOk, cpuMsPerAcceptedEvent: Number(serverCpuMs.toFixed(4)),
+      loadGeneratorCpuMsPerEvent: Number((run.cpuMs / Math.max(run.eventsSent, 1)).toFixed(4)), cpu, machine,
+    };
+    console.log(`ingestion: ${ingestion.acceptedEventsPerSec} accepted events/s (${ingestion.eventsSentPerSec} sent/s incl. 10 % repeats) from ${clients} clients, batch p50 ${run.latencyMs.p50} ms p99 ${run.latencyMs.p99} ms; non-2xx ${ingestion.non200}${run.sampleError ? ` (${run.sampleError})` : ''}; totals ${totalsOk ? 'OK' : 'MISMATCH'} (unique ${unique}, rollups ${counted.rollups}, raw ${counted.raw}, keys ${counted.keys}, API ${viaApi}); CPU ${ingestion.cpuMsPerAcceptedEvent} ms per accepted event (API + PostgreSQL); machine ${JSON.stringify(machine)}`);
+    console.log(cpu);
+
+    const qc = (await call('POST', `/api/v1/contracts${q}`, { idCliente: customer.id, idExterno: 'Q-1', metricas: ['msgs'], inicio: '2026-01-01T00:00:00Z' })).id as number;
+    const t0 = Date.now();
+    await seedQueryContract(db, qc, msgs.id, company.id, queryEvents, raw);
+    const seedSeconds = (Date.now() - t0) / 1000;
+    const timeQuery = async (extra: string) => {
+      const url = `${address}/api/v1/contracts/${qc}/usage?start=${QUERY_MONTH.start}&end=${QUERY_MONTH.end}&ventana=dia${extra}`;
+      const times: number[] = [];
+      let body: any;
+      for (let i = 0; i < 40; i++) {
+        const s = performance.now();
+        const r = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+        body = await r.json();
+        times.push(performance.now() - s);
+      }
+      const total = body.datos.reduce((n: number, d: { cantidad: string }) => n + Number(d.cantidad), 0);
+      return { p50Ms: Number(pct(times, 0.5).toFixed(1)), p95Ms: Number(pct(times, 0.95).toFixed(1)), rows: body.datos.length, total };
+    };
+    const byDay = await timeQuery('');
+    const byDayRegion = await timeQuery('&group_by=region');
+    const query = { events: queryEvents, rawSeeded: raw, seedSeconds, byDay, byDayRegion, totalsOk: byDay.total === queryEvents && byDayRegion.total === queryEvents };
+    console.log(`usage query over ${queryEvents} events (${raw ? 'raw events + rollups' : 'rollups'} seeded in ${seedSeconds.toFixed(1)} s), a month by day: p50 ${byDay.p50Ms} ms p95 ${byDay.p95Ms} ms (${byDay.rows} rows); by day and region: p50 ${byDayRegion.p50Ms} ms p95 ${byDayRegion.p95Ms} ms (${byDayRegion.rows} rows); totals ${query.totalsOk ? 'OK' : 'MISMATCH'}`);
+    return { ingestion, query };
+  } finally {
+    await load?.close();
+    await app.close();
+    await database.close();
+    await dbh.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await runUsageBench();
+  process.exit(0);
+}

@@ -1,0 +1,105 @@
+/**
+ * POST /api/v1/usage-events (issue 33 point 2): each event of a batch gets its own outcome —
+ * aceptado, duplicado (same idTransaccion, same content: a retry), conflicto (same idTransaccion,
+ * other content: refused) or rechazado (with a reason). One bad event never drops the good ones.
+ * Rejected events do not reserve their idTransaccion: they can be corrected and sent again.
+ */
+import type { Db } from '../../platform/db/client.js';
+import type { Actor } from '../../platform/http/actor.js';
+import * as repo from './ingestion.repository.js';
+import { admissibleFrom, checkEvent, eventItem, MAX_BATCH, type PreparedEvent, type RejectionReason } from './usage.rules.js';
+import { usageErrors } from './usage.errors.js';
+import { companyFor } from './usage.access.js';
+
+export type Outcome = 'aceptado' | 'duplicado' | 'conflicto' | 'rechazado';
+export interface EventResult { indice: number; idTransaccion: string | null; estado: Outcome; codigo?: RejectionReason | 'conflicto'; error?: string }
+
+/** PostgreSQL deadlock / serialization failure: the whole statement rolled back and may simply run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+
+/** Rollup slots (usage.tables.ts): batches in flight in this process each hold a different one. */
+export const SLOTS = 16;
+
+export function createIngestionService(deps: { db: Db; defaultGraceHours: number }) {
+  const { db } = deps;
+  const freeSlots = Array.from({ length: SLOTS }, (_, i) => SLOTS - i);
+
+  async function store(companyId: number, events: PreparedEvent[]): Promise<Set<string>> {
+    // Beyond SLOTS batches at once, two may share a slot: they then wait on each other's row locks, nothing worse.
+    const slot = freeSlots.pop();
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await repo.storeNewEvents(db, companyId, slot ?? 1 + Math.floor(Math.random() * SLOTS), events);
+        } catch (err) {
+          if (attempt >= 3 || !RETRYABLE.has((err as { code?: string }).code ?? '')) throw err;
+        }
+      }
+    } finally {
+      if (slot !== undefined) freeSlots.push(slot);
+    }
+  }
+
+  return {
+    async ingest(actor: Actor, idEmpresa: number | undefined, items: unknown[], now = new Date()) {
+      const companyId = companyFor(actor, idEmpresa, 'emisor');
+      if (items.length > MAX_BATCH) throw usageErrors.USO_LOTE_EXCEDIDO(undefined, { eventos: items.length, maximo: MAX_BATCH });
+      const results: EventResult[] = new Array(items.length);
+      const parsed = items.map((raw, i) => {
+        const r = eventItem.safeParse(raw);
+        if (r.success) return r.data;
+        const tx = typeof (raw as { idTransaccion?: unknown })?.idTransaccion === 'string' ? (raw as { idTransaccion: string }).idTransaccion : null;
+        const why = r.error.issues.map((x) => `${x.path.join('.') || 'evento'}: ${x.message}`).join('; ');
+        results[i] = { indice: i, idTransaccion: tx, estado: 'rechazado', codigo: 'formato_invalido', error: `Evento mal formado: ${why}` };
+        return undefined;
+      });
+      const valid = parsed.filter((e) => e !== undefined);
+      const defs = await repo.loadBatchDefs(db, companyId,
+        [...new Set(valid.flatMap((e) => (e.idContrato ? [e.idContrato] : [])))],
+        [...new Set(valid.flatMap((e) => (e.idExternoContrato ? [e.idExternoContrato] : [])))],
+        [...new Set(valid.map((e) => e.metrica))]);
+      const byId = new Map(defs.contracts.map((c) => [c.id, c]));
+      const byExternal = new Map(defs.contracts.map((c) => [c.externalId, c]));
+      const metrics = new Map(defs.metrics.map((m) => [m.code, m]));
+      const from = admissibleFrom(now, defs.graceHours ?? deps.defaultGraceHours);
+
+      // First valid occurrence of each id in the batch is the candidate; later ones are judged against it.
+      const candidates = new Map<string, PreparedEvent>();
+      const repeats: PreparedEvent[] = [];
+      parsed.forEach((e, i) => {
+        if (!e) return;
+        const contract = e.idContrato !== undefined ? byId.get(e.idContrato) : byExternal.get(e.idExternoContrato!);
+        const checked = checkEvent(i, e, { contract, metric: metrics.get(e.metrica), now, admissibleFrom: from });
+        if (!checked.ok) {
+          results[i] = { indice: i, idTransaccion: e.idTransaccion, estado: 'rechazado', codigo: checked.reason, error: checked.message };
+        } else if (candidates.has(e.idTransaccion)) {
+          repeats.push(checked.event);
+        } else {
+          candidates.set(e.idTransaccion, checked.event);
+        }
+      });
+      const batch = [...candidates.values()].sort((a, b) => (a.transactionId < b.transactionId ? -1 : a.transactionId > b.transactionId ? 1 : 0));
+      let fresh = await store(companyId, batch);
+      let taken = batch.filter((e) => !fresh.has(e.transactionId));
+      let stored = taken.length ? await repo.storedHashes(db, companyId, taken.map((e) => e.transactionId)) : new Map<string, string>();
+      // An id taken by a batch that then rolled back is free again: store those once more.
+      const vanished = taken.filter((e) => !stored.has(e.transactionId));
+      if (vanished.length) {
+        const again = await store(companyId, vanished);
+        fresh = new Set([...fresh, ...again]);
+        taken = taken.filter((e) => !again.has(e.transactionId));
+        stored = new Map([...stored, ...(await repo.storedHashes(db, companyId, taken.map((e) => e.transactionId)))]);
+      }
+      const judge = (e: PreparedEvent, storedHash: string | undefined): EventResult =>
+        storedHash === e.hash
+          ? { indice: e.index, idTransaccion: e.transactionId, estado: 'duplicado' }
+          : { indice: e.index, idTransaccion: e.transactionId, estado: 'conflicto', codigo: 'conflicto', error: 'Ya se registró un evento con este idTransaccion y otro contenido; este no se contó.' };
+      for (const e of batch) results[e.index] = fresh.has(e.transactionId) ? { indice: e.index, idTransaccion: e.transactionId, estado: 'aceptado' } : judge(e, stored.get(e.transactionId));
+      for (const e of repeats) results[e.index] = judge(e, fresh.has(e.transactionId) ? candidates.get(e.transactionId)!.hash : stored.get(e.transactionId));
+
+      const count = (s: Outcome) => results.filter((r) => r.estado === s).length;
+      return { resultados: results, aceptados: count('aceptado'), duplicados: count('duplicado'), conflictos: count('conflicto'), rechazados: count('rechazado') };
+    },
+  };
+}
+export type IngestionService = ReturnType<typeof createIngestionService>;

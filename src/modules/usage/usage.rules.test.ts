@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { admissibleFrom, canonical, contentHash, decimalOf, hourBucket, zonedMonthStart } from './usage.rules.js';
+
+describe('decimalOf', () => {
+  test('plain decimal strings and exact JSON numbers pass; floats that lost digits and non-numbers do not', () => {
+    assert.equal(decimalOf('12.50'), '12.50');
+    assert.equal(decimalOf('-3'), '-3');
+    assert.equal(decimalOf(2.5), '2.5');
+    assert.equal(decimalOf(123456789012345), '123456789012345');
+    assert.equal(decimalOf(1234567890123456), null);
+    assert.equal(decimalOf(1e20), null);
+    assert.equal(decimalOf(0.1 + 0.2), null);
+    for (const bad of ['1e3', '12,5', '', ' 1', 'diez', true, null, Number.NaN]) assert.equal(decimalOf(bad), null, String(bad));
+  });
+});
+
+describe('periods in Montevideo (UTC−3)', () => {
+  test('a month starts at 03:00 UTC of its first day', () => {
+    assert.equal(zonedMonthStart(new Date('2026-03-01T02:59:59Z')).toISOString(), '2026-02-01T03:00:00.000Z');
+    assert.equal(zonedMonthStart(new Date('2026-03-01T03:00:00Z')).toISOString(), '2026-03-01T03:00:00.000Z');
+    assert.equal(zonedMonthStart(new Date('2026-12-31T23:00:00Z')).toISOString(), '2026-12-01T03:00:00.000Z');
+  });
+
+  test('the last period stays open for the grace after its end, then closes', () => {
+    const grace = 72;
+    assert.equal(admissibleFrom(new Date('2026-03-04T02:59:00Z'), grace).toISOString(), '2026-02-01T03:00:00.000Z');
+    assert.equal(admissibleFrom(new Date('2026-03-04T03:00:00Z'), grace).toISOString(), '2026-03-01T03:00:00.000Z');
+    assert.equal(admissibleFrom(new Date('2026-03-01T03:00:00Z'), 0).toISOString(), '2026-03-01T03:00:00.000Z');
+  });
+});
+
+describe('keys', () => {
+  test('hour buckets are UTC hours', () => {
+    assert.equal(hourBucket(new Date('2026-03-01T02:30:00-03:00')).toISOString(), '2026-03-01T05:00:00.000Z');
+  });
+  test('content hash and group keys ignore property order, and see every change', () => {
+    const at = new Date('2026-03-01T00:00:00Z');
+    assert.equal(canonical({ b: '1', a: '2' }), '{"a":"2","b":"1"}');
+    assert.equal(contentHash(1, 'm', at, { a: 1, b: '2' }), contentHash(1, 'm', at, { b: '2', a: 1 }));
+    assert.notEqual(contentHash(1, 'm', at, { a: 1 }), contentHash(1, 'm', at, { a: '1' }));
+    assert.notEqual(contentHash(1, 'm', at, {}), contentHash(2, 'm', at, {}));
+    assert.notEqual(contentHash(1, 'm', at, {}), contentHash(1, 'm', new Date(at.getTime() + 1), {}));
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * Pure rules of usage ingestion (issue 33 point 2): the shape of one event, the reasons an event is
+ * rejected, the content hash that tells a retry from a conflict, and the admission window (open
+ * period plus the company's grace). No I/O here.
+ */
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { Aggregation } from './usage.tables.js';
+
+/** The zone of windows, periods and the admission window (Uruguay; no DST since 2015, computed generally anyway). */
+export const USAGE_TIME_ZONE = 'America/Montevideo';
+export const MAX_BATCH = 100;
+/** Stripe's rule: a clock a little ahead is tolerated, the future is not. */
+export const MAX_FUTURE_MS = 5 * 60_000;
+const HOUR_MS = 3_600_000;
+
+export const rejectionReasons = [
+  'formato_invalido', 'contrato_desconocido', 'contrato_no_vigente', 'metrica_desconocida', 'metrica_no_contratada',
+  'propiedad_faltante', 'propiedad_no_numerica', 'fecha_futura', 'fecha_fuera_de_plazo',
+] as const;
+export type RejectionReason = (typeof rejectionReasons)[number];
+
+const propertyValue = z.union([z.string().max(500), z.number(), z.boolean()]);
+/** One event as sent. Validated item by item, so one malformed event is rejected alone. */
+export const eventItem = z.strictObject({
+  idTransaccion: z.string().min(1).max(200),
+  idContrato: z.number().int().positive().max(2_147_483_647).optional(),
+  idExternoContrato: z.string().min(1).max(200).optional(),
+  metrica: z.string().min(1).max(100),
+  fechaHora: z.iso.datetime({ offset: true }),
+  propiedades: z.record(z.string().min(1).max(100), propertyValue).refine((p) => Object.keys(p).length <= 50, 'a lo sumo 50 propiedades').optional(),
+}).refine((e) => (e.idContrato === undefined) !== (e.idExternoContrato === undefined), 'indique idContrato o idExternoContrato (uno de los dos)');
+export type EventItem = z.infer<typeof eventItem>;
+
+const DECIMAL = /^-?\d{1,20}(\.\d{1,12})?$/;
+/**
+ * A property as a decimal string, or null when it is not a number. Strings must be plain decimals;
+ * JSON numbers are taken only when their text is exact (≤ 15 significant digits, no exponent), so a
+ * float never silently changes a quantity: larger values must be sent as strings.
+ */
+export function decimalOf(v: unknown): string | null {
+  if (typeof v === 'string') return DECIMAL.test(v) ? v : null;
+  if (typeof v !== 'number' || !Number.isFinite(v)) return null;
+  const text = String(v);
+  if (!DECIMAL.test(text)) return null;
+  return text.replace(/[-.]/g, '').replace(/^0+/, '').length <= 15 ? text : null;
+}
+
+export interface MetricDef { id: number; code: string; aggregation: Aggregation; property: string | null; groupKeys: string[] }
+export interface ContractDef { id: number; externalId: string; state: string; startsAt: Date; endsAt: Date | null; metricIds: number[] }
+
+/** States in which a contract meters usage; borrador has not started, cancelado and finalizado have ended. */
+export const METERING_STATES = new Set(['activo', 'en_advertencia', 'suspendido']);
+
+/** The UTC instant where the calendar month containing `at` starts in `zone`. */
+export function zonedMonthStart(at: Date, zone = USAGE_TIME_ZONE): Date {
+  const p = zonedParts(at, zone);
+  let guess = Date.UTC(p.year, p.month - 1, 1);
+  for (let i = 0; i < 2; i++) guess = Date.UTC(p.year, p.month - 1, 1) - offsetMs(new Date(guess), zone);
+  return new Date(guess);
+}
+
+function zonedParts(at: Date, zone: string) {
+  const f = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric', hourCycle: 'h23' });
+  const o: Record<string, number> = {};
+  for (const part of f.formatToParts(at)) if (part.type !== 'literal') o[part.type] = Number(part.value);
+  return { year: o.year, month: o.month, day: o.day, hour: o.hour, minute: o.minute, second: o.second };
+}
+
+/** Offset of `zone` from UTC at `at`, in ms (Montevideo: −3 h). */
+function offsetMs(at: Date, zone: string): number {
+  const p = zonedParts(at, zone);
+  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - Math.floor(at.getTime() / 1000) * 1000;
+}
+
+/**
+ * The earliest event time still admitted: the start of the period that was open `graceHours` ago.
+ * Until the grace after a month's end runs out, that month's events are still accepted; after, only
+ * the new month's. (Monthly periods in the company's zone; part 2 may give contracts other periods.)
+ */
+export function admissibleFrom(now: Date, graceHours: number): Date {
+  return zonedMonthStart(new Date(now.getTime() - graceHours * HOUR_MS));
+}
+
+export const hourBucket = (t: Date) => new Date(Math.floor(t.getTime() / HOUR_MS) * HOUR_MS);
+
+/** Canonical JSON of an object with sorted keys (group sets and content hashes must not depend on key order). */
+export function canonical(o: Record<string, unknown>): string {
+  return JSON.stringify(Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]])));
+}
+
+/** What identifies an event's content: a retry with the same content is a duplicate, anything else a conflict. */
+export function contentHash(contractId: number, metric: string, at: Date, properties: Record<string, unknown>): string {
+  return createHash('sha256').update(`${contractId}\n${metric}\n${at.getTime()}\n${canonical(properties)}`).digest('base64url').slice(0, 32);
+}
+
+/** A valid event ready to store: its values for the rollups. */
+export interface PreparedEvent {
+  index: number; transactionId: string; contractId: number; metricId: number; at: Date; bucket: Date;
+  properties: Record<string, unknown>; value: string | null; distinct: string | null; groups: Record<string, string>; groupKey: string; hash: string;
+}
+export type Checked = { ok: true; event: PreparedEvent } | { ok: false; reason: RejectionReason; message: string };
+
+/** Every check of one well-formed event that does not need the dedup table. */
+export function checkEvent(index: number, e: EventItem, ctx: {
+  contract: ContractDef | undefined; metric: MetricDef | undefined; now: Date; admissibleFrom: Date;
+}): Checked {
+  const fail = (reason: RejectionReason, message: string): Checked => ({ ok: false, reason, message });
+  const { contract, metric } = ctx;
+  if (!contract) return fail('contrato_desconocido', 'El contrato no existe en esta empresa.');
+  if (!metric) return fail('metrica_desconocida', `La métrica ${e.metrica} no existe en esta empresa.`);
+  if (!contract.metricIds.includes(metric.id)) return fail('metrica_no_contratada', `El contrato no mide la métrica ${e.metrica}.`);
+  const at = new Date(e.fechaHora);
+  if (at.getTime() > ctx.now.getTime() + MAX_FUTURE_MS) return fail('fecha_futura', 'fechaHora está más de 5 minutos en el futuro.');
+  if (at < ctx.admissibleFrom) return fail('fecha_fuera_de_plazo', `fechaHora es anterior al período abierto más la gracia (se aceptan eventos desde ${ctx.admissibleFrom.toISOString()}).`);
+  if (!METERING_STATES.has(contract.state) || at < contract.startsAt || (contract.endsAt && at >= contract.endsAt)) {
+    return fail('contrato_no_vigente', `El contrato no mide uso en esa fecha (estado ${contract.state}, vigente desde ${contract.startsAt.toISOString()}${contract.endsAt ? ` hasta ${contract.endsAt.toISOString()}` : ''}).`);
+  }
+  const properties = e.propiedades ?? {};
+  let value: string | null = null;
+  let distinct: string | null = null;
+  if (metric.property) {
+    const raw = properties[metric.property];
+    if (raw === undefined) return fail('propiedad_faltante', `Falta la propiedad ${metric.property} que la métrica ${metric.code} agrega.`);
+    if (metric.aggregation === 'unique_count') distinct = String(raw);
+    else if ((value = decimalOf(raw)) === null) return fail('propiedad_no_numerica', `La propiedad ${metric.property} debe ser un número decimal (envíelo como texto, p. ej. "12.5").`);
+  }
+  const groups: Record<string, string> = {};
+  for (const k of metric.groupKeys) if (properties[k] !== undefined) groups[k] = String(properties[k]);
+  return {
+    ok: true,
+    event: {
+      index, transactionId: e.idTransaccion, contractId: contract.id, metricId: metric.id, at, bucket: hourBucket(at), properties, value, distinct,
+      groups, groupKey: canonical(groups), hash: contentHash(contract.id, metric.code, at, properties),
+    },
+  };
+}
