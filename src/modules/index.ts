@@ -52,6 +52,7 @@ import { createReceiverExchangeModule } from './receiver-exchange/index.js';
 import { createDgiSubmissionModule } from './dgi-submission/index.js';
 import { createReceivedCfeModule } from './received-cfe/index.js';
 import { createUsageModule } from './usage/index.js';
+import { createContractBillingModule } from './contract-billing/index.js';
 import * as issuedCfeStates from './issued-cfe/issued-cfe.history.js';
 import * as issuedCfeHandoff from './issued-cfe/issued-cfe.handoff.js';
 import { SIMULATOR_PATHS } from './dgi/dgi.simulator.js';
@@ -165,6 +166,8 @@ export function createModules(deps: ModuleDeps) {
 
   // Usage metering (issue 33): metrics, contracts, usage events and the usage query.
   const usage = createUsageModule({ db, config });
+  // Contract billing (issue 34): terms, usage-rule states (event 8), period CFEs through emission, corrections.
+  const contractBilling = createContractBillingModule({ db, logger, events, priceBooks, issuedCfe: issuedCfe.service, usage });
 
   const dgiSandbox = createDgiSandboxService({ simulator: simulatorControl, company: companies.get, assertCaeRules: cae.assertRangeRules });
 
@@ -191,6 +194,7 @@ export function createModules(deps: ModuleDeps) {
     ...receivedCfe.routes,
     dgiSubmission.routes,
     ...usage.routes,
+    ...contractBilling.routes,
     // Sandbox-only routes: absent (404) in DGI_MODE=real, with an external simulator and in production.
     ...(sandboxEnabled ? [dgiSandboxRoutes(dgiSandbox)] : []),
   ] as unknown as FastifyPluginAsync[];
@@ -210,9 +214,10 @@ export function createModules(deps: ModuleDeps) {
   jobs.push(...dgiSubmission.jobs);
   jobs.push(...receivedCfe.jobs);
   jobs.push(...usage.jobs);
-  const cron: string[] = [...receivedCfe.cron, ...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron, ...usage.cron];
+  jobs.push(...contractBilling.jobs);
+  const cron: string[] = [...receivedCfe.cron, ...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron, ...usage.cron, ...contractBilling.cron];
 
-  return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, priceBooks, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker, usage: usage.service, usageIngestion: usage.ingestion, usageQuery: usage.query }, routes, jobs, cron,
+  return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, priceBooks, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker, usage: usage.service, usageIngestion: usage.ingestion, usageQuery: usage.query, contractBilling: contractBilling.service, contractPeriods: contractBilling.close }, routes, jobs, cron,
     /** How each kind of company-owned id in a request is resolved (issue 28 point 5). */
     companyRefs: companyRefResolvers({ customers, products, companies, cae, certificates, issuedCfe: issuedCfe.service, salesOrders, priceBooks }),
     /** Releases what modules hold beyond the database (the CFE sealing worker threads). */

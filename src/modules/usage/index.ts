@@ -2,6 +2,7 @@
 import type { AppConfig } from '../../config.js';
 import type { Db } from '../../platform/db/client.js';
 import { createIngestionService } from './ingestion.service.js';
+import { createUsageBillingPort } from './usage.billing-port.js';
 import { createUsageQueryService } from './usage-query.service.js';
 import { usageCrontab, usageJobHandlers } from './usage.jobs.js';
 import { usageRoutes } from './usage.routes.js';
@@ -15,6 +16,8 @@ export function createUsageModule(deps: { db: Db; config: AppConfig }) {
   const query = createUsageQueryService({ db, usage: service, defaultGraceHours });
   return {
     service, ingestion, query,
+    /** For contract billing (issue 34). */
+    billing: createUsageBillingPort({ db, defaultGraceHours }),
     routes: [usageRoutes(service, ingestion, query)],
     jobs: usageJobHandlers(db, { dedupDays, rawRetentionDays }),
     cron: usageCrontab,

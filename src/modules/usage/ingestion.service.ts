@@ -20,8 +20,12 @@ const RETRYABLE = new Set(['40P01', '40001']);
 /** Rollup slots (usage.tables.ts): batches in flight in this process each hold a different one. */
 export const SLOTS = 16;
 
+/** Called after a batch committed with accepted events, with the contracts they counted for (issue 34: usage rules). */
+export type AfterBatch = (companyId: number, contractIds: number[]) => Promise<void>;
+
 export function createIngestionService(deps: { db: Db; defaultGraceHours: number }) {
   const { db } = deps;
+  const afterBatch: AfterBatch[] = [];
   const freeSlots = Array.from({ length: SLOTS }, (_, i) => SLOTS - i);
 
   async function store(companyId: number, events: PreparedEvent[]): Promise<Set<string>> {
@@ -41,6 +45,10 @@ export function createIngestionService(deps: { db: Db; defaultGraceHours: number
   }
 
   return {
+    /** Registers a hook run after each batch that accepted events (wired in modules/index.ts). */
+    onAccepted(hook: AfterBatch) {
+      afterBatch.push(hook);
+    },
     async ingest(actor: Actor, idEmpresa: number | undefined, items: unknown[], now = new Date()) {
       const companyId = companyFor(actor, idEmpresa, 'emisor');
       if (items.length > MAX_BATCH) throw usageErrors.USO_LOTE_EXCEDIDO(undefined, { eventos: items.length, maximo: MAX_BATCH });
@@ -97,6 +105,10 @@ export function createIngestionService(deps: { db: Db; defaultGraceHours: number
       for (const e of batch) results[e.index] = fresh.has(e.transactionId) ? { indice: e.index, idTransaccion: e.transactionId, estado: 'aceptado' } : judge(e, stored.get(e.transactionId));
       for (const e of repeats) results[e.index] = judge(e, fresh.has(e.transactionId) ? candidates.get(e.transactionId)!.hash : stored.get(e.transactionId));
 
+      if (fresh.size && afterBatch.length) {
+        const contractIds = [...new Set(batch.filter((e) => fresh.has(e.transactionId)).map((e) => e.contractId))];
+        for (const hook of afterBatch) await hook(companyId, contractIds);
+      }
       const count = (s: Outcome) => results.filter((r) => r.estado === s).length;
       return { resultados: results, aceptados: count('aceptado'), duplicados: count('duplicado'), conflictos: count('conflicto'), rechazados: count('rechazado') };
     },

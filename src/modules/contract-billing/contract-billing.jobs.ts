@@ -1,0 +1,44 @@
+/**
+ * - `contract_rules_evaluate` {contractId}: re-evaluates one contract's usage rules. Queued after each
+ *   ingested batch with job key `contract-rules-<id>`, so a burst of batches for one contract
+ *   coalesces into one pending evaluation (graphile-worker replaces a pending job with the same key).
+ * - `contract_periods_close` (crontab, every minute): claims the periods due (end + grace passed).
+ * - `contract_period_issue` {contractId, periodStart}: issues one claimed period's CFE (idempotent).
+ */
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { DbOrTx } from '../../platform/db/client.js';
+import { defineJob, handleJob, type JobHandler } from '../../platform/jobs/queue.js';
+import { evaluateContract, type EvaluationDeps } from './contract-evaluation.js';
+import { ISSUE_JOB, type PeriodCloseService } from './period-close.service.js';
+
+export const evaluateJob = defineJob({ name: 'contract_rules_evaluate', payload: z.object({ contractId: z.number().int() }), maxAttempts: 5 });
+export const closeJob = defineJob({ name: 'contract_periods_close', payload: z.object({}).passthrough() });
+export const issueJob = defineJob({ name: ISSUE_JOB, payload: z.object({ contractId: z.number().int(), periodStart: z.string() }), maxAttempts: 10 });
+export const contractBillingCrontab = [`* * * * * ${closeJob.name} ?max=1&jobKey=${closeJob.name}`];
+
+/**
+ * Queues an evaluation for the contracts of a committed batch that have usage rules: one statement,
+ * one pending job per contract whatever the number of batches.
+ */
+export async function queueEvaluations(db: DbOrTx, contractIds: number[]): Promise<void> {
+  if (!contractIds.length) return;
+  await db.execute(sql`select graphile_worker.add_job(${evaluateJob.name}::text, json_build_object('contractId', contract_id), max_attempts => 5,
+      job_key => 'contract-rules-' || contract_id, job_key_mode => 'preserve_run_at')
+    from contract_terms where contract_id = any(${`{${contractIds.join(',')}}`}::int[]) and jsonb_array_length(rules) > 0`);
+}
+
+export function contractBillingJobHandlers(deps: EvaluationDeps, close: PeriodCloseService): JobHandler[] {
+  return [
+    handleJob(evaluateJob, async ({ contractId }) => {
+      await evaluateContract(deps, contractId);
+    }),
+    handleJob(closeJob, async (_p, ctx) => {
+      const n = await close.closeDue();
+      if (n) ctx.logger.info({ periods: n }, 'contract periods claimed for billing');
+    }),
+    handleJob(issueJob, async ({ contractId, periodStart }) => {
+      await close.issue(contractId, periodStart);
+    }),
+  ];
+}

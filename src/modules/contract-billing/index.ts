@@ -1,0 +1,31 @@
+/** Contract billing (issue 34 points 2-4): terms, usage-rule state and history, period CFEs and corrections. */
+import type { Db } from '../../platform/db/client.js';
+import type { Logger } from '../../platform/logger.js';
+import type { EventsService } from '../events/events.service.js';
+import type { IssuedCfeService } from '../issued-cfe/issued-cfe.service.js';
+import type { PriceBooksService } from '../price-books/price-books.service.js';
+import type { IngestionService } from '../usage/ingestion.service.js';
+import type { UsageBillingPort } from '../usage/usage.billing-port.js';
+import type { UsageService } from '../usage/usage.service.js';
+import { contractBillingCrontab, contractBillingJobHandlers, queueEvaluations } from './contract-billing.jobs.js';
+import { contractBillingRoutes } from './contract-billing.routes.js';
+import { createContractBillingService } from './contract-billing.service.js';
+import { createPeriodCloseService } from './period-close.service.js';
+
+export function createContractBillingModule(deps: {
+  db: Db; logger: Logger; events: EventsService; priceBooks: PriceBooksService; issuedCfe: IssuedCfeService;
+  usage: { service: UsageService; ingestion: IngestionService; billing: UsageBillingPort };
+}) {
+  const evaluation = { db: deps.db, usage: deps.usage.billing, priceBooks: deps.priceBooks, events: deps.events };
+  const service = createContractBillingService({ ...evaluation, usageService: deps.usage.service });
+  const close = createPeriodCloseService({ ...evaluation, issuedCfe: deps.issuedCfe, loadContract: deps.usage.service.loadContract });
+  // After a batch commits: one coalesced evaluation job per contract with rules (the batch's answer does not wait for it).
+  deps.usage.ingestion.onAccepted(async (_companyId, contractIds) => {
+    try {
+      await queueEvaluations(deps.db, contractIds);
+    } catch (err) {
+      deps.logger.error({ err, contractIds }, 'usage rules evaluation not queued; the next batch or period change evaluates them');
+    }
+  });
+  return { service, close, routes: [contractBillingRoutes(service, close)], jobs: contractBillingJobHandlers(evaluation, close), cron: contractBillingCrontab };
+}
