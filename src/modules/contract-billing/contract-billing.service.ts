@@ -12,7 +12,7 @@ import { billingErrors as E } from './contract-billing.errors.js';
 import * as repo from './contract-billing.repository.js';
 import { evaluateContract, observe, toRuleState, type EvaluationDeps } from './contract-evaluation.js';
 import { localMidnight, periodAt } from './periods.js';
-import { addDays } from '../../lib/dates.js';
+import { addDays, isCalendarDate } from '../../lib/dates.js';
 
 export interface TermsInput {
   idVersionListaPrecios?: number; codigoListaPrecios?: string; diaAncla: number; tipoCfe: 101 | 111;
@@ -54,6 +54,9 @@ export function createContractBillingService(deps: EvaluationDeps & { usageServi
   }
 
   return {
+    /** Evaluates the contract's rules at `now` (the evaluation job does this after each batch). */
+    evaluate: (id: number, now = new Date()) => evaluateContract(deps, id, { kind: 'rules' }, now),
+
     async setTerms(actor: Actor, id: number, input: TermsInput, now = new Date()) {
       const contract = await deps.usageService.loadContract(actor, id, 'emisor');
       const view = await deps.usageService.getContract(actor, id);
@@ -117,8 +120,8 @@ export function createContractBillingService(deps: EvaluationDeps & { usageServi
 
     async history(actor: Actor, id: number, q: { start?: string; end?: string; offset: number; length: number }) {
       await deps.usageService.loadContract(actor, id, 'lectura');
-      if (q.start && Number.isNaN(localMidnight(q.start).getTime())) throw E.HISTORIAL_CONSULTA_INVALIDA('start no es una fecha válida.');
-      if (q.end && Number.isNaN(localMidnight(q.end).getTime())) throw E.HISTORIAL_CONSULTA_INVALIDA('end no es una fecha válida.');
+      if (q.start && !isCalendarDate(q.start)) throw E.HISTORIAL_CONSULTA_INVALIDA('start no es una fecha válida (YYYY-MM-DD).');
+      if (q.end && !isCalendarDate(q.end)) throw E.HISTORIAL_CONSULTA_INVALIDA('end no es una fecha válida (YYYY-MM-DD).');
       if (q.start && q.end && q.end < q.start) throw E.HISTORIAL_CONSULTA_INVALIDA('end es anterior a start.');
       const { data, total } = await repo.listHistory(db, id, q.start ? localMidnight(q.start) : undefined, q.end ? localMidnight(addDays(q.end, 1)) : undefined, q);
       return {

@@ -97,7 +97,8 @@ export async function evaluateContract(deps: EvaluationDeps, contractId: number,
     const lastCause = ev.transiciones.at(-1)?.causa;
     await repo.updateTerms(tx, contractId, { rulesState: ev.state, ...(lastCause && !terms.manualSuspension ? { stateCause: lastCause } : {}) });
     // An operator's suspension holds whatever the rules say: their transitions are kept in rulesState only.
-    const transitions = terms.manualSuspension ? [] : ev.transiciones.filter((t) => t.desde !== t.hacia);
+    const transitions = (terms.manualSuspension ? [] : ev.transiciones.filter((t) => t.desde !== t.hacia))
+      .map((t) => (t.causa.tipo === 'manual' ? { ...t, causa: { ...t.causa, accion: 'levantar' } } : t));
     if (transitions.length && transitions[0]!.desde !== state) transitions[0] = { ...transitions[0]!, desde: state };
     await record(deps, tx, terms, transitions);
     return transitions;
