@@ -136,8 +136,16 @@ export interface LoadGenerator {
  * landed in the measured run, on the cores it shares with the service.
  */
 export function openLoad(request: LoadRequest, opts: { connections: number }): Promise<LoadGenerator> {
+  return openWorkerPhases<LoadResult>(WORKER_SOURCE, { ...request, ...opts });
+}
+
+/**
+ * A worker thread (plain JavaScript `source`) that first posts `{ tid }`, then answers each
+ * `{ seconds }` message with one result: the phases of a load generator on one warm thread.
+ */
+export function openWorkerPhases<R>(source: string, workerData: unknown): Promise<{ tid: number; run(seconds: number): Promise<R>; close(): Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { ...request, ...opts } });
+    const worker = new Worker(source, { eval: true, workerData });
     worker.once('error', reject);
     worker.once('message', ({ tid }: { tid: number }) => {
       worker.off('error', reject);
@@ -145,7 +153,7 @@ export function openLoad(request: LoadRequest, opts: { connections: number }): P
         tid,
         run: (seconds) => new Promise((res, rej) => {
           worker.once('error', rej);
-          worker.once('message', (m: LoadResult) => { worker.off('error', rej); res(m); });
+          worker.once('message', (m: R) => { worker.off('error', rej); res(m); });
           worker.postMessage({ seconds });
         }),
         close: () => worker.terminate().then(() => undefined),

@@ -4,7 +4,7 @@
  * events of which `repeatPct` % are exact repeats of events it sent before (a client retrying), the
  * rest new ids. Reports batch latencies, outcomes and how many distinct ids were sent.
  */
-import { Worker } from 'node:worker_threads';
+import { openWorkerPhases } from './load.js';
 
 export interface UsageLoadResult {
   seconds: number; batches: number; non200: number; errors: number; sampleError: string;
@@ -72,20 +72,5 @@ parentPort.postMessage({ tid });
 export interface UsageLoad { tid: number; run(seconds: number): Promise<UsageLoadResult>; close(): Promise<void> }
 
 export function openUsageLoad(data: { url: string; token: string; clients: number; batchSize: number; repeatPct: number; contracts: number[]; regions: string[] }): Promise<UsageLoad> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(SOURCE, { eval: true, workerData: data });
-    worker.once('error', reject);
-    worker.once('message', ({ tid }: { tid: number }) => {
-      worker.off('error', reject);
-      resolve({
-        tid,
-        run: (seconds) => new Promise((res, rej) => {
-          worker.once('error', rej);
-          worker.once('message', (m: UsageLoadResult) => { worker.off('error', rej); res(m); });
-          worker.postMessage({ seconds });
-        }),
-        close: () => worker.terminate().then(() => undefined),
-      });
-    });
-  });
+  return openWorkerPhases<UsageLoadResult>(SOURCE, data);
 }

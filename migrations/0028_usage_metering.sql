@@ -91,21 +91,27 @@ CREATE INDEX "usage_rollups_unfolded_idx" ON "usage_rollups" USING btree ("bucke
 -- Hand-written (issue 33 point 4): usage_events is partitioned by month of occurred_at (UTC). This
 -- function creates the monthly partitions covering [p_from, p_to]; the daily usage_maintenance job
 -- calls it ahead of time and drops partitions older than USAGE_RAW_RETENTION_DAYS. The default
--- partition only catches rows no monthly partition covers (it should stay empty).
+-- partition only catches rows no monthly partition covers; they move out when their month's partition is made.
 CREATE FUNCTION usage_events_ensure_partitions(p_from timestamptz, p_to timestamptz) RETURNS integer
 LANGUAGE plpgsql AS $$
 DECLARE
   m timestamptz := date_trunc('month', p_from AT TIME ZONE 'UTC') AT TIME ZONE 'UTC';
+  nxt timestamptz;
   created integer := 0;
   name text;
 BEGIN
   WHILE m <= p_to LOOP
     name := 'usage_events_p' || to_char(m AT TIME ZONE 'UTC', 'YYYYMM');
+    nxt := (m AT TIME ZONE 'UTC' + interval '1 month') AT TIME ZONE 'UTC';
     IF to_regclass(name) IS NULL THEN
-      EXECUTE format('CREATE TABLE %I PARTITION OF usage_events FOR VALUES FROM (%L) TO (%L)', name, m, (m AT TIME ZONE 'UTC' + interval '1 month') AT TIME ZONE 'UTC');
+      -- Rows the default partition caught for this month move into the new partition first
+      -- (attaching a range the default partition still holds rows of would fail).
+      EXECUTE format('CREATE TABLE %I (LIKE usage_events INCLUDING DEFAULTS)', name);
+      EXECUTE format('WITH moved AS (DELETE FROM usage_events_default WHERE occurred_at >= %L AND occurred_at < %L RETURNING *) INSERT INTO %I SELECT * FROM moved', m, nxt, name);
+      EXECUTE format('ALTER TABLE usage_events ATTACH PARTITION %I FOR VALUES FROM (%L) TO (%L)', name, m, nxt);
       created := created + 1;
     END IF;
-    m := (m AT TIME ZONE 'UTC' + interval '1 month') AT TIME ZONE 'UTC';
+    m := nxt;
   END LOOP;
   RETURN created;
 END $$;--> statement-breakpoint

@@ -4,7 +4,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { EventsService } from '../events/events.service.js';
 import type { IssuedCfeService } from '../issued-cfe/issued-cfe.service.js';
 import type { PriceBooksService } from '../price-books/price-books.service.js';
-import type { IngestionService } from '../usage/ingestion.service.js';
+import type { IngestionDeps } from '../usage/ingestion.service.js';
 import type { UsageBillingPort } from '../usage/usage.billing-port.js';
 import type { UsageService } from '../usage/usage.service.js';
 import { contractBillingCrontab, contractBillingJobHandlers, queueEvaluations } from './contract-billing.jobs.js';
@@ -14,13 +14,14 @@ import { createPeriodCloseService } from './period-close.service.js';
 
 export function createContractBillingModule(deps: {
   db: Db; logger: Logger; events: EventsService; priceBooks: PriceBooksService; issuedCfe: IssuedCfeService;
-  usage: { service: UsageService; ingestion: IngestionService; billing: UsageBillingPort };
+  usage: { service: UsageService; billing: UsageBillingPort; onEventsStored: (hook: NonNullable<IngestionDeps['afterStore']>) => void };
 }) {
   const evaluation = { db: deps.db, usage: deps.usage.billing, priceBooks: deps.priceBooks, events: deps.events };
   const service = createContractBillingService({ ...evaluation, usageService: deps.usage.service });
   const close = createPeriodCloseService({ ...evaluation, issuedCfe: deps.issuedCfe, loadContract: deps.usage.service.loadContract });
   // After a batch commits: one coalesced evaluation job per contract with rules (the batch's answer does not wait for it).
-  deps.usage.ingestion.onAccepted(async (_companyId, contractIds) => {
+  deps.usage.onEventsStored(async (_companyId, events) => {
+    const contractIds = [...new Set(events.map((e) => e.contractId))];
     try {
       await queueEvaluations(deps.db, contractIds);
     } catch (err) {

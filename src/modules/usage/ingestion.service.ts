@@ -7,7 +7,7 @@
 import type { Db } from '../../platform/db/client.js';
 import type { Actor } from '../../platform/http/actor.js';
 import * as repo from './ingestion.repository.js';
-import { admissibleFrom, checkEvent, eventItem, MAX_BATCH, type PreparedEvent, type RejectionReason } from './usage.rules.js';
+import { admissibleFrom, checkEvent, eventItem, isPlainValidItem, MAX_BATCH, type PreparedEvent, type RejectionReason } from './usage.rules.js';
 import { usageErrors } from './usage.errors.js';
 import { companyFor } from './usage.access.js';
 
@@ -20,12 +20,19 @@ const RETRYABLE = new Set(['40P01', '40001']);
 /** Rollup slots (usage.tables.ts): batches in flight in this process each hold a different one. */
 export const SLOTS = 16;
 
-/** Called after a batch committed with accepted events, with the contracts they counted for (issue 34: usage rules). */
-export type AfterBatch = (companyId: number, contractIds: number[]) => Promise<void>;
+export interface IngestionDeps {
+  db: Db;
+  defaultGraceHours: number;
+  /**
+   * Called with the events a batch counted (new ids only), after they are stored: where part 2
+   * (issue 34) evaluates usage rules as events arrive. A failure here fails the request after the
+   * events were counted; a retry then answers duplicado, so it must not be the only way rules run.
+   */
+  afterStore?: (companyId: number, events: PreparedEvent[]) => Promise<void>;
+}
 
-export function createIngestionService(deps: { db: Db; defaultGraceHours: number }) {
+export function createIngestionService(deps: IngestionDeps) {
   const { db } = deps;
-  const afterBatch: AfterBatch[] = [];
   const freeSlots = Array.from({ length: SLOTS }, (_, i) => SLOTS - i);
 
   async function store(companyId: number, events: PreparedEvent[]): Promise<Set<string>> {
@@ -45,15 +52,12 @@ export function createIngestionService(deps: { db: Db; defaultGraceHours: number
   }
 
   return {
-    /** Registers a hook run after each batch that accepted events (wired in modules/index.ts). */
-    onAccepted(hook: AfterBatch) {
-      afterBatch.push(hook);
-    },
     async ingest(actor: Actor, idEmpresa: number | undefined, items: unknown[], now = new Date()) {
       const companyId = companyFor(actor, idEmpresa, 'emisor');
       if (items.length > MAX_BATCH) throw usageErrors.USO_LOTE_EXCEDIDO(undefined, { eventos: items.length, maximo: MAX_BATCH });
       const results: EventResult[] = new Array(items.length);
       const parsed = items.map((raw, i) => {
+        if (isPlainValidItem(raw)) return raw;
         const r = eventItem.safeParse(raw);
         if (r.success) return r.data;
         const tx = typeof (raw as { idTransaccion?: unknown })?.idTransaccion === 'string' ? (raw as { idTransaccion: string }).idTransaccion : null;
@@ -103,12 +107,9 @@ export function createIngestionService(deps: { db: Db; defaultGraceHours: number
           ? { indice: e.index, idTransaccion: e.transactionId, estado: 'duplicado' }
           : { indice: e.index, idTransaccion: e.transactionId, estado: 'conflicto', codigo: 'conflicto', error: 'Ya se registró un evento con este idTransaccion y otro contenido; este no se contó.' };
       for (const e of batch) results[e.index] = fresh.has(e.transactionId) ? { indice: e.index, idTransaccion: e.transactionId, estado: 'aceptado' } : judge(e, stored.get(e.transactionId));
+      if (deps.afterStore && fresh.size) await deps.afterStore(companyId, batch.filter((e) => fresh.has(e.transactionId)));
       for (const e of repeats) results[e.index] = judge(e, fresh.has(e.transactionId) ? candidates.get(e.transactionId)!.hash : stored.get(e.transactionId));
 
-      if (fresh.size && afterBatch.length) {
-        const contractIds = [...new Set(batch.filter((e) => fresh.has(e.transactionId)).map((e) => e.contractId))];
-        for (const hook of afterBatch) await hook(companyId, contractIds);
-      }
       const count = (s: Outcome) => results.filter((r) => r.estado === s).length;
       return { resultados: results, aceptados: count('aceptado'), duplicados: count('duplicado'), conflictos: count('conflicto'), rechazados: count('rechazado') };
     },

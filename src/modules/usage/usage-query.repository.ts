@@ -23,31 +23,36 @@ export interface UsageRow { inicio: Date; fin: Date; grupo: Record<string, strin
 
 const unit: Record<UsageWindow, string> = { hora: 'hour', dia: 'day', mes: 'month' };
 
-function aggregate(a: Aggregation): SQL {
-  switch (a) {
-    case 'count': return sql`sum(event_count)`;
-    case 'sum': return sql`sum(value_sum)`;
-    case 'max': return sql`max(value_max)`;
-    case 'latest': return sql`(array_agg(latest_value order by latest_at desc, latest_transaction_id desc))[1]`;
-    case 'unique_count': return sql`count(distinct value)`;
-  }
-}
+/**
+ * Per aggregation: how hourly rows (all slots) become one value per hour (`inner`, over the rollup
+ * columns), and how hourly values become one per window (`outer`, over `v`, with `bucket`). Two
+ * levels so the time-zone arithmetic runs once per hour and group, not once per rollup row.
+ */
+const LEVELS: Record<Exclude<Aggregation, 'unique_count'>, { inner: SQL; outer: SQL }> = {
+  count: { inner: sql`sum(event_count)`, outer: sql`sum(v)` },
+  sum: { inner: sql`sum(value_sum)`, outer: sql`sum(v)` },
+  max: { inner: sql`max(value_max)`, outer: sql`max(v)` },
+  // Hours are disjoint: the newest event of the window is the newest of its latest hour.
+  latest: { inner: sql`(array_agg(latest_value order by latest_at desc, latest_transaction_id desc))[1]`, outer: sql`(array_agg(v order by bucket desc))[1]` },
+};
 
 export async function queryUsage(db: Db, q: UsageQuery): Promise<UsageRow[]> {
-  const table = q.metric.aggregation === 'unique_count' ? sql`usage_rollup_values` : sql`usage_rollups`;
   // Window start as a local timestamp in the zone (null: one window over the whole range).
   const local = q.window ? sql`date_trunc(${unit[q.window]}, bucket at time zone ${q.zone})` : sql`null::timestamp`;
   const step = q.window ? sql`${`1 ${unit[q.window]}`}::interval` : sql`null::interval`;
   const group = q.groupBy.length
     ? sql`jsonb_build_object(${sql.join(q.groupBy.map((k) => sql`${k}::text, groups->>${k}::text`), sql`, `)})`
     : sql`'{}'::jsonb`;
-  const res = await executePrepared<{ w: string | null; inicio: Date | null; fin: Date | null; grupo: Record<string, string | null>; cantidad: string | null }>(db, sql`
-    select w::text as w, (w at time zone ${q.zone}) as inicio, ((w + ${step}) at time zone ${q.zone}) as fin, grupo, cantidad::text as cantidad from (
-      select ${local} as w, ${group} as grupo, ${aggregate(q.metric.aggregation)} as cantidad
-      from ${table}
-      where contract_id = ${q.contractId} and metric_id = ${q.metric.id} and bucket >= ${q.start.toISOString()}::timestamptz and bucket < ${q.end.toISOString()}::timestamptz
-      group by 1, 2
-    ) s order by w, grupo::text`);
+  const where = sql`contract_id = ${q.contractId} and metric_id = ${q.metric.id} and bucket >= ${q.start.toISOString()}::timestamptz and bucket < ${q.end.toISOString()}::timestamptz`;
+  const windowed = q.metric.aggregation === 'unique_count'
+    // Distinct values do not compose from hourly counts: counted over the window's value rows.
+    ? sql`select ${local} as w, ${group} as grupo, count(distinct value) as cantidad from usage_rollup_values where ${where} group by 1, 2`
+    : sql`select ${local} as w, grupo, ${LEVELS[q.metric.aggregation].outer} as cantidad from (
+        select bucket, ${group} as grupo, ${LEVELS[q.metric.aggregation].inner} as v from usage_rollups where ${where} group by 1, 2
+      ) h group by 1, 2`;
+  const res = await executePrepared<{ inicio: Date | null; fin: Date | null; grupo: Record<string, string | null>; cantidad: string | null }>(db, sql`
+    select (w at time zone ${q.zone}) as inicio, ((w + ${step}) at time zone ${q.zone}) as fin, grupo, cantidad::text as cantidad
+    from (${windowed}) s order by w, grupo::text`);
   return res.rows.map((r) => ({
     inicio: r.inicio && new Date(r.inicio) > q.start ? new Date(r.inicio) : q.start,
     fin: r.fin && new Date(r.fin) < q.end ? new Date(r.fin) : q.end,

@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import type { Actor } from '../../platform/http/actor.js';
+import { sql } from 'drizzle-orm';
+import { maintain } from './ingestion.repository.js';
 import { ago, ok, send, usageCompany } from './usage.test-helpers.js';
 
 let t: TestApp;
@@ -163,5 +165,22 @@ describe('contracts', () => {
     assert.deepEqual(list.data.map((c: any) => c.idExterno), ['X-4']);
     const other = await ok(post({ idExterno: 'X-5', estado: 'borrador' }));
     assert.equal((await t.call(admin, 'DELETE', `/api/v1/contracts/${other.id}`)).status, 204);
+  });
+});
+
+describe('maintenance', () => {
+  test('partitions are made ahead (taking over what the default partition caught), old ones dropped, old dedup keys pruned', async () => {
+    const one = async (q: ReturnType<typeof sql>) => (await t.db.execute(q)).rows[0] as Record<string, unknown>;
+    await t.db.execute(sql`insert into usage_events (company_id, contract_id, metric_id, transaction_id, occurred_at, properties) values (${co.companyId}, ${contract.id}, 1, 'far', '2031-05-10T00:00:00Z', '{}')`);
+    assert.equal((await one(sql`select count(*)::int as n from usage_events_default where occurred_at >= '2031-01-01'`)).n, 1);
+    assert.equal((await one(sql`select usage_events_ensure_partitions('2031-05-01T00:00:00Z', '2031-05-02T00:00:00Z') as n`)).n, 1);
+    assert.deepEqual(await one(sql`select (select count(*)::int from usage_events_default where occurred_at >= '2031-01-01') as d, (select count(*)::int from usage_events_p203105) as p`), { d: 0, p: 1 });
+    await t.db.execute(sql`select usage_events_ensure_partitions('2020-01-01T00:00:00Z', '2020-01-02T00:00:00Z')`);
+    await t.db.execute(sql`insert into usage_event_keys (company_id, transaction_id, content_hash, received_at) values (${co.companyId}, 'viejo', 'h', now() - interval '41 days'), (${co.companyId}, 'reciente', 'h', now() - interval '39 days')`);
+    const r = await maintain(t.db, { dedupDays: 40, rawRetentionDays: 400 });
+    assert.ok(r.dropped.includes('usage_events_p202001'), JSON.stringify(r));
+    assert.equal(r.dropped.some((n) => n >= 'usage_events_p2026'), false);
+    assert.equal((await one(sql`select to_regclass('usage_events_p202001') is null as gone`)).gone, true);
+    assert.deepEqual((await t.db.execute(sql`select transaction_id from usage_event_keys where transaction_id in ('viejo', 'reciente')`)).rows, [{ transaction_id: 'reciente' }]);
   });
 });

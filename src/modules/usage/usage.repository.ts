@@ -1,18 +1,13 @@
 /** Metrics, contracts and per-company settings of usage metering. */
 import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx } from '../../platform/db/client.js';
+import { PG_UNIQUE_VIOLATION, pgErrorCode, type DbOrTx } from '../../platform/db/client.js';
 import type { Paging } from '../../platform/http/paging.js';
 import { usageContracts, usageMetrics, usageSettings } from './usage.tables.js';
 
 export type MetricRow = typeof usageMetrics.$inferSelect;
 export type ContractRow = typeof usageContracts.$inferSelect;
 
-const UNIQUE_VIOLATION = '23505';
-/** Drizzle wraps driver errors: the PostgreSQL code may be on the error or its cause. */
-export const isUniqueViolation = (err: unknown) => {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e.code === UNIQUE_VIOLATION || e.cause?.code === UNIQUE_VIOLATION;
-};
+export const isUniqueViolation = (err: unknown) => pgErrorCode(err) === PG_UNIQUE_VIOLATION;
 
 export async function insertMetric(db: DbOrTx, values: typeof usageMetrics.$inferInsert): Promise<MetricRow> {
   const [row] = await db.insert(usageMetrics).values(values).returning();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { admissibleFrom, canonical, contentHash, decimalOf, hourBucket, zonedMonthStart } from './usage.rules.js';
+import { admissibleFrom, canonical, contentHash, decimalOf, eventItem, hourBucket, isPlainValidItem, zonedMonthStart } from './usage.rules.js';
 
 describe('decimalOf', () => {
   test('plain decimal strings and exact JSON numbers pass; floats that lost digits and non-numbers do not', () => {
@@ -41,5 +41,27 @@ describe('keys', () => {
     assert.notEqual(contentHash(1, 'm', at, { a: 1 }), contentHash(1, 'm', at, { a: '1' }));
     assert.notEqual(contentHash(1, 'm', at, {}), contentHash(2, 'm', at, {}));
     assert.notEqual(contentHash(1, 'm', at, {}), contentHash(1, 'm', new Date(at.getTime() + 1), {}));
+  });
+});
+
+describe('the fast path of event validation', () => {
+  test('accepts only what the zod schema accepts', () => {
+    const base = { idTransaccion: 't1', idContrato: 7, metrica: 'calls', fechaHora: '2026-03-01T12:00:00-03:00', propiedades: { region: 'norte', n: 2.5, ok: true, vacia: '' } };
+    const samples: unknown[] = [
+      base, { ...base, propiedades: undefined }, { ...base, idContrato: undefined, idExternoContrato: 'C-1' },
+      { ...base, fechaHora: '2026-03-01T15:00:00.123456789Z' }, { ...base, fechaHora: '2026-03-01T15:00Z' }, { ...base, fechaHora: '2026-03-01 15:00:00Z' },
+      { ...base, fechaHora: '2026-02-30T15:00:00Z' }, { ...base, fechaHora: '2026-03-01T24:00:00Z' }, { ...base, fechaHora: '2026-03-01T15:00:00+0300' },
+      { ...base, idContrato: 0 }, { ...base, idContrato: 1.5 }, { ...base, idContrato: 2_147_483_648 }, { ...base, idContrato: '7' },
+      { ...base, idExternoContrato: 'C-1' }, { ...base, idTransaccion: '' }, { ...base, idTransaccion: 'x'.repeat(201) }, { ...base, metrica: 3 },
+      { ...base, extra: 1 }, { ...base, propiedades: { a: null } }, { ...base, propiedades: { a: [1] } }, { ...base, propiedades: { a: { b: 1 } } },
+      { ...base, propiedades: { '': 'x' } }, { ...base, propiedades: { a: 'x'.repeat(501) } }, { ...base, propiedades: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) },
+      { ...base, propiedades: [] }, null, [], 'evento', { ...base, propiedades: { a: Number.POSITIVE_INFINITY } },
+    ];
+    for (const s of samples) {
+      const fast = isPlainValidItem(s);
+      if (fast) assert.equal(eventItem.safeParse(s).success, true, JSON.stringify(s));
+    }
+    assert.equal(isPlainValidItem(base), true);
+    assert.equal(samples.filter((s) => isPlainValidItem(s)).length, 4);
   });
 });
