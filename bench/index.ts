@@ -17,6 +17,8 @@ const scenarios: Array<[file: string, exportName: string]> = [
 // Slow (inserts ~1.1M rows): only with `npm run bench -- --search`.
 // Usage metering (issue 33): ingestion over HTTP and the query over 10M events: only with `--usage`.
 if (process.argv.includes('--usage')) scenarios.push(['./usage.ts', 'runUsageBench']);
+// Contract billing (issue 34): ingestion with/without usage rules and closing 10,000 periods into CFEs: only with `--contracts`.
+if (process.argv.includes('--contracts')) scenarios.push(['./contract-billing.ts', 'runContractBillingBench']);
 if (process.argv.includes('--search')) scenarios.push(['./search.ts', 'runSearchBench'], ['./received-search.ts', 'runReceivedSearchBench']);
 
 const results: Record<string, unknown> = {};
