@@ -57,7 +57,7 @@ export async function runContractBillingBench() {
       return r.body;
     };
     const [company] = await db.insert(companies).values({ rut: '219999830019', razonSocial: 'Contratos Bench S.A.' }).returning();
-    await setUpIssuer(db, call, admin, company!, { size: 5_000_000 });
+    await setUpIssuer(db, (_tk: string, m: string, u: string, b?: unknown) => call(m, u, b), admin, company!, { size: 5_000_000 });
     const q = `?idEmpresa=${company!.id}`;
     const customer = await must('POST', '/api/v1/cliente/crear', { idEmpresa: company!.id, tipoDocumento: 2, codPais: 'UY', documento: '214844360018', razonSocial: 'Cliente SA', direccion: 'Calle 1', ciudad: 'Montevideo' });
     const metric = await must('POST', `/api/v1/metrics${q}`, { codigo: 'calls', nombre: 'Llamadas', unidad: 'llamadas', agregacion: 'count', clavesAgrupacion: ['region'] });
