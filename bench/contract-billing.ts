@@ -9,7 +9,7 @@
  *    SQL; `closeDue` claims them all and the job runner issues one CFE each through emission.
  *    Prints the seconds from the claim to the last CFE, and checks 10,000 CFEs, none twice.
  * Run: `npm run bench -- --contracts` or `npx tsx bench/contract-billing.ts`.
- * Env: BENCH_CONTRACTS_SECONDS (8), BENCH_CONTRACTS_CLOSE (10000), BENCH_CONTRACTS_CONCURRENCY (16).
+ * Env: BENCH_CONTRACTS_SECONDS (8), BENCH_CONTRACTS_CLOSE (10000), BENCH_CONTRACTS_CONCURRENCY (4, WORKER_CONCURRENCY's default).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -34,7 +34,7 @@ const ADMIN = { usuario: 'admin@bench.uy', clave: 'bench-password-1' };
 export async function runContractBillingBench() {
   const seconds = Number(process.env.BENCH_CONTRACTS_SECONDS ?? 8);
   const closeCount = Number(process.env.BENCH_CONTRACTS_CLOSE ?? 10_000);
-  const concurrency = Number(process.env.BENCH_CONTRACTS_CONCURRENCY ?? 16);
+  const concurrency = Number(process.env.BENCH_CONTRACTS_CONCURRENCY ?? 4);
   const dbh = await openBenchDatabase('bench_contracts');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-contracts-data-'));
   const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: dbh.url, DATA_DIR: dataDir, JWT_SECRET, LOG_LEVEL: 'silent', DB_POOL_MAX: '30', AUTH_RATE_LIMIT_PER_MINUTE: '100000' });
@@ -113,7 +113,8 @@ export async function runContractBillingBench() {
       )
       insert into usage_rollups (contract_id, metric_id, bucket, group_key, slot, company_id, groups, event_count)
       select contract_id, ${metric.id}, ${bucket.toISOString()}::timestamptz, '{"region":"norte"}', 0, ${company!.id}, '{"region":"norte"}'::jsonb, 500 + contract_id % 1000 from t`);
-    const later = new Date(period.end.getTime() + 48 * 3_600_000 + 60_000);
+    // Past the default grace (USAGE_GRACE_HOURS 72).
+    const later = new Date(period.end.getTime() + 80 * 3_600_000);
     const m0 = machineSnapshot();
     const c0 = cpuSnapshot();
     const t0 = Date.now();

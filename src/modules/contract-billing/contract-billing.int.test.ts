@@ -56,7 +56,8 @@ describe('happy path', () => {
   test('rules cross upwards (warning, suspension) and back at the period change, with history and event 8', async () => {
     const id = await newContract('rules-1');
     await ok(send(t, admin, co.companyId, calls(id, 8)), 200);
-    // The batch queued one coalesced evaluation for the contract.
+    // The batch marked the contract; the flush queues one coalesced evaluation for it.
+    await t.modules.services.contractRulesQueue.flush();
     const queued = await t.db.execute(sql`select count(*)::int as n from graphile_worker.jobs where key = ${`contract-rules-${id}`}`);
     assert.equal((queued.rows[0] as { n: number }).n, 1);
     await evaluate(id);

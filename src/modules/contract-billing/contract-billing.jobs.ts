@@ -3,18 +3,20 @@
  *   ingested batch with job key `contract-rules-<id>`, so a burst of batches for one contract
  *   coalesces into one pending evaluation (graphile-worker replaces a pending job with the same key).
  * - `contract_periods_close` (crontab, every minute): claims the periods due (end + grace passed).
- * - `contract_period_issue` {contractId, periodStart}: issues one claimed period's CFE (idempotent).
+ * - `contract_period_issue` {periods: [{contractId, periodStart}]}: issues up to 100 claimed periods'
+ *   CFEs, 24 at a time (idempotent per period; a retry skips the issued ones).
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { defineJob, handleJob, type JobHandler } from '../../platform/jobs/queue.js';
 import { evaluateContract, type EvaluationDeps } from './contract-evaluation.js';
-import { ISSUE_JOB, type PeriodCloseService } from './period-close.service.js';
+import { ISSUE_JOB, PERIODS_PER_JOB, type PeriodCloseService } from './period-close.service.js';
 
 export const evaluateJob = defineJob({ name: 'contract_rules_evaluate', payload: z.object({ contractId: z.number().int() }), maxAttempts: 5 });
 export const closeJob = defineJob({ name: 'contract_periods_close', payload: z.object({}).passthrough() });
-export const issueJob = defineJob({ name: ISSUE_JOB, payload: z.object({ contractId: z.number().int(), periodStart: z.string() }), maxAttempts: 10 });
+const period = z.object({ contractId: z.number().int(), periodStart: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) });
+export const issueJob = defineJob({ name: ISSUE_JOB, payload: z.object({ periods: z.array(period).min(1).max(PERIODS_PER_JOB) }), maxAttempts: 10 });
 export const contractBillingCrontab = [`* * * * * ${closeJob.name} ?max=1&jobKey=${closeJob.name}`];
 
 /**
@@ -37,8 +39,8 @@ export function contractBillingJobHandlers(deps: EvaluationDeps, close: PeriodCl
       const n = await close.closeDue();
       if (n) ctx.logger.info({ periods: n }, 'contract periods claimed for billing');
     }),
-    handleJob(issueJob, async ({ contractId, periodStart }) => {
-      await close.issue(contractId, periodStart);
+    handleJob(issueJob, async ({ periods }) => {
+      await close.issueMany(periods);
     }),
   ];
 }

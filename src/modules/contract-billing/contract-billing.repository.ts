@@ -91,10 +91,11 @@ export async function termsWithOpenPeriodBefore(db: DbOrTx, before: string, afte
     .orderBy(asc(contractTerms.openPeriodStart), asc(contractTerms.contractId)).limit(limit);
 }
 
-/** Queues the issue of claimed periods, in the claiming transaction (one job each, keyed by contract and period). */
-export async function enqueueIssueJobs(db: DbOrTx, jobName: string, rows: Array<{ contractId: number; periodStart: string }>): Promise<void> {
+/** Queues the issue of claimed periods, in the claiming transaction: one job per slice of `perJob` periods (see contract-billing.jobs.ts). */
+export async function enqueueIssueJobs(db: DbOrTx, jobName: string, rows: Array<{ contractId: number; periodStart: string }>, perJob: number): Promise<void> {
   if (!rows.length) return;
-  await db.execute(sql`select graphile_worker.add_job(${jobName}::text, json_build_object('contractId', x."contractId", 'periodStart', x."periodStart"),
-    max_attempts => 10, job_key => 'contract-period-' || x."contractId" || '-' || x."periodStart")
-    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x("contractId" int, "periodStart" text)`);
+  const slices = [];
+  for (let i = 0; i < rows.length; i += perJob) slices.push({ periods: rows.slice(i, i + perJob) });
+  await db.execute(sql`select graphile_worker.add_job(${jobName}::text, x.payload, max_attempts => 10)
+    from jsonb_array_elements(${JSON.stringify(slices)}::jsonb) as x(payload)`);
 }

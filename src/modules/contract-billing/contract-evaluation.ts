@@ -11,7 +11,7 @@ import type { Db, DbOrTx } from '../../platform/db/client.js';
 import { evaluateRules, type ManualLift, type RulesState, type Transition, type TransitionCause } from '../contract-rules/usage-rules.js';
 import type { ContractState as RuleContractState } from '../contract-rules/contract-states.js';
 import type { EventsService } from '../events/events.service.js';
-import type { PriceBooksService } from '../price-books/price-books.service.js';
+import type { PriceBooksService, PriceBookVersionView } from '../price-books/price-books.service.js';
 import { ratePeriod, type RatingResult } from '../price-books/rating.js';
 import type { UsageBillingPort } from '../usage/usage.billing-port.js';
 import type { ContractState } from '../usage/usage.tables.js';
@@ -30,11 +30,24 @@ export interface Observed {
   versionId: number | null;
 }
 
-export interface EvaluationDeps { db: Db; usage: UsageBillingPort; priceBooks: PriceBooksService; events: EventsService }
+export interface EvaluationDeps {
+  db: Db; usage: UsageBillingPort; priceBooks: PriceBooksService; events: EventsService;
+  /** Pinned versions by id: versions are immutable, so evaluations after each batch need not read them again. */
+  versions?: Map<number, PriceBookVersionView>;
+}
 
 /** The price-book version that prices a period: the pinned one, or the code's version in force on the period's first day. */
 export async function versionFor(deps: EvaluationDeps, terms: repo.TermsRow, periodStart: string) {
-  if (terms.priceBookVersionId) return deps.priceBooks.versionById(terms.companyId, terms.priceBookVersionId);
+  if (terms.priceBookVersionId) {
+    const cached = deps.versions?.get(terms.priceBookVersionId);
+    if (cached && cached.idEmpresa === terms.companyId) return cached;
+    const v = await deps.priceBooks.versionById(terms.companyId, terms.priceBookVersionId);
+    if (v && deps.versions) {
+      if (deps.versions.size >= 10_000) deps.versions.clear();
+      deps.versions.set(terms.priceBookVersionId, v);
+    }
+    return v;
+  }
   return deps.priceBooks.versionInForce(terms.companyId, terms.priceBookCode, periodStart);
 }
 
@@ -78,6 +91,12 @@ export async function evaluateContract(deps: EvaluationDeps, contractId: number,
   if (!pre || !contract) return [];
   // The observation is read before the lock (it reads rollups); a batch that commits meanwhile queues another evaluation.
   const observed = change.kind === 'rules' ? await observe(deps, pre, contract, periodAt(now, pre.anchorDay)) : undefined;
+  if (observed && change.kind === 'rules' && !change.lift) {
+    // Most evaluations after a batch change nothing: answered without a transaction or a write.
+    const prev: RulesState = { ...pre.rulesState, estado: pre.manualSuspension ? pre.rulesState.estado : toRuleState(contract.state) };
+    const ev = evaluateRules(pre.rules, prev, { periodo: observed.period.desde, unidades: observed.unidades, monto: observed.rating?.total ?? '0', en: now.toISOString() });
+    if (!ev.transiciones.length && JSON.stringify(ev.state) === JSON.stringify(pre.rulesState)) return [];
+  }
   return deps.db.transaction(async (tx) => {
     const terms = (await repo.findTerms(tx, contractId, true))!;
     const current = await deps.usage.contract(contractId);
@@ -92,7 +111,8 @@ export async function evaluateContract(deps: EvaluationDeps, contractId: number,
     }
     const period = observed?.period ?? periodAt(now, terms.anchorDay);
     const obs = observed ?? await observe(deps, terms, current!, period);
-    const rulesPrev: RulesState = { ...terms.rulesState, estado: terms.rulesState.estado ?? state };
+    // The contract's own state is the truth (usage's PATCH may have activated or cancelled it), except under a manual suspension.
+    const rulesPrev: RulesState = { ...terms.rulesState, estado: terms.manualSuspension ? terms.rulesState.estado : state };
     const ev = evaluateRules(terms.rules, rulesPrev, { periodo: period.desde, unidades: obs.unidades, monto: obs.rating?.total ?? '0', en: now.toISOString() }, change.lift);
     const lastCause = ev.transiciones.at(-1)?.causa;
     await repo.updateTerms(tx, contractId, { rulesState: ev.state, ...(lastCause && !terms.manualSuspension ? { stateCause: lastCause } : {}) });

@@ -7,7 +7,8 @@ import type { PriceBooksService } from '../price-books/price-books.service.js';
 import type { IngestionDeps } from '../usage/ingestion.service.js';
 import type { UsageBillingPort } from '../usage/usage.billing-port.js';
 import type { UsageService } from '../usage/usage.service.js';
-import { contractBillingCrontab, contractBillingJobHandlers, queueEvaluations } from './contract-billing.jobs.js';
+import { contractBillingCrontab, contractBillingJobHandlers } from './contract-billing.jobs.js';
+import { createEvaluationQueue } from './evaluation-queue.js';
 import { contractBillingRoutes } from './contract-billing.routes.js';
 import { createContractBillingService } from './contract-billing.service.js';
 import { createPeriodCloseService } from './period-close.service.js';
@@ -16,17 +17,11 @@ export function createContractBillingModule(deps: {
   db: Db; logger: Logger; events: EventsService; priceBooks: PriceBooksService; issuedCfe: IssuedCfeService;
   usage: { service: UsageService; billing: UsageBillingPort; onEventsStored: (hook: NonNullable<IngestionDeps['afterStore']>) => void };
 }) {
-  const evaluation = { db: deps.db, usage: deps.usage.billing, priceBooks: deps.priceBooks, events: deps.events };
+  const evaluation = { db: deps.db, usage: deps.usage.billing, priceBooks: deps.priceBooks, events: deps.events, versions: new Map() };
   const service = createContractBillingService({ ...evaluation, usageService: deps.usage.service });
   const close = createPeriodCloseService({ ...evaluation, issuedCfe: deps.issuedCfe, loadContract: deps.usage.service.loadContract });
-  // After a batch commits: one coalesced evaluation job per contract with rules (the batch's answer does not wait for it).
-  deps.usage.onEventsStored(async (_companyId, events) => {
-    const contractIds = [...new Set(events.map((e) => e.contractId))];
-    try {
-      await queueEvaluations(deps.db, contractIds);
-    } catch (err) {
-      deps.logger.error({ err, contractIds }, 'usage rules evaluation not queued; the next batch or period change evaluates them');
-    }
-  });
-  return { service, close, routes: [contractBillingRoutes(service, close)], jobs: contractBillingJobHandlers(evaluation, close), cron: contractBillingCrontab };
+  // After a batch's events are stored: contracts are marked, and one coalesced evaluation job per contract is queued every 200 ms.
+  const queue = createEvaluationQueue({ db: deps.db, logger: deps.logger });
+  deps.usage.onEventsStored(async (_companyId, events) => queue.touch(events.map((e) => e.contractId)));
+  return { service, close, queue, routes: [contractBillingRoutes(service, close)], jobs: contractBillingJobHandlers(evaluation, close), cron: contractBillingCrontab };
 }

@@ -28,10 +28,14 @@ const SYSTEM: Actor = { userId: 0, email: 'sistema', isOperator: true, companies
 const CLAIM_SLICE = 1000;
 /** graphile-worker task that issues one claimed period (contract-billing.jobs.ts). */
 export const ISSUE_JOB = 'contract_period_issue';
+/** Periods per issue job, and how many of a job's CFEs are in emission at once (emission batches concurrent requests). */
+export const PERIODS_PER_JOB = 100;
+export const ISSUE_CONCURRENCY = 24;
 
 export function createPeriodCloseService(deps: EvaluationDeps & { issuedCfe: Pick<IssuedCfeService, 'emit' | 'get'>; loadContract: (actor: Actor, id: number, role: 'lectura' | 'emisor') => Promise<unknown> }) {
   const { db } = deps;
-  const parse = (body: PeriodCfeBody) => strictSchema(issueCfeBody).parse(body);
+  const emitSchema = strictSchema(issueCfeBody);
+  const parse = (body: PeriodCfeBody) => emitSchema.parse(body);
 
   async function bodyOf(terms: repo.TermsRow, periodStart: string, now: Date) {
     const contract = (await deps.usage.contract(terms.contractId))!;
@@ -66,7 +70,7 @@ export function createPeriodCloseService(deps: EvaluationDeps & { issuedCfe: Pic
         }
         claimed += await db.transaction(async (tx) => {
           const rows = await repo.claimDuePeriods(tx, due);
-          await repo.enqueueIssueJobs(tx, ISSUE_JOB, rows);
+          await repo.enqueueIssueJobs(tx, ISSUE_JOB, rows, PERIODS_PER_JOB);
           return rows.length;
         });
         if (terms.length < CLAIM_SLICE) break;
@@ -98,8 +102,25 @@ export function createPeriodCloseService(deps: EvaluationDeps & { issuedCfe: Pic
         }
       }
       // The new period lifts the rules that reset with it.
-      await evaluateContract(deps, contractId, { kind: 'rules' }, now);
+      if (terms.rules.length) await evaluateContract(deps, contractId, { kind: 'rules' }, now);
       return repo.findPeriod(db, contractId, periodStart);
+    },
+
+    /**
+     * Issues a job's periods, ISSUE_CONCURRENCY at a time. A failure that is not emission's refusal
+     * (stored on its row by `issue`) fails the job after the others ran; the retry skips the issued ones.
+     */
+    async issueMany(periods: Array<{ contractId: number; periodStart: string }>, now = new Date()): Promise<void> {
+      let next = 0;
+      const failures: unknown[] = [];
+      const lane = async () => {
+        while (next < periods.length) {
+          const p = periods[next++]!;
+          await this.issue(p.contractId, p.periodStart, now).catch((err: unknown) => failures.push(err));
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(ISSUE_CONCURRENCY, periods.length) }, lane));
+      if (failures.length) throw failures[0];
     },
 
     /** POST /contracts/{id}/periods/{desde}/correct: re-rates a closed period and issues the notes the difference needs. */
