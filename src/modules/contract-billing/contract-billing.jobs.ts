@@ -1,7 +1,7 @@
 /**
- * - `contract_rules_evaluate` {contractId}: re-evaluates one contract's usage rules. Queued after each
- *   ingested batch with job key `contract-rules-<id>`, so a burst of batches for one contract
- *   coalesces into one pending evaluation (graphile-worker replaces a pending job with the same key).
+ * - `contract_rules_evaluate` {contractId}: re-evaluates one contract's usage rules when the in-process
+ *   evaluation after ingestion failed (evaluation-queue.ts); job key `contract-rules-<id>`, so one
+ *   pending evaluation per contract (graphile-worker replaces a pending job with the same key).
  * - `contract_periods_close` (crontab, every minute): claims the periods due (end + grace passed).
  * - `contract_period_issue` {periods: [{contractId, periodStart}]}: issues up to 100 claimed periods'
  *   CFEs, 24 at a time (idempotent per period; a retry skips the issued ones).
@@ -19,10 +19,7 @@ const period = z.object({ contractId: z.number().int(), periodStart: z.string().
 export const issueJob = defineJob({ name: ISSUE_JOB, payload: z.object({ periods: z.array(period).min(1).max(PERIODS_PER_JOB) }), maxAttempts: 10 });
 export const contractBillingCrontab = [`* * * * * ${closeJob.name} ?max=1&jobKey=${closeJob.name}`];
 
-/**
- * Queues an evaluation for the contracts of a committed batch that have usage rules: one statement,
- * one pending job per contract whatever the number of batches.
- */
+/** Queues an evaluation for the given contracts that have usage rules: one statement, one pending job per contract. */
 export async function queueEvaluations(db: DbOrTx, contractIds: number[]): Promise<void> {
   if (!contractIds.length) return;
   await db.execute(sql`select graphile_worker.add_job(${evaluateJob.name}::text, json_build_object('contractId', contract_id), max_attempts => 5,

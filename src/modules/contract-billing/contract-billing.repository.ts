@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { contractPeriodNotes, contractPeriods, contractStateHistory, contractTerms } from './contract-billing.tables.js';
 
@@ -46,6 +46,17 @@ export async function findPeriod(db: DbOrTx, contractId: number, periodStart: st
   const q = db.select().from(contractPeriods).where(and(eq(contractPeriods.contractId, contractId), eq(contractPeriods.periodStart, periodStart)));
   const [row] = lock ? await q.for('update') : await q;
   return row;
+}
+
+export async function findPeriods(db: DbOrTx, keys: Array<{ contractId: number; periodStart: string }>): Promise<PeriodRow[]> {
+  if (!keys.length) return [];
+  return db.select().from(contractPeriods).where(sql`(${contractPeriods.contractId}, ${contractPeriods.periodStart}) in
+    (select x."contractId", x."periodStart" from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) as x("contractId" int, "periodStart" date))`);
+}
+
+export async function findTermsMany(db: DbOrTx, contractIds: number[]): Promise<TermsRow[]> {
+  if (!contractIds.length) return [];
+  return db.select().from(contractTerms).where(inArray(contractTerms.contractId, contractIds));
 }
 
 export async function updatePeriod(db: DbOrTx, contractId: number, periodStart: string, values: Partial<typeof contractPeriods.$inferInsert>): Promise<void> {
@@ -96,6 +107,6 @@ export async function enqueueIssueJobs(db: DbOrTx, jobName: string, rows: Array<
   if (!rows.length) return;
   const slices = [];
   for (let i = 0; i < rows.length; i += perJob) slices.push({ periods: rows.slice(i, i + perJob) });
-  await db.execute(sql`select graphile_worker.add_job(${jobName}::text, x.payload, max_attempts => 10)
+  await db.execute(sql`select graphile_worker.add_job(${jobName}::text, x.payload::json, max_attempts => 10)
     from jsonb_array_elements(${JSON.stringify(slices)}::jsonb) as x(payload)`);
 }

@@ -20,8 +20,8 @@ export function createContractBillingModule(deps: {
   const evaluation = { db: deps.db, usage: deps.usage.billing, priceBooks: deps.priceBooks, events: deps.events, versions: new Map() };
   const service = createContractBillingService({ ...evaluation, usageService: deps.usage.service });
   const close = createPeriodCloseService({ ...evaluation, issuedCfe: deps.issuedCfe, loadContract: deps.usage.service.loadContract });
-  // After a batch's events are stored: contracts are marked, and one coalesced evaluation job per contract is queued every 200 ms.
-  const queue = createEvaluationQueue({ db: deps.db, logger: deps.logger });
+  // After a batch's events are stored its contracts are marked; every 250 ms each marked contract is evaluated once (evaluation-queue.ts).
+  const queue = createEvaluationQueue({ ...evaluation, logger: deps.logger });
   deps.usage.onEventsStored(async (_companyId, events) => queue.touch(events.map((e) => e.contractId)));
   return { service, close, queue, routes: [contractBillingRoutes(service, close)], jobs: contractBillingJobHandlers(evaluation, close), cron: contractBillingCrontab };
 }

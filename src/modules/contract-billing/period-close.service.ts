@@ -37,8 +37,10 @@ export function createPeriodCloseService(deps: EvaluationDeps & { issuedCfe: Pic
   const emitSchema = strictSchema(issueCfeBody);
   const parse = (body: PeriodCfeBody) => emitSchema.parse(body);
 
-  async function bodyOf(terms: repo.TermsRow, periodStart: string, now: Date) {
-    const contract = (await deps.usage.contract(terms.contractId))!;
+  type Contract = NonNullable<Awaited<ReturnType<EvaluationDeps['usage']['contract']>>>;
+
+  async function bodyOf(terms: repo.TermsRow, periodStart: string, now: Date, known?: Contract) {
+    const contract = known ?? (await deps.usage.contract(terms.contractId))!;
     const period = periodOfDate(periodStart, terms.anchorDay);
     const usage = await deps.usage.periodUsage(contract, period.start, period.end);
     const version = await versionFor(deps, terms, period.desde);
@@ -50,6 +52,31 @@ export function createPeriodCloseService(deps: EvaluationDeps & { issuedCfe: Pic
       formaPago: terms.paymentTerm as 1 | 2, contrato: `Contrato ${contract.id} (${contract.externalId})`,
     });
     return { rating, version, body, period } as const;
+  }
+
+  /** Rates and issues one claimed period and marks its row from emission's answer. */
+  async function issueOne(row: repo.PeriodRow, terms: repo.TermsRow, now: Date, contract?: Contract): Promise<void> {
+    const { contractId, periodStart } = row;
+    const built = await bodyOf(terms, periodStart, now, contract);
+    if ('error' in built) {
+      await repo.updatePeriod(db, contractId, periodStart, { status: 'error', error: built.error });
+      return;
+    }
+    const base = { rating: built.rating, total: built.rating.total, versionId: built.version.id ?? null, closedAt: now, error: null };
+    if (!built.body) {
+      await repo.updatePeriod(db, contractId, periodStart, { ...base, status: 'sin_consumo' });
+    } else {
+      try {
+        const { view } = await deps.issuedCfe.emit(parse(built.body) as never, periodIdempotencyKey(contractId, periodStart));
+        await repo.updatePeriod(db, contractId, periodStart, { ...base, status: 'emitido', issuedCfeId: view.id });
+      } catch (err) {
+        // A refusal of emission (4xx: customer data, CAE, emission point) needs a person; anything else is retried by the job.
+        if (!(err instanceof AppError) || err.status >= 500 || err.retryable) throw err;
+        await repo.updatePeriod(db, contractId, periodStart, { status: 'error', error: `${err.code}: ${err.message}` });
+      }
+    }
+    // The new period lifts the rules that reset with it.
+    if (terms.rules.length) await evaluateContract(deps, contractId, { kind: 'rules' }, now);
   }
 
   return {
@@ -82,27 +109,7 @@ export function createPeriodCloseService(deps: EvaluationDeps & { issuedCfe: Pic
     async issue(contractId: number, periodStart: string, now = new Date()): Promise<repo.PeriodRow | undefined> {
       const row = await repo.findPeriod(db, contractId, periodStart);
       if (!row || row.status === 'emitido' || row.status === 'sin_consumo') return row;
-      const terms = (await repo.findTerms(db, contractId))!;
-      const built = await bodyOf(terms, periodStart, now);
-      if ('error' in built) {
-        await repo.updatePeriod(db, contractId, periodStart, { status: 'error', error: built.error });
-        return repo.findPeriod(db, contractId, periodStart);
-      }
-      const base = { rating: built.rating, total: built.rating.total, versionId: built.version.id ?? null, closedAt: now, error: null };
-      if (!built.body) {
-        await repo.updatePeriod(db, contractId, periodStart, { ...base, status: 'sin_consumo' });
-      } else {
-        try {
-          const { view } = await deps.issuedCfe.emit(parse(built.body) as never, periodIdempotencyKey(contractId, periodStart));
-          await repo.updatePeriod(db, contractId, periodStart, { ...base, status: 'emitido', issuedCfeId: view.id });
-        } catch (err) {
-          // A refusal of emission (4xx: customer data, CAE, emission point) needs a person; anything else is retried by the job.
-          if (!(err instanceof AppError) || err.status >= 500 || err.retryable) throw err;
-          await repo.updatePeriod(db, contractId, periodStart, { status: 'error', error: `${err.code}: ${err.message}` });
-        }
-      }
-      // The new period lifts the rules that reset with it.
-      if (terms.rules.length) await evaluateContract(deps, contractId, { kind: 'rules' }, now);
+      await issueOne(row, (await repo.findTerms(db, contractId))!, now);
       return repo.findPeriod(db, contractId, periodStart);
     },
 
@@ -111,15 +118,20 @@ export function createPeriodCloseService(deps: EvaluationDeps & { issuedCfe: Pic
      * (stored on its row by `issue`) fails the job after the others ran; the retry skips the issued ones.
      */
     async issueMany(periods: Array<{ contractId: number; periodStart: string }>, now = new Date()): Promise<void> {
+      // One read each for the rows, the terms and the contracts of the whole job.
+      const rows = (await repo.findPeriods(db, periods)).filter((r) => r.status === 'pendiente' || r.status === 'error');
+      const ids = [...new Set(rows.map((r) => r.contractId))];
+      const terms = new Map((await repo.findTermsMany(db, ids)).map((t) => [t.contractId, t]));
+      const contracts = new Map((await deps.usage.contracts(ids)).map((c) => [c.id, c]));
       let next = 0;
       const failures: unknown[] = [];
       const lane = async () => {
-        while (next < periods.length) {
-          const p = periods[next++]!;
-          await this.issue(p.contractId, p.periodStart, now).catch((err: unknown) => failures.push(err));
+        while (next < rows.length) {
+          const row = rows[next++]!;
+          await issueOne(row, terms.get(row.contractId)!, now, contracts.get(row.contractId)).catch((err: unknown) => failures.push(err));
         }
       };
-      await Promise.all(Array.from({ length: Math.min(ISSUE_CONCURRENCY, periods.length) }, lane));
+      await Promise.all(Array.from({ length: Math.min(ISSUE_CONCURRENCY, rows.length) }, lane));
       if (failures.length) throw failures[0];
     },
 
