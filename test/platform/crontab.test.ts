@@ -11,9 +11,10 @@ import { dailyReportCronJob, dailyReportCrontab } from '../../src/modules/daily-
 import { SUBMIT_PENDING_CRON, submitPendingJob } from '../../src/modules/dgi-submission/dgi-submission.jobs.js';
 import { dispatchJob, receiverExchangeCrontab } from '../../src/modules/receiver-exchange/receiver-exchange.jobs.js';
 import { compactJob, maintenanceJob, usageCrontab } from '../../src/modules/usage/usage.jobs.js';
+import { closeJob, contractBillingCrontab } from '../../src/modules/contract-billing/contract-billing.jobs.js';
 
 test('all crontab lines parse and name their jobs', () => {
-  const items = parseCrontab([...CFE_DOCUMENTS_CRON, dailyReportCrontab, receiverExchangeCrontab, SUBMIT_PENDING_CRON, ...usageCrontab].join('\n'));
-  assert.deepEqual(items.map((i) => i.task), [purgePreviewsJob.name, dailyReportCronJob.name, dispatchJob.name, submitPendingJob.name, maintenanceJob.name, compactJob.name]);
+  const items = parseCrontab([...CFE_DOCUMENTS_CRON, dailyReportCrontab, receiverExchangeCrontab, SUBMIT_PENDING_CRON, ...usageCrontab, ...contractBillingCrontab].join('\n'));
+  assert.deepEqual(items.map((i) => i.task), [purgePreviewsJob.name, dailyReportCronJob.name, dispatchJob.name, submitPendingJob.name, maintenanceJob.name, compactJob.name, closeJob.name]);
   assert.equal(items.find((i) => i.task === dailyReportCronJob.name)?.options.maxAttempts, 1);
 });
