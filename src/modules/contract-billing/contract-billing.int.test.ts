@@ -178,6 +178,14 @@ describe('access', () => {
       ['POST', `/api/v1/contracts/${id}/activar`, {}], ['POST', `/api/v1/contracts/${id}/cancelar`, {}], ['POST', `/api/v1/contracts/${id}/levantar`, {}],
       ['POST', `/api/v1/contracts/${id}/periods/2026-01-01/correct`],
     ];
+    // A price-book version of another company answers like a missing one.
+    const foreign = await ok(t.call(admin, 'POST', `/api/v1/price-books?idEmpresa=${other.id}`, {
+      codigo: 'X', nombre: 'X', moneda: 'UYU', vigenteDesde: '2025-01-01', precios: [{ metrica: 'api_calls', modelo: 'estandar', precioUnitario: '1', indicadorFacturacion: 3, nombreItem: 'X' }],
+    }));
+    for (const version of [foreign.id, 2_147_483_000]) {
+      const r = await t.call(admin, 'PUT', `/api/v1/contracts/${id}/terms`, terms({ idVersionListaPrecios: version }));
+      assert.deepEqual([r.status, r.body.code], [404, 'LISTA_PRECIOS_NO_ENCONTRADA']);
+    }
     for (const [m, url, body] of endpoints) {
       const r = await t.call(st, m, url, body);
       assert.equal(r.status, 404, `${m} ${url}: ${JSON.stringify(r.body)}`);

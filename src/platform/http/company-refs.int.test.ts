@@ -39,6 +39,7 @@ const exempt: Record<string, string> = {
   'POST /api/v1/cferecibido/aceptar ids': 'received CFEs decided one by one: another company\'s id is reported no_encontrado in its own result, like a missing one (received-cfe access tests)',
   'POST /api/v1/cferecibido/rechazar ids': 'as aceptar: a per-id no_encontrado result',
   idExterno: 'the integrator\'s own id of a usage contract (free text, unique per company), not one of our ids',
+  'PUT /api/v1/contracts/{id}/terms reglas.[].id': 'the rule\'s own name inside the contract\'s terms (free text), not one of our ids',
   'cfe.detalles.[].datosTrazabilidad.id_serie': 'checked against the line\'s variant by products.checkLines (SERIE_INVALIDA for a foreign or missing serial)',
 };
 
@@ -47,6 +48,7 @@ const notInMatrix: Record<string, string> = {
   'POST /api/v1/ordenventa/{id}/cancelar path:id': 'the order acted on: ORDEN_NO_ENCONTRADA (sales-orders access tests)',
   'POST /api/v1/cae/anular-completo idCae': 'the range acted on: CAE_NO_ENCONTRADO (cae access tests); voiding the own range would spoil other cases',
   'POST /api/v1/cae/editarCfc idCfc': 'the CFC range acted on: CFC_NO_ENCONTRADO (cfc access tests)',
+  'PUT /api/v1/contracts/{id}/terms idVersionListaPrecios': 'the route names no company: the service resolves the version in the contract\'s company, another company\'s answers LISTA_PRECIOS_NO_ENCONTRADA like a missing one (contract-billing access tests)',
   'POST /api/v1/puntoemision/editar idPuntoEmision': 'the point acted on: PUNTO_EMISION_NO_ENCONTRADO (branches access tests)',
 };
 
