@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { runEmissionBench } from './emission.js';
 import { runLifecycleBench } from './lifecycle.js';
+import { runUsageBench } from './usage.js';
 import { runWebhookBench } from './webhooks.js';
 import { runUsagePricingBench } from './usage-pricing.js';
 
@@ -33,6 +34,15 @@ describe('bench scenarios (one short run each, no timing asserted)', () => {
     assert.equal(r.rowsStored, r.issued, 'every 2xx receipt is stored, nothing else');
     assert.equal(r.accepted, r.issued, 'the simulated DGI accepted every receipt');
     assert.ok(r.rssIdleMb > 0 && r.rssAfterDrainMb > 0);
+  });
+
+  test('usage: every distinct event counted once (rollups, raw, keys, API), the query totals the seeded month', async () => {
+    const { ingestion, query } = await runUsageBench({ seconds: 1, clients: 4, warmUpSeconds: 0.5, queryEvents: 100_000 });
+    assert.equal(ingestion.non200, 0);
+    assert.ok(ingestion.uniqueSent > 0);
+    assert.equal(ingestion.totalsOk, true, JSON.stringify(ingestion.counted));
+    assert.ok(ingestion.duplicates > 0, 'the repeats were answered duplicado');
+    assert.equal(query.totalsOk, true);
   });
 
   test('webhooks: every event is delivered to every endpoint', async () => {

@@ -40,16 +40,20 @@ export async function queryUsage(db: Db, q: UsageQuery): Promise<UsageRow[]> {
   // Window start as a local timestamp in the zone (null: one window over the whole range).
   const local = q.window ? sql`date_trunc(${unit[q.window]}, bucket at time zone ${q.zone})` : sql`null::timestamp`;
   const step = q.window ? sql`${`1 ${unit[q.window]}`}::interval` : sql`null::interval`;
-  const group = q.groupBy.length
-    ? sql`jsonb_build_object(${sql.join(q.groupBy.map((k) => sql`${k}::text, groups->>${k}::text`), sql`, `)})`
-    : sql`'{}'::jsonb`;
+  // Group values are read once per row (g0, g1, …) and the JSON object built once per output row.
+  const keys = q.groupBy.map((_, i) => sql.raw(`g${i}`));
+  const picked = q.groupBy.map((k, i) => sql`, groups->>${k}::text as ${keys[i]}`);
+  const groupedBy = keys.map((g) => sql`, ${g}`);
+  const grupo = q.groupBy.length ? sql`jsonb_build_object(${sql.join(q.groupBy.map((k, i) => sql`${k}::text, ${keys[i]}`), sql`, `)})` : sql`'{}'::jsonb`;
   const where = sql`contract_id = ${q.contractId} and metric_id = ${q.metric.id} and bucket >= ${q.start.toISOString()}::timestamptz and bucket < ${q.end.toISOString()}::timestamptz`;
   const windowed = q.metric.aggregation === 'unique_count'
     // Distinct values do not compose from hourly counts: counted over the window's value rows.
-    ? sql`select ${local} as w, ${group} as grupo, count(distinct value) as cantidad from usage_rollup_values where ${where} group by 1, 2`
-    : sql`select ${local} as w, grupo, ${LEVELS[q.metric.aggregation].outer} as cantidad from (
-        select bucket, ${group} as grupo, ${LEVELS[q.metric.aggregation].inner} as v from usage_rollups where ${where} group by 1, 2
-      ) h group by 1, 2`;
+    ? sql`select ${local} as w, ${grupo} as grupo, count(distinct value) as cantidad from (
+        select bucket, value${sql.join(picked, sql``)} from usage_rollup_values where ${where}
+      ) h group by 1${sql.join(groupedBy, sql``)}`
+    : sql`select ${local} as w, ${grupo} as grupo, ${LEVELS[q.metric.aggregation].outer} as cantidad from (
+        select bucket${sql.join(picked, sql``)}, ${LEVELS[q.metric.aggregation].inner} as v from usage_rollups where ${where} group by bucket${sql.join(groupedBy, sql``)}
+      ) h group by 1${sql.join(groupedBy, sql``)}`;
   const res = await executePrepared<{ inicio: Date | null; fin: Date | null; grupo: Record<string, string | null>; cantidad: string | null }>(db, sql`
     select (w at time zone ${q.zone}) as inicio, ((w + ${step}) at time zone ${q.zone}) as fin, grupo, cantidad::text as cantidad
     from (${windowed}) s order by w, grupo::text`);
