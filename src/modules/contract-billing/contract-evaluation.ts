@@ -6,6 +6,7 @@
  * transition and event 8 `Contrato.EstadoCambiado` with the same cause. Manual actions go through
  * the same path, so their history and events read the same way.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { Decimal } from 'decimal.js';
 import type { Db, DbOrTx } from '../../platform/db/client.js';
 import { evaluateRules, type ManualLift, type RulesState, type Transition, type TransitionCause } from '../contract-rules/usage-rules.js';
@@ -95,7 +96,8 @@ export async function evaluateContract(deps: EvaluationDeps, contractId: number,
     // Most evaluations after a batch change nothing: answered without a transaction or a write.
     const prev: RulesState = { ...pre.rulesState, estado: pre.manualSuspension ? pre.rulesState.estado : toRuleState(contract.state) };
     const ev = evaluateRules(pre.rules, prev, { periodo: observed.period.desde, unidades: observed.unidades, monto: observed.rating?.total ?? '0', en: now.toISOString() });
-    if (!ev.transiciones.length && JSON.stringify(ev.state) === JSON.stringify(pre.rulesState)) return [];
+    // (Key order differs once stored as jsonb: compared deeply.)
+    if (!ev.transiciones.length && isDeepStrictEqual(ev.state, pre.rulesState)) return [];
   }
   return deps.db.transaction(async (tx) => {
     const terms = (await repo.findTerms(tx, contractId, true))!;
