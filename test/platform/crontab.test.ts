@@ -12,9 +12,10 @@ import { SUBMIT_PENDING_CRON, submitPendingJob } from '../../src/modules/dgi-sub
 import { dispatchJob, receiverExchangeCrontab } from '../../src/modules/receiver-exchange/receiver-exchange.jobs.js';
 import { compactJob, maintenanceJob, usageCrontab } from '../../src/modules/usage/usage.jobs.js';
 import { recurringCrontab, tickJob } from '../../src/modules/recurring/recurring.jobs.js';
+import { closeJob, contractBillingCrontab } from '../../src/modules/contract-billing/contract-billing.jobs.js';
 
 test('all crontab lines parse and name their jobs', () => {
-  const items = parseCrontab([...CFE_DOCUMENTS_CRON, dailyReportCrontab, receiverExchangeCrontab, SUBMIT_PENDING_CRON, ...usageCrontab, recurringCrontab].join('\n'));
-  assert.deepEqual(items.map((i) => i.task), [purgePreviewsJob.name, dailyReportCronJob.name, dispatchJob.name, submitPendingJob.name, maintenanceJob.name, compactJob.name, tickJob.name]);
+  const items = parseCrontab([...CFE_DOCUMENTS_CRON, dailyReportCrontab, receiverExchangeCrontab, SUBMIT_PENDING_CRON, ...usageCrontab, recurringCrontab, ...contractBillingCrontab].join('\n'));
+  assert.deepEqual(items.map((i) => i.task), [purgePreviewsJob.name, dailyReportCronJob.name, dispatchJob.name, submitPendingJob.name, maintenanceJob.name, compactJob.name, tickJob.name, closeJob.name]);
   assert.equal(items.find((i) => i.task === dailyReportCronJob.name)?.options.maxAttempts, 1);
 });

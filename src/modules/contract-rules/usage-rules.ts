@@ -64,7 +64,7 @@ export interface Observation {
 export type TransitionCause =
   | { tipo: 'regla'; regla: string; accion: RuleAction; objetivo: UsageRule['objetivo']; metrica?: string; umbral: string; valorObservado: string }
   | { tipo: 'periodo'; periodoAnterior: string; periodoNuevo: string }
-  | { tipo: 'manual'; usuario: string; reglas: string[] };
+  | { tipo: 'manual'; usuario: string; reglas: string[]; accion?: string };
 
 export interface Transition {
   desde: ContractState;

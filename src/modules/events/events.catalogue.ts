@@ -14,7 +14,7 @@ export const eventCatalogue = [
   { type: 'CfeRecibido.Rechazado', description: 'The company rejects a received CFE with a motive E20-E60 (its ACKCFE BE goes to the issuer).', data: 'the received CFE after the decision, with motivos' },
   { type: 'CfeRecibido.ImportadoStock', description: 'A received CFE is marked as taken into stock (marcarComoImportadoStock; not raised by a repeat with the same reference).', data: 'the received CFE with importadoStock { referencia, lineas, fecha, idUsuario }' },
   { type: 'Cfe.RechazadoDgi', description: 'DGI rejects a CFE in the second response of the envelope (spec 6 #7).', data: 'the CFE identity plus the DGI rejection reasons' },
-  { type: 'Contrato.EstadoCambiado', description: 'A contract changes state due to usage rules (spec 6 #8).', data: 'the contract: id, previous and new state, reason', notEmittedYet: true },
+  { type: 'Contrato.EstadoCambiado', description: 'A contract changes state due to usage rules, a manual action or a period change (spec 6 #8).', data: 'idContrato, estadoAnterior, estadoNuevo, en, motivo (the cause the status history stores)' },
   { type: 'Cfe.ObservadoDgi', description: 'DGI observes a CFE in the second response of the envelope (spec 6 #9).', data: 'the CFE identity plus the DGI observations' },
   { type: 'Cfe.RechazadoReceptor', description: 'The receiver (envelope exchange between companies) rejects the CFE (spec 6 #10).', data: 'the CFE identity plus the receiver rejection reasons' },
   { type: 'Cfe.ObservadoReceptor', description: 'The receiver reports the observed state (CE) for a CFE in exchange between companies (spec 6 #11).', data: 'the CFE identity plus the receiver observations' },

@@ -1,7 +1,8 @@
 /** Front door of usage metering (issue 33): metrics, contracts, event ingestion, the usage query. */
 import type { AppConfig } from '../../config.js';
 import type { Db } from '../../platform/db/client.js';
-import { createIngestionService } from './ingestion.service.js';
+import { createIngestionService, type IngestionDeps } from './ingestion.service.js';
+import { createUsageBillingPort } from './usage.billing-port.js';
 import { createUsageQueryService } from './usage-query.service.js';
 import { usageCrontab, usageJobHandlers } from './usage.jobs.js';
 import { usageRoutes } from './usage.routes.js';
@@ -11,10 +12,20 @@ export function createUsageModule(deps: { db: Db; config: AppConfig }) {
   const { db } = deps;
   const { defaultGraceHours, dedupDays, rawRetentionDays } = deps.config.usage;
   const service = createUsageService({ db, defaultGraceHours });
-  const ingestion = createIngestionService({ db, defaultGraceHours });
+  // Hooks registered later by contract billing (issue 34), run after each batch's events are stored.
+  const afterStore: Array<NonNullable<IngestionDeps['afterStore']>> = [];
+  const ingestion = createIngestionService({
+    db, defaultGraceHours,
+    afterStore: async (companyId, events) => {
+      for (const hook of afterStore) await hook(companyId, events);
+    },
+  });
   const query = createUsageQueryService({ db, usage: service, defaultGraceHours });
   return {
     service, ingestion, query,
+    /** For contract billing (issue 34). */
+    billing: createUsageBillingPort({ db, defaultGraceHours }),
+    onEventsStored: (hook: NonNullable<IngestionDeps['afterStore']>) => void afterStore.push(hook),
     routes: [usageRoutes(service, ingestion, query)],
     jobs: usageJobHandlers(db, { dedupDays, rawRetentionDays }),
     cron: usageCrontab,

@@ -88,11 +88,12 @@ describe('happy path: headers, secrets and the catalogue', () => {
     assert.equal(testVector.status, 200);
   });
 
-  it('the catalogue says which events are not emitted yet', async () => {
+  it('the catalogue says which events are not emitted yet (none since contract billing raises Contrato.EstadoCambiado)', async () => {
     const res = await t.call(admin, 'GET', '/api/v1/webhooks/catalogo');
     assert.equal(res.status, 200);
     const notEmitted = res.body.filter((e: any) => !e.emitted).map((e: any) => e.type);
-    assert.deepEqual(notEmitted, ['Contrato.EstadoCambiado']);
+    assert.deepEqual(notEmitted, []);
+    assert.ok(res.body.find((e: any) => e.type === 'Contrato.EstadoCambiado').emitted);
     assert.ok(res.body.find((e: any) => e.type === 'Cfe.Emitido').emitted);
   });
 });
@@ -173,16 +174,11 @@ describe('errors', () => {
     assert.equal((await t.call(admin, 'GET', `/api/v1/webhooks/${created.body.id}`)).body.hasSecret, false);
   });
 
-  it('events no built feature emits cannot be subscribed: 400 WEBHOOK_EVENTO_NO_DISPONIBLE naming them', async () => {
-    const res = await t.call(admin, 'POST', `/api/v1/webhooks?idEmpresa=${companyA}`, { url, events: ['Cfe.Emitido', 'CfeRecibido.Registrado', 'Contrato.EstadoCambiado'] });
-    assert.equal(res.status, 400);
-    assert.equal(res.body.code, 'WEBHOOK_EVENTO_NO_DISPONIBLE');
-    assert.match(res.body.error, /Contrato\.EstadoCambiado/);
-    assert.deepEqual(res.body.eventos, ['Contrato.EstadoCambiado']);
-    const created = await t.call(admin, 'POST', `/api/v1/webhooks?idEmpresa=${companyA}`, { url, events: ['Cfe.Emitido'] });
-    const upd = await t.call(admin, 'PATCH', `/api/v1/webhooks/${created.body.id}`, { events: ['Contrato.EstadoCambiado'] });
-    assert.equal(upd.status, 400);
-    assert.equal(upd.body.code, 'WEBHOOK_EVENTO_NO_DISPONIBLE');
+  it('Contrato.EstadoCambiado (contract billing) can be subscribed on create and update', async () => {
+    const res = await t.call(admin, 'POST', `/api/v1/webhooks?idEmpresa=${companyA}`, { url, events: ['Cfe.Emitido', 'Contrato.EstadoCambiado'] });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const upd = await t.call(admin, 'PATCH', `/api/v1/webhooks/${res.body.id}`, { events: ['Contrato.EstadoCambiado'] });
+    assert.equal(upd.status, 200, JSON.stringify(upd.body));
   });
 
   it('a disabled endpoint cannot be tested or re-delivered: 409 WEBHOOK_DESACTIVADO, nothing queued', async () => {

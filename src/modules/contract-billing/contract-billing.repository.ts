@@ -1,0 +1,112 @@
+import { and, asc, count, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../platform/db/client.js';
+import { contractPeriodNotes, contractPeriods, contractStateHistory, contractTerms } from './contract-billing.tables.js';
+
+export type TermsRow = typeof contractTerms.$inferSelect;
+export type PeriodRow = typeof contractPeriods.$inferSelect;
+export type HistoryRow = typeof contractStateHistory.$inferSelect;
+export type NoteRow = typeof contractPeriodNotes.$inferSelect;
+
+export async function findTerms(db: DbOrTx, contractId: number, lock = false): Promise<TermsRow | undefined> {
+  const q = db.select().from(contractTerms).where(eq(contractTerms.contractId, contractId));
+  const [row] = lock ? await q.for('update') : await q;
+  return row;
+}
+
+export async function upsertTerms(db: DbOrTx, values: typeof contractTerms.$inferInsert): Promise<TermsRow> {
+  const { contractId: _c, companyId: _e, ...set } = values;
+  const [row] = await db.insert(contractTerms).values(values)
+    .onConflictDoUpdate({ target: contractTerms.contractId, set: { ...set, updatedAt: new Date() } }).returning();
+  return row!;
+}
+
+export async function updateTerms(db: DbOrTx, contractId: number, values: Partial<typeof contractTerms.$inferInsert>): Promise<void> {
+  await db.update(contractTerms).set({ ...values, updatedAt: new Date() }).where(eq(contractTerms.contractId, contractId));
+}
+
+export async function insertHistory(db: DbOrTx, rows: Array<typeof contractStateHistory.$inferInsert>): Promise<void> {
+  if (rows.length) await db.insert(contractStateHistory).values(rows);
+}
+
+export async function listHistory(db: DbOrTx, contractId: number, from: Date | undefined, to: Date | undefined, paging: { offset: number; length: number }) {
+  const where = and(eq(contractStateHistory.contractId, contractId), from ? gte(contractStateHistory.at, from) : undefined, to ? lt(contractStateHistory.at, to) : undefined);
+  const [data, [{ n }]] = await Promise.all([
+    db.select().from(contractStateHistory).where(where).orderBy(asc(contractStateHistory.at), asc(contractStateHistory.id)).limit(paging.length).offset(paging.offset),
+    db.select({ n: count() }).from(contractStateHistory).where(where) as Promise<Array<{ n: number }>>,
+  ]);
+  return { data, total: Number(n) };
+}
+
+export async function lastPeriod(db: DbOrTx, contractId: number): Promise<PeriodRow | undefined> {
+  const [row] = await db.select().from(contractPeriods).where(eq(contractPeriods.contractId, contractId)).orderBy(desc(contractPeriods.periodStart)).limit(1);
+  return row;
+}
+
+export async function findPeriod(db: DbOrTx, contractId: number, periodStart: string, lock = false): Promise<PeriodRow | undefined> {
+  const q = db.select().from(contractPeriods).where(and(eq(contractPeriods.contractId, contractId), eq(contractPeriods.periodStart, periodStart)));
+  const [row] = lock ? await q.for('update') : await q;
+  return row;
+}
+
+export async function findPeriods(db: DbOrTx, keys: Array<{ contractId: number; periodStart: string }>): Promise<PeriodRow[]> {
+  if (!keys.length) return [];
+  return db.select().from(contractPeriods).where(sql`(${contractPeriods.contractId}, ${contractPeriods.periodStart}) in
+    (select x."contractId", x."periodStart" from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) as x("contractId" int, "periodStart" date))`);
+}
+
+export async function findTermsMany(db: DbOrTx, contractIds: number[]): Promise<TermsRow[]> {
+  if (!contractIds.length) return [];
+  return db.select().from(contractTerms).where(inArray(contractTerms.contractId, contractIds));
+}
+
+export async function updatePeriod(db: DbOrTx, contractId: number, periodStart: string, values: Partial<typeof contractPeriods.$inferInsert>): Promise<void> {
+  await db.update(contractPeriods).set({ ...values, updatedAt: new Date() }).where(and(eq(contractPeriods.contractId, contractId), eq(contractPeriods.periodStart, periodStart)));
+}
+
+export async function notesOf(db: DbOrTx, contractId: number, periodStart: string): Promise<NoteRow[]> {
+  return db.select().from(contractPeriodNotes).where(and(eq(contractPeriodNotes.contractId, contractId), eq(contractPeriodNotes.periodStart, periodStart))).orderBy(asc(contractPeriodNotes.seq), asc(contractPeriodNotes.kind));
+}
+
+export async function insertNote(db: DbOrTx, row: typeof contractPeriodNotes.$inferInsert): Promise<void> {
+  await db.insert(contractPeriodNotes).values(row).onConflictDoNothing();
+}
+
+/**
+ * Opens the close of every period due by `dueBefore` (its end + the company's grace), in one
+ * statement per slice: inserts the (contract, period) row, moves the contract's open period on, and
+ * answers what was opened. The contract's row lock (FOR UPDATE SKIP LOCKED) makes two workers split
+ * the work instead of doing it twice; the primary key of contract_periods stops a repeat anyway.
+ */
+export async function claimDuePeriods(db: DbOrTx, candidates: Array<{ contractId: number; periodStart: string; periodEnd: string; nextStart: string; companyId: number }>): Promise<Array<{ contractId: number; periodStart: string }>> {
+  if (!candidates.length) return [];
+  const res = await db.execute(sql`
+    with c as (
+      select * from jsonb_to_recordset(${JSON.stringify(candidates)}::jsonb) as x("contractId" int, "periodStart" date, "periodEnd" date, "nextStart" date, "companyId" int)
+    ), locked as (
+      select t.contract_id, c."periodStart", c."periodEnd", c."nextStart", c."companyId" from contract_terms t join c on c."contractId" = t.contract_id and t.open_period_start = c."periodStart"
+      for update of t skip locked
+    ), moved as (
+      update contract_terms t set open_period_start = l."nextStart", updated_at = now() from locked l where t.contract_id = l.contract_id returning t.contract_id
+    )
+    insert into contract_periods (contract_id, period_start, period_end, company_id, status)
+    select l.contract_id, l."periodStart", l."periodEnd", l."companyId", 'pendiente' from locked l join moved m on m.contract_id = l.contract_id
+    on conflict do nothing
+    returning contract_id, to_char(period_start, 'YYYY-MM-DD') as period_start`);
+  return (res.rows as Array<{ contract_id: number; period_start: string }>).map((r) => ({ contractId: r.contract_id, periodStart: r.period_start }));
+}
+
+/** Terms whose open period started before `before`, in (openPeriodStart, contractId) order after `after` (keyset paging). */
+export async function termsWithOpenPeriodBefore(db: DbOrTx, before: string, after: { start: string; id: number } | null, limit: number): Promise<TermsRow[]> {
+  const from = after ? sql`(${contractTerms.openPeriodStart}, ${contractTerms.contractId}) > (${after.start}::date, ${after.id})` : undefined;
+  return db.select().from(contractTerms).where(and(lt(contractTerms.openPeriodStart, before), from))
+    .orderBy(asc(contractTerms.openPeriodStart), asc(contractTerms.contractId)).limit(limit);
+}
+
+/** Queues the issue of claimed periods, in the claiming transaction: one job per slice of `perJob` periods (see contract-billing.jobs.ts). */
+export async function enqueueIssueJobs(db: DbOrTx, jobName: string, rows: Array<{ contractId: number; periodStart: string }>, perJob: number): Promise<void> {
+  if (!rows.length) return;
+  const slices = [];
+  for (let i = 0; i < rows.length; i += perJob) slices.push({ periods: rows.slice(i, i + perJob) });
+  await db.execute(sql`select graphile_worker.add_job(${jobName}::text, x.payload::json, max_attempts => 10)
+    from jsonb_array_elements(${JSON.stringify(slices)}::jsonb) as x(payload)`);
+}

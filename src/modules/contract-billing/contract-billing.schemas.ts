@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { companyRef } from '../../platform/http/company-refs.js';
+import { PAGE_DEFAULT, PAGE_MAX } from '../../platform/http/paging.js';
+import { ruleActions, ruleLifts } from '../contract-rules/usage-rules.js';
+
+const positiveInt4 = z.coerce.number().int().positive().max(2_147_483_647);
+const decimal = z.string().regex(/^\d{1,15}(\.\d{1,6})?$/, 'un decimal no negativo como texto, p. ej. "1000" o "12.5"');
+const ymd = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'fecha YYYY-MM-DD');
+
+export const idParams = z.object({ id: positiveInt4 });
+export const periodParams = z.object({ id: positiveInt4, desde: ymd });
+
+/** The CFE types a usage period is billed with (the issued-cfe module does the rest of the checks). */
+export const BILLING_CFE_TYPES = [101, 111] as const;
+
+export const ruleBody = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_.-]{1,40}$/, 'letras, dígitos, _ . - (≤ 40)').describe('Stable id of the rule in the contract (named in causes and history).'),
+  objetivo: z.enum(['unidades', 'monto']).describe('`unidades` of `metrica` in the open period, or the period\'s `monto` rated so far.'),
+  metrica: z.string().min(1).max(100).optional().describe('Metric code; required with objetivo=unidades.'),
+  umbral: decimal.describe('Reached when the observed value ≥ umbral.'),
+  accion: z.enum(ruleActions).describe('notificar: event only; advertir: state en_advertencia; suspender: state suspendido.'),
+  levantamiento: z.enum(ruleLifts).default('reinicioPeriodo').describe('reinicioPeriodo: lifted when a new period opens; manual: only by the levantar action.'),
+});
+
+export const termsBody = z.object({
+  idVersionListaPrecios: companyRef(positiveInt4, 'versionListaPrecios').optional().describe('Pin this price-book version (its code is then the contract\'s).'),
+  codigoListaPrecios: z.string().min(1).max(50).optional().describe('Follow the version of this code in force on each period\'s first day (when no version is pinned).'),
+  diaAncla: z.number().int().min(1).max(31).default(1).describe('Day periods start on (America/Montevideo); 29-31 fall back to a shorter month\'s last day. Default 1 (calendar months).'),
+  tipoCfe: z.union([z.literal(101), z.literal(111)]).describe('101 e-Ticket or 111 e-Factura.'),
+  codComercio: z.string().min(1).max(50).describe('Emission point (spec 2.1).'),
+  codTerminal: z.string().min(1).max(50),
+  formaPago: z.union([z.literal(1), z.literal(2)]).default(2).describe('1 contado, 2 crédito.'),
+  reglas: z.array(ruleBody).max(20).default([]),
+});
+
+export const actionBody = z.object({
+  reglas: z.array(z.string().min(1).max(40)).max(20).optional().describe('levantar: the rules to lift (default: every reached rule).'),
+  motivo: z.string().max(200).optional(),
+});
+
+export const historyQuery = z.object({
+  start: ymd.optional().describe('First day (YYYY-MM-DD, America/Montevideo), inclusive.'),
+  end: ymd.optional().describe('Last day (YYYY-MM-DD), inclusive.'),
+  offset: z.coerce.number().int().min(0).default(0).describe('Rows to skip (start names the date here, so paging uses offset/length).'),
+  length: z.coerce.number().int().min(1).max(PAGE_MAX).default(PAGE_DEFAULT),
+});
+
+const cause = z.record(z.string(), z.unknown()).describe('tipo regla (regla, accion, objetivo, metrica, umbral, valorObservado) | periodo (periodoAnterior, periodoNuevo) | manual (usuario, accion, reglas) | alta.');
+
+export const termsView = z.object({
+  idContrato: z.number().int(), idVersionListaPrecios: z.number().int().nullable(), codigoListaPrecios: z.string(), diaAncla: z.number().int(),
+  tipoCfe: z.number().int(), codComercio: z.string(), codTerminal: z.string(), formaPago: z.number().int(), reglas: z.array(z.record(z.string(), z.unknown())),
+  periodoAbierto: z.string().describe('First day of the first period not yet closed into a CFE.'),
+});
+
+const periodView = z.object({
+  desde: z.string(), hasta: z.string(), estado: z.string(), idCfeEmitido: z.number().int().nullable(), total: z.string().nullable(), error: z.string().nullable(),
+  notas: z.array(z.object({ tipo: z.string(), idCfeEmitido: z.number().int(), monto: z.string(), en: z.string() })),
+});
+
+export const stateView = z.object({
+  idContrato: z.number().int(), estado: z.string(), desde: z.string(), motivo: cause.nullable(), suspensionManual: z.boolean(),
+  periodoAbierto: z.object({ desde: z.string(), hasta: z.string(), inicio: z.string(), fin: z.string() }),
+  moneda: z.string().nullable(), idVersionListaPrecios: z.number().int().nullable(),
+  uso: z.array(z.object({ metrica: z.string(), dimensiones: z.record(z.string(), z.string()).optional(), cantidad: z.string() })),
+  montoHastaAhora: z.string().nullable().describe('Amount rated so far against the prices (null when no version prices the period).'),
+  reglas: z.array(z.object({ id: z.string(), objetivo: z.string(), metrica: z.string().optional(), umbral: z.string(), accion: z.string(), levantamiento: z.string(), valorObservado: z.string(), alcanzada: z.boolean(), estado: z.enum(['libre', 'alcanzada', 'levantada']), estadoDesde: z.string().nullable() })),
+  acciones: z.array(z.string()),
+  ultimoPeriodo: periodView.nullable(),
+});
+
+export const historyItem = z.object({ id: z.number().int(), estadoAnterior: z.string(), estadoNuevo: z.string(), en: z.string(), motivo: cause });
+export const historyPage = z.object({ data: z.array(historyItem), total: z.number().int(), offset: z.number().int(), length: z.number().int() });
+export const periodAnswer = periodView;

@@ -1,0 +1,27 @@
+/** Contract billing (issue 34 points 2-4): terms, usage-rule state and history, period CFEs and corrections. */
+import type { Db } from '../../platform/db/client.js';
+import type { Logger } from '../../platform/logger.js';
+import type { EventsService } from '../events/events.service.js';
+import type { IssuedCfeService } from '../issued-cfe/issued-cfe.service.js';
+import type { PriceBooksService } from '../price-books/price-books.service.js';
+import type { IngestionDeps } from '../usage/ingestion.service.js';
+import type { UsageBillingPort } from '../usage/usage.billing-port.js';
+import type { UsageService } from '../usage/usage.service.js';
+import { contractBillingCrontab, contractBillingJobHandlers } from './contract-billing.jobs.js';
+import { createEvaluationQueue } from './evaluation-queue.js';
+import { contractBillingRoutes } from './contract-billing.routes.js';
+import { createContractBillingService } from './contract-billing.service.js';
+import { createPeriodCloseService } from './period-close.service.js';
+
+export function createContractBillingModule(deps: {
+  db: Db; logger: Logger; events: EventsService; priceBooks: PriceBooksService; issuedCfe: IssuedCfeService;
+  usage: { service: UsageService; billing: UsageBillingPort; onEventsStored: (hook: NonNullable<IngestionDeps['afterStore']>) => void };
+}) {
+  const evaluation = { db: deps.db, usage: deps.usage.billing, priceBooks: deps.priceBooks, events: deps.events, versions: new Map() };
+  const service = createContractBillingService({ ...evaluation, usageService: deps.usage.service });
+  const close = createPeriodCloseService({ ...evaluation, issuedCfe: deps.issuedCfe, loadContract: deps.usage.service.loadContract });
+  // After a batch's events are stored its contracts are marked; every 250 ms each marked contract is evaluated once (evaluation-queue.ts).
+  const queue = createEvaluationQueue({ ...evaluation, logger: deps.logger });
+  deps.usage.onEventsStored(async (_companyId, events) => queue.touch(events.map((e) => e.contractId)));
+  return { service, close, queue, routes: [contractBillingRoutes(service, close)], jobs: contractBillingJobHandlers(evaluation, close), cron: contractBillingCrontab };
+}

@@ -1,0 +1,159 @@
+/**
+ * The period's CFE (issue 34 point 4). `closeDue` (cron) claims every period whose end plus the
+ * company's grace for late events has passed: one contract_periods row per (contract, period),
+ * primary key, inserted in the same transaction that moves the contract's open period on and
+ * enqueues `contract_period_issue`. `issue` rates the period against the pinned version and issues
+ * one CFE through the emission service with Idempotency-Key `periodIdempotencyKey(contract,
+ * periodStart)`: a retry, a crash after emission or a second worker replays the same CFE instead of
+ * issuing another, and the row is marked from that answer. `correct` re-rates a closed period and
+ * issues a debit note (more usage) and/or a credit note (less) referencing the period's CFE.
+ */
+import { uyToday } from '../../lib/dates.js';
+import { AppError } from '../../lib/errors.js';
+import type { Actor } from '../../platform/http/actor.js';
+import { strictSchema } from '../../platform/http/strict-body.js';
+import { issueCfeBody } from '../issued-cfe/issued-cfe.schemas.js';
+import type { IssuedCfeService } from '../issued-cfe/issued-cfe.service.js';
+import { buildPeriodCfe, periodIdempotencyKey, type PeriodCfeBody } from '../price-books/period-cfe.js';
+import { ratePeriod } from '../price-books/rating.js';
+import { billingErrors as E } from './contract-billing.errors.js';
+import * as repo from './contract-billing.repository.js';
+import { periodView } from './contract-billing.service.js';
+import { evaluateContract, versionFor, type EvaluationDeps } from './contract-evaluation.js';
+import { correctionNotes } from './period-corrections.js';
+import { nextPeriod, periodOfDate } from './periods.js';
+
+const HOUR_MS = 3_600_000;
+const SYSTEM: Actor = { userId: 0, email: 'sistema', isOperator: true, companies: new Map() } as unknown as Actor;
+const CLAIM_SLICE = 1000;
+/** graphile-worker task that issues one claimed period (contract-billing.jobs.ts). */
+export const ISSUE_JOB = 'contract_period_issue';
+/** Periods per issue job, and how many of a job's CFEs are in emission at once (emission batches concurrent requests). */
+export const PERIODS_PER_JOB = 100;
+export const ISSUE_CONCURRENCY = 24;
+
+export function createPeriodCloseService(deps: EvaluationDeps & { issuedCfe: Pick<IssuedCfeService, 'emit' | 'get'>; loadContract: (actor: Actor, id: number, role: 'lectura' | 'emisor') => Promise<unknown> }) {
+  const { db } = deps;
+  const emitSchema = strictSchema(issueCfeBody);
+  const parse = (body: PeriodCfeBody) => emitSchema.parse(body);
+
+  type Contract = NonNullable<Awaited<ReturnType<EvaluationDeps['usage']['contract']>>>;
+
+  async function bodyOf(terms: repo.TermsRow, periodStart: string, now: Date, known?: Contract) {
+    const contract = known ?? (await deps.usage.contract(terms.contractId))!;
+    const period = periodOfDate(periodStart, terms.anchorDay);
+    const usage = await deps.usage.periodUsage(contract, period.start, period.end);
+    const version = await versionFor(deps, terms, period.desde);
+    if (!version) return { error: `Ninguna versión de la lista de precios ${terms.priceBookCode} está vigente el ${period.desde}.` } as const;
+    const rating = ratePeriod(version, usage);
+    const body = buildPeriodCfe(rating, version, {
+      idEmpresa: terms.companyId, codComercio: terms.codComercio, codTerminal: terms.codTerminal, tipoCfe: terms.cfeType,
+      receptor: { idCliente: contract.customerId }, fechaEmision: uyToday(now), periodo: { desde: period.desde, hasta: period.hasta },
+      formaPago: terms.paymentTerm as 1 | 2, contrato: `Contrato ${contract.id} (${contract.externalId})`,
+    });
+    return { rating, version, body, period } as const;
+  }
+
+  /** Rates and issues one claimed period and marks its row from emission's answer. */
+  async function issueOne(row: repo.PeriodRow, terms: repo.TermsRow, now: Date, contract?: Contract): Promise<void> {
+    const { contractId, periodStart } = row;
+    const built = await bodyOf(terms, periodStart, now, contract);
+    if ('error' in built) {
+      await repo.updatePeriod(db, contractId, periodStart, { status: 'error', error: built.error });
+      return;
+    }
+    const base = { rating: built.rating, total: built.rating.total, versionId: built.version.id ?? null, closedAt: now, error: null };
+    if (!built.body) {
+      await repo.updatePeriod(db, contractId, periodStart, { ...base, status: 'sin_consumo' });
+    } else {
+      try {
+        const { view } = await deps.issuedCfe.emit(parse(built.body) as never, periodIdempotencyKey(contractId, periodStart));
+        await repo.updatePeriod(db, contractId, periodStart, { ...base, status: 'emitido', issuedCfeId: view.id });
+      } catch (err) {
+        // A refusal of emission (4xx: customer data, CAE, emission point) needs a person; anything else is retried by the job.
+        if (!(err instanceof AppError) || err.status >= 500 || err.retryable) throw err;
+        await repo.updatePeriod(db, contractId, periodStart, { status: 'error', error: `${err.code}: ${err.message}` });
+      }
+    }
+    // The new period lifts the rules that reset with it.
+    if (terms.rules.length) await evaluateContract(deps, contractId, { kind: 'rules' }, now);
+  }
+
+  return {
+    /** Claims and queues every period due at `now`; answers how many were claimed. */
+    async closeDue(now = new Date()): Promise<number> {
+      const graces = new Map<number, number>();
+      let claimed = 0;
+      for (let after: { start: string; id: number } | null = null; ;) {
+        const terms = await repo.termsWithOpenPeriodBefore(db, uyToday(now), after, CLAIM_SLICE);
+        if (!terms.length) break;
+        after = { start: terms.at(-1)!.openPeriodStart, id: terms.at(-1)!.contractId };
+        const due: Parameters<typeof repo.claimDuePeriods>[1] = [];
+        for (const t of terms) {
+          if (!graces.has(t.companyId)) graces.set(t.companyId, await deps.usage.graceHours(t.companyId));
+          const p = periodOfDate(t.openPeriodStart, t.anchorDay);
+          if (p.end.getTime() + graces.get(t.companyId)! * HOUR_MS > now.getTime()) continue;
+          due.push({ contractId: t.contractId, periodStart: p.desde, periodEnd: p.hasta, nextStart: nextPeriod(p.desde, t.anchorDay).desde, companyId: t.companyId });
+        }
+        claimed += await db.transaction(async (tx) => {
+          const rows = await repo.claimDuePeriods(tx, due);
+          await repo.enqueueIssueJobs(tx, ISSUE_JOB, rows, PERIODS_PER_JOB);
+          return rows.length;
+        });
+        if (terms.length < CLAIM_SLICE) break;
+      }
+      return claimed;
+    },
+
+    /** Issues the CFE of one claimed period (idempotent: see the module comment). */
+    async issue(contractId: number, periodStart: string, now = new Date()): Promise<repo.PeriodRow | undefined> {
+      const row = await repo.findPeriod(db, contractId, periodStart);
+      if (!row || row.status === 'emitido' || row.status === 'sin_consumo') return row;
+      await issueOne(row, (await repo.findTerms(db, contractId))!, now);
+      return repo.findPeriod(db, contractId, periodStart);
+    },
+
+    /**
+     * Issues a job's periods, ISSUE_CONCURRENCY at a time. A failure that is not emission's refusal
+     * (stored on its row by `issue`) fails the job after the others ran; the retry skips the issued ones.
+     */
+    async issueMany(periods: Array<{ contractId: number; periodStart: string }>, now = new Date()): Promise<void> {
+      // One read each for the rows, the terms and the contracts of the whole job.
+      const rows = (await repo.findPeriods(db, periods)).filter((r) => r.status === 'pendiente' || r.status === 'error');
+      const ids = [...new Set(rows.map((r) => r.contractId))];
+      const terms = new Map((await repo.findTermsMany(db, ids)).map((t) => [t.contractId, t]));
+      const contracts = new Map((await deps.usage.contracts(ids)).map((c) => [c.id, c]));
+      let next = 0;
+      const failures: unknown[] = [];
+      const lane = async () => {
+        while (next < rows.length) {
+          const row = rows[next++]!;
+          await issueOne(row, terms.get(row.contractId)!, now, contracts.get(row.contractId)).catch((err: unknown) => failures.push(err));
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(ISSUE_CONCURRENCY, rows.length) }, lane));
+      if (failures.length) throw failures[0];
+    },
+
+    /** POST /contracts/{id}/periods/{desde}/correct: re-rates a closed period and issues the notes the difference needs. */
+    async correct(actor: Actor | undefined, contractId: number, periodStart: string, now = new Date()) {
+      if (actor) await deps.loadContract(actor, contractId, 'emisor');
+      const row = await repo.findPeriod(db, contractId, periodStart);
+      if (!row) throw E.PERIODO_NO_ENCONTRADO();
+      if (row.status !== 'emitido' || !row.issuedCfeId || !row.rating) throw E.PERIODO_NO_EMITIDO();
+      const terms = (await repo.findTerms(db, contractId))!;
+      const built = await bodyOf({ ...terms, priceBookVersionId: row.versionId ?? terms.priceBookVersionId }, periodStart, now);
+      if ('error' in built || !built.body) throw E.PERIODO_NO_EMITIDO('La versión de precios del período ya no se puede leer.');
+      const original = await deps.issuedCfe.get(SYSTEM, row.issuedCfeId);
+      const seq = row.correctionSeq + 1;
+      const plan = correctionNotes(row.rating, built.rating, built.body, { tipoCfe: original.tipoCfe, serie: original.serie, numero: original.numero, fecha: original.fechaEmision });
+      for (const note of plan) {
+        const { view } = await deps.issuedCfe.emit(parse(note.body) as never, `${periodIdempotencyKey(contractId, periodStart)}-correccion-${seq}-${note.kind}`);
+        await repo.insertNote(db, { contractId, periodStart, seq, kind: note.kind, issuedCfeId: view.id, amount: note.amount });
+      }
+      if (plan.length) await repo.updatePeriod(db, contractId, periodStart, { rating: built.rating, total: built.rating.total, correctionSeq: seq });
+      return periodView((await repo.findPeriod(db, contractId, periodStart))!, await repo.notesOf(db, contractId, periodStart));
+    },
+  };
+}
+export type PeriodCloseService = ReturnType<typeof createPeriodCloseService>;

@@ -1,0 +1,44 @@
+/**
+ * What contract billing (issue 34, module contract-billing) reads and changes in usage metering,
+ * without HTTP or actors: a contract's row, its period usage per metric and dimension set (from the
+ * rollups, as the usage query reads them), its grace, and the state the usage rules give it.
+ */
+import { Decimal } from 'decimal.js';
+import { eq, inArray } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../platform/db/client.js';
+import { queryUsage } from './usage-query.repository.js';
+import * as repo from './usage.repository.js';
+import { USAGE_TIME_ZONE } from './usage.rules.js';
+import { usageContracts, type ContractState } from './usage.tables.js';
+
+export interface PeriodUsageRow { metrica: string; dimensiones?: Record<string, string>; cantidad: string }
+
+export function createUsageBillingPort(deps: { db: Db; defaultGraceHours: number }) {
+  const { db } = deps;
+  return {
+    contract: (id: number) => repo.findContract(db, id),
+    async contracts(ids: number[]) {
+      if (!ids.length) return [];
+      return db.select().from(usageContracts).where(inArray(usageContracts.id, ids));
+    },
+    graceHours: async (companyId: number) => (await repo.graceHoursOf(db, companyId)) ?? deps.defaultGraceHours,
+    /** Usage of [start, end) per metric and combination of the metric's group keys (the dimensions a price may match). */
+    async periodUsage(contract: { id: number; metricIds: number[] }, start: Date, end: Date): Promise<PeriodUsageRow[]> {
+      const metrics = await repo.metricsByIds(db, contract.metricIds);
+      const out: PeriodUsageRow[] = [];
+      for (const m of metrics) {
+        const rows = await queryUsage(db, { contractId: contract.id, metric: { id: m.id, aggregation: m.aggregation }, start, end, groupBy: m.groupKeys, window: null, zone: USAGE_TIME_ZONE });
+        for (const r of rows) {
+          const dims = Object.fromEntries(Object.entries(r.grupo).filter((e): e is [string, string] => e[1] !== null));
+          out.push({ metrica: m.code, ...(Object.keys(dims).length ? { dimensiones: dims } : {}), cantidad: new Decimal(r.cantidad).toFixed() });
+        }
+      }
+      return out;
+    },
+    /** The state usage rules or a billing action gave the contract, in the caller's transaction. */
+    async setState(tx: DbOrTx, id: number, state: ContractState, at: Date) {
+      await tx.update(usageContracts).set({ state, stateSince: at, updatedAt: at }).where(eq(usageContracts.id, id));
+    },
+  };
+}
+export type UsageBillingPort = ReturnType<typeof createUsageBillingPort>;
