@@ -35,8 +35,8 @@ export function isEventType(value: string): value is EventType {
 }
 
 /**
- * Whether a built feature raises the event. Received CFEs and contracts answer 501 for now, so their
- * events are refused at subscription (a subscriber would wait for deliveries that never come).
+ * Whether a built feature raises the event. An event marked `notEmittedYet` (none today: every spec
+ * area has landed) is refused at subscription, since a subscriber would wait for deliveries that never come.
  */
 export function isEmitted(type: EventType): boolean {
   return !eventCatalogue.some((e) => e.type === type && 'notEmittedYet' in e);
