@@ -14,13 +14,13 @@ const scenarios: Array<[file: string, exportName: string]> = [
   ['./lifecycle.ts', 'runLifecycleBench'],
   ['./usage-pricing.ts', 'runUsagePricingBench'],
 ];
-// Slow (inserts ~1.1M rows): only with `npm run bench -- --search`.
 // Usage metering (issue 33): ingestion over HTTP and the query over 10M events: only with `--usage`.
 if (process.argv.includes('--usage')) scenarios.push(['./usage.ts', 'runUsageBench']);
 // 10,000 recurring plans due at once (issue 32): only with `npm run bench -- --recurring`.
 if (process.argv.includes('--recurring')) scenarios.push(['./recurring.ts', 'runRecurringBench']);
 // Contract billing (issue 34): ingestion with/without usage rules and closing 10,000 periods into CFEs: only with `--contracts`.
 if (process.argv.includes('--contracts')) scenarios.push(['./contract-billing.ts', 'runContractBillingBench']);
+// Slow (inserts ~1.1M rows): only with `npm run bench -- --search`.
 if (process.argv.includes('--search')) scenarios.push(['./search.ts', 'runSearchBench'], ['./received-search.ts', 'runReceivedSearchBench']);
 // Inserts 200,000 received CFE: only with `npm run bench -- --received-exports`.
 if (process.argv.includes('--received-exports')) scenarios.push(['./received-exports.ts', 'runReceivedExportsBench']);
