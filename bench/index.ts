@@ -10,6 +10,7 @@ const scenarios: Array<[file: string, exportName: string]> = [
   ['./webhooks.ts', 'runWebhookBench'],
   ['./pdf.ts', 'runPdfBench'],
   ['./cfe-documents.ts', 'runCfeDocumentsBench'],
+  ['./signature-micro.ts', 'runSignatureMicroBench'],
   ['./intake.ts', 'runIntakeBench'],
   ['./lifecycle.ts', 'runLifecycleBench'],
   ['./usage-pricing.ts', 'runUsagePricingBench'],

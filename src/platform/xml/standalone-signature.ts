@@ -25,6 +25,17 @@ export const DIGEST_HASH: Readonly<Record<string, string>> = {
 // No network, no entity expansion (libxml2's defaults); a DOCTYPE is refused before parsing.
 const PARSE_OPTIONS = ParseOption.XML_PARSE_NONET;
 
+/**
+ * libxml2 reading of a text, as `XmlDocument.fromString` but cheaper: fromString encodes the string to UTF-8 in a JS
+ * loop (emscripten's stringToUTF8, 6 % of the simulator thread with its ~1 MB requests), Buffer.from natively. The
+ * bytes handed to libxml2 are the same for every well-formed string; one with a lone surrogate (never text decoded
+ * from bytes) goes through fromString, whose encoding of it libxml2 refuses.
+ */
+export function parseXmlText(xml: string): XmlDocument {
+  const wellFormed = (xml as string & { isWellFormed(): boolean }).isWellFormed();
+  return wellFormed ? XmlDocument.fromBuffer(Buffer.from(xml, 'utf8'), { option: PARSE_OPTIONS }) : XmlDocument.fromString(xml, { option: PARSE_OPTIONS });
+}
+
 export interface ElementSpan {
   /** Qualified name as written (prefix included). */
   name: string;
@@ -90,14 +101,33 @@ export function childSpans(xml: string, from: number): ElementSpan[] | null {
 
 export type SignatureCheck = { ok: true; digestValue: string } | { ok: false; reason: string };
 
-const elementChildren = (parent: XmlElement): XmlElement[] => {
-  const out: XmlElement[] = [];
-  for (let n = parent.firstChild; n; n = n.next) if (n instanceof XmlElement) out.push(n);
+/** The XMLDSig-namespace element children of `parent` by local name, in document order (one walk of its children). */
+function dsigChildren(parent: XmlElement): Map<string, XmlElement[]> {
+  const out = new Map<string, XmlElement[]>();
+  for (let n = parent.firstChild; n; n = n.next) {
+    if (!(n instanceof XmlElement) || n.namespaceUri !== DSIG_NS) continue;
+    const name = n.name;
+    const list = out.get(name);
+    if (list) list.push(n);
+    else out.set(name, [n]);
+  }
   return out;
-};
-const dsig = (parent: XmlElement, name: string): XmlElement[] =>
-  elementChildren(parent).filter((e) => e.name === name && e.namespaceUri === DSIG_NS);
+}
 const algorithmOf = (el: XmlElement | undefined): string => el?.attr('Algorithm')?.value ?? '';
+const first = (children: Map<string, XmlElement[]>, name: string): XmlElement | undefined => children.get(name)?.[0];
+
+// An envelope's CFEs (up to 250) share one certificate: its public key is read once, not per CFE.
+const keys = new Map<string, KeyObject>();
+function keyOf(certificate: string | KeyObject): KeyObject {
+  if (typeof certificate !== 'string') return certificate;
+  let key = keys.get(certificate);
+  if (!key) {
+    key = createPublicKey(certificate);
+    if (keys.size >= 64) keys.delete(keys.keys().next().value!);
+    keys.set(certificate, key);
+  }
+  return key;
+}
 
 /**
  * Verifies the one enveloped signature (Reference URI="", transforms enveloped-signature and
@@ -108,30 +138,33 @@ export function verifyStandaloneSignature(xml: string, certificate: string | Key
   if (/<!DOCTYPE/i.test(xml)) return { ok: false, reason: 'DOCTYPE no admitido' };
   let doc: XmlDocument;
   try {
-    doc = XmlDocument.fromString(xml, { option: PARSE_OPTIONS });
+    doc = parseXmlText(xml);
   } catch (error) {
     return { ok: false, reason: `XML mal formado: ${(error as Error).message}` };
   }
   try {
-    const signatures = dsig(doc.root, 'Signature');
+    const signatures = dsigChildren(doc.root).get('Signature') ?? [];
     if (signatures.length !== 1) return { ok: false, reason: `se esperaba una Signature hija de la raíz, hay ${signatures.length}` };
     const signature = signatures[0];
-    const [signedInfo] = dsig(signature, 'SignedInfo');
-    const [signatureValue] = dsig(signature, 'SignatureValue');
+    const inSignature = dsigChildren(signature);
+    const signedInfo = first(inSignature, 'SignedInfo');
+    const signatureValue = first(inSignature, 'SignatureValue');
     if (!signedInfo || !signatureValue) return { ok: false, reason: 'Signature sin SignedInfo o SignatureValue' };
-    if (algorithmOf(dsig(signedInfo, 'CanonicalizationMethod')[0]) !== C14N) return { ok: false, reason: 'CanonicalizationMethod no es C14N 1.0 inclusivo' };
-    const signatureHash = SIGNATURE_HASH[algorithmOf(dsig(signedInfo, 'SignatureMethod')[0])];
+    const inSignedInfo = dsigChildren(signedInfo);
+    if (algorithmOf(first(inSignedInfo, 'CanonicalizationMethod')) !== C14N) return { ok: false, reason: 'CanonicalizationMethod no es C14N 1.0 inclusivo' };
+    const signatureHash = SIGNATURE_HASH[algorithmOf(first(inSignedInfo, 'SignatureMethod'))];
     if (!signatureHash) return { ok: false, reason: 'SignatureMethod no admitido' };
-    const references = dsig(signedInfo, 'Reference');
+    const references = inSignedInfo.get('Reference') ?? [];
     if (references.length !== 1 || references[0].attr('URI')?.value !== '') return { ok: false, reason: 'se esperaba una Reference URI=""' };
-    const reference = references[0];
-    const transforms = (dsig(reference, 'Transforms')[0] ? dsig(dsig(reference, 'Transforms')[0], 'Transform') : []).map(algorithmOf);
+    const inReference = dsigChildren(references[0]);
+    const transformsEl = first(inReference, 'Transforms');
+    const transforms = (transformsEl ? dsigChildren(transformsEl).get('Transform') ?? [] : []).map(algorithmOf);
     if (transforms[0] !== ENVELOPED || transforms.length > 2 || (transforms[1] !== undefined && transforms[1] !== C14N)) {
       return { ok: false, reason: 'Transforms deben ser enveloped-signature y C14N 1.0' };
     }
-    const digestHash = DIGEST_HASH[algorithmOf(dsig(reference, 'DigestMethod')[0])];
+    const digestHash = DIGEST_HASH[algorithmOf(first(inReference, 'DigestMethod'))];
     if (!digestHash) return { ok: false, reason: 'DigestMethod no admitido' };
-    const digestValue = (dsig(reference, 'DigestValue')[0]?.content ?? '').trim();
+    const digestValue = (first(inReference, 'DigestValue')?.content ?? '').trim();
     // Canonical SignedInfo first (it carries the namespaces in scope), then the document without it.
     const canonicalSignedInfo = canonicalSignedInfoOf(xml, doc.root, signature, signedInfo);
     const signatureBytes = Buffer.from(signatureValue.content.replace(/\s+/g, ''), 'base64');
@@ -139,8 +172,7 @@ export function verifyStandaloneSignature(xml: string, certificate: string | Key
     const canonical = doc.canonicalizeToString();
     const computed = createHashBase64(digestHash, canonical);
     if (computed !== digestValue) return { ok: false, reason: 'el DigestValue no corresponde al contenido firmado' };
-    const key = typeof certificate === 'string' ? createPublicKey(certificate) : certificate;
-    if (!verify(signatureHash, Buffer.from(canonicalSignedInfo, 'utf8'), key, signatureBytes)) {
+    if (!verify(signatureHash, Buffer.from(canonicalSignedInfo, 'utf8'), keyOf(certificate), signatureBytes)) {
       return { ok: false, reason: 'SignatureValue no verifica con el certificado' };
     }
     return { ok: true, digestValue };
@@ -177,7 +209,7 @@ function canonicalSignedInfoOf(xml: string, root: XmlElement, signature: XmlElem
   }
   const bytes = xml.slice(siSpan.start, siSpan.end);
   const nameEnd = 1 + siSpan.name.length;
-  const standalone = XmlDocument.fromString(bytes.slice(0, nameEnd) + declarations + bytes.slice(nameEnd), { option: PARSE_OPTIONS });
+  const standalone = parseXmlText(bytes.slice(0, nameEnd) + declarations + bytes.slice(nameEnd));
   try {
     return standalone.canonicalizeToString();
   } finally {

@@ -4,14 +4,14 @@
  * signed with the simulator's key (rsa-sha1, like DGI's own).
  */
 import { randomBytes, X509Certificate } from 'node:crypto';
-import { ParseOption, XmlDocument, XmlElement } from 'libxml2-wasm';
+import { XmlDocument, XmlElement } from 'libxml2-wasm';
 import { checkChain } from '../../../platform/crypto/chain.ts';
 import { validateDocument, validateXml } from '../../../platform/xml/xsd.ts';
 import type { Motivo } from '../dgi.client.ts';
 import { escapeXml, soapEnvelope, soapFaultXml } from '../dgi.soap.ts';
 import { ackCfeXml, ackRepDiarioXml, ackSobreXml, motivo, type CaratulaValues, type CfeResult } from './ack-xml.ts';
 import { checkCfe, summarize, type CaeRange, type CfeSummary, type RejectRule } from './cfe-checks.ts';
-import { rootChildSpans, verifyStandaloneSignature } from '../../../platform/xml/standalone-signature.ts';
+import { parseXmlText, rootChildSpans, verifyStandaloneSignature } from '../../../platform/xml/standalone-signature.ts';
 import { base64ToPem, rucFromCertificate, signAnswer } from './xmldsig.ts';
 
 const CFE_NS = 'http://cfe.dgi.gub.uy';
@@ -148,7 +148,7 @@ export class EfacturaService {
     if (/<!DOCTYPE/i.test(xmlData)) return reject(motivo('S01', 'DOCTYPE no admitido'));
     let doc: XmlDocument;
     try {
-      doc = XmlDocument.fromString(xmlData, { option: ParseOption.XML_PARSE_NONET });
+      doc = parseXmlText(xmlData);
     } catch (error) {
       return reject(motivo('S01', (error as Error).message));
     }

@@ -12,10 +12,10 @@
  */
 import { createHash, verify, X509Certificate } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
-import { ParseOption, XmlC14NMode, XmlDocument, XmlElement } from 'libxml2-wasm';
+import { XmlC14NMode, XmlDocument, XmlElement } from 'libxml2-wasm';
 import { SignedXml } from 'xml-crypto';
 import { SOAP_ENV_NS, xml10LineSeparatorsAsReferences } from '../dgi.soap.ts';
-import { DIGEST_HASH, SIGNATURE_HASH } from '../../../platform/xml/standalone-signature.ts';
+import { DIGEST_HASH, parseXmlText, SIGNATURE_HASH } from '../../../platform/xml/standalone-signature.ts';
 import { base64ToPem } from './xmldsig.ts';
 
 const WSSE_NS = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd';
@@ -57,7 +57,7 @@ export function verifyWsSecurity(request: string): WssResult {
   if (/<!DOCTYPE/i.test(request)) return { ok: false, reason: 'malformed request: DOCTYPE not allowed' };
   let doc: XmlDocument;
   try {
-    doc = XmlDocument.fromString(request, { option: ParseOption.XML_PARSE_NONET });
+    doc = parseXmlText(request);
   } catch (error) {
     return { ok: false, reason: `malformed request: ${(error as Error).message}` };
   }
