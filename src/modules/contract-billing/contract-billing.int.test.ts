@@ -103,6 +103,18 @@ describe('happy path', () => {
     assert.equal(h.data[0].motivo.usuario, 'admin@test.uy');
   });
 
+  test('a state set through usage\'s PATCH /contracts/{id} is recorded in the history with event 8, in the same transaction', async () => {
+    const id = await newContract('patch-1');
+    await ok(t.call(admin, 'PATCH', `/api/v1/contracts/${id}`, { estado: 'cancelado' }), 200);
+    const h = await ok(t.call(admin, 'GET', `/api/v1/contracts/${id}/status-history`), 200);
+    assert.deepEqual(h.data.map((x: any) => [x.estadoAnterior, x.estadoNuevo, x.motivo.tipo, x.motivo.accion]), [['activo', 'cancelado', 'manual', 'patch']]);
+    assert.ok(h.data[0].motivo.usuario);
+    const ev = await t.db.execute(sql`select data from outbox_events where type = 'Contrato.EstadoCambiado' and (data->>'idContrato')::int = ${id}`);
+    assert.deepEqual(ev.rows.map((r: any) => [r.data.estadoAnterior, r.data.estadoNuevo]), [['activo', 'cancelado']]);
+    const st = await ok(t.call(admin, 'GET', `/api/v1/contracts/${id}/state`), 200);
+    assert.equal(st.estado, 'cancelado');
+  });
+
   test('period close: one CFE whose XML validates, twice/crashed close issues nothing more, late usage gives a debit note referencing it', async () => {
     const id = await newContract('close-1');
     await ok(send(t, admin, co.companyId, calls(id, 4)), 200);

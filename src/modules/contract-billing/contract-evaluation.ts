@@ -67,13 +67,18 @@ export type StateChange =
   | { kind: 'set'; rulesState?: RuleContractState; manualSuspension: boolean; cause: TransitionCause };
 
 /** Writes transitions: history rows, the contract's state and event 8 per transition, in `tx`. */
-async function record(deps: EvaluationDeps, tx: DbOrTx, terms: repo.TermsRow, transitions: Transition[]) {
+async function record(deps: EvaluationDeps, tx: DbOrTx, terms: Pick<repo.TermsRow, 'contractId' | 'companyId'>, transitions: Transition[]) {
   if (!transitions.length) return;
+  const last = transitions[transitions.length - 1]!;
+  await deps.usage.setState(tx, terms.contractId, toContractState(last.hacia), new Date(last.en));
+  await recordHistory(deps, tx, terms, transitions);
+}
+
+/** History rows and event 8 of transitions whose state is already written (by `record`, or by usage's PATCH). */
+export async function recordHistory(deps: Pick<EvaluationDeps, 'events'>, tx: DbOrTx, terms: Pick<repo.TermsRow, 'contractId' | 'companyId'>, transitions: Transition[]) {
   await repo.insertHistory(tx, transitions.map((t) => ({
     contractId: terms.contractId, companyId: terms.companyId, fromState: toContractState(t.desde), toState: toContractState(t.hacia), at: new Date(t.en), cause: t.causa,
   })));
-  const last = transitions[transitions.length - 1]!;
-  await deps.usage.setState(tx, terms.contractId, toContractState(last.hacia), new Date(last.en));
   for (const t of transitions) {
     await deps.events.record(tx, {
       type: 'Contrato.EstadoCambiado', companyId: terms.companyId,

@@ -6,7 +6,8 @@ import type { IssuedCfeService } from '../issued-cfe/issued-cfe.service.js';
 import type { PriceBooksService } from '../price-books/price-books.service.js';
 import type { IngestionDeps } from '../usage/ingestion.service.js';
 import type { UsageBillingPort } from '../usage/usage.billing-port.js';
-import type { UsageService } from '../usage/usage.service.js';
+import type { ContractStateHook, UsageService } from '../usage/usage.service.js';
+import { recordHistory, toRuleState } from './contract-evaluation.js';
 import { contractBillingCrontab, contractBillingJobHandlers } from './contract-billing.jobs.js';
 import { createEvaluationQueue } from './evaluation-queue.js';
 import { contractBillingRoutes } from './contract-billing.routes.js';
@@ -15,7 +16,10 @@ import { createPeriodCloseService } from './period-close.service.js';
 
 export function createContractBillingModule(deps: {
   db: Db; logger: Logger; events: EventsService; priceBooks: PriceBooksService; issuedCfe: IssuedCfeService;
-  usage: { service: UsageService; billing: UsageBillingPort; onEventsStored: (hook: NonNullable<IngestionDeps['afterStore']>) => void };
+  usage: {
+    service: UsageService; billing: UsageBillingPort;
+    onEventsStored: (hook: NonNullable<IngestionDeps['afterStore']>) => void; onStateChanged: (hook: ContractStateHook) => void;
+  };
 }) {
   const evaluation = { db: deps.db, usage: deps.usage.billing, priceBooks: deps.priceBooks, events: deps.events, versions: new Map() };
   const service = createContractBillingService({ ...evaluation, usageService: deps.usage.service });
@@ -23,5 +27,9 @@ export function createContractBillingModule(deps: {
   // After a batch's events are stored its contracts are marked; every 250 ms each marked contract is evaluated once (evaluation-queue.ts).
   const queue = createEvaluationQueue({ ...evaluation, logger: deps.logger });
   deps.usage.onEventsStored(async (_companyId, events) => queue.touch(events.map((e) => e.contractId)));
+  // A state set through usage's PATCH /contracts/{id} gets its history row and event 8 in the same transaction.
+  deps.usage.onStateChanged((tx, c) => recordHistory(evaluation, tx, c, [{
+    desde: toRuleState(c.from), hacia: toRuleState(c.to), en: c.at.toISOString(), causa: { tipo: 'manual', usuario: c.usuario, reglas: [], accion: 'patch' },
+  }]));
   return { service, close, queue, routes: [contractBillingRoutes(service, close)], jobs: contractBillingJobHandlers(evaluation, close), cron: contractBillingCrontab };
 }

@@ -6,13 +6,15 @@ import { createUsageBillingPort } from './usage.billing-port.js';
 import { createUsageQueryService } from './usage-query.service.js';
 import { usageCrontab, usageJobHandlers } from './usage.jobs.js';
 import { usageRoutes } from './usage.routes.js';
-import { createUsageService } from './usage.service.js';
+import { createUsageService, type ContractStateHook } from './usage.service.js';
 
 export function createUsageModule(deps: { db: Db; config: AppConfig }) {
   const { db } = deps;
   const { defaultGraceHours, dedupDays, rawRetentionDays } = deps.config.usage;
-  const service = createUsageService({ db, defaultGraceHours });
-  // Hooks registered later by contract billing (issue 34), run after each batch's events are stored.
+  // Hooks registered later by contract billing (issue 34): after each batch's events are stored, and
+  // inside the transaction of a manual state change.
+  const stateHooks: ContractStateHook[] = [];
+  const service = createUsageService({ db, defaultGraceHours, stateHooks });
   const afterStore: Array<NonNullable<IngestionDeps['afterStore']>> = [];
   const ingestion = createIngestionService({
     db, defaultGraceHours,
@@ -26,6 +28,7 @@ export function createUsageModule(deps: { db: Db; config: AppConfig }) {
     /** For contract billing (issue 34). */
     billing: createUsageBillingPort({ db, defaultGraceHours }),
     onEventsStored: (hook: NonNullable<IngestionDeps['afterStore']>) => void afterStore.push(hook),
+    onStateChanged: (hook: ContractStateHook) => void stateHooks.push(hook),
     routes: [usageRoutes(service, ingestion, query)],
     jobs: usageJobHandlers(db, { dedupDays, rawRetentionDays }),
     cron: usageCrontab,

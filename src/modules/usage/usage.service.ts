@@ -3,7 +3,7 @@
  * with price books, periods and rules. Both are addressed by their own id: each use case loads the
  * row and checks the caller's role on its company (another company's row answers 404).
  */
-import type { Db } from '../../platform/db/client.js';
+import type { Db, DbOrTx } from '../../platform/db/client.js';
 import { assertCompanyRole, type Actor, type CompanyRole } from '../../platform/http/actor.js';
 import type { Paging } from '../../platform/http/paging.js';
 import { companyFor } from './usage.access.js';
@@ -47,7 +47,13 @@ function checkMetric(m: Pick<MetricInput, 'agregacion' | 'propiedad' | 'clavesAg
   if (new Set(keys).size !== keys.length) throw usageErrors.METRICA_INVALIDA('clavesAgrupacion repite una clave.');
 }
 
-export function createUsageService(deps: { db: Db; defaultGraceHours: number }) {
+/**
+ * Runs in the transaction of a manual state change made through PATCH /contracts/{id}, so contract
+ * billing (issue 34) writes its history row and event 8 with it, never a silent change.
+ */
+export type ContractStateHook = (tx: DbOrTx, change: { contractId: number; companyId: number; from: ContractState; to: ContractState; at: Date; usuario: string }) => Promise<void>;
+
+export function createUsageService(deps: { db: Db; defaultGraceHours: number; stateHooks?: readonly ContractStateHook[] }) {
   const { db } = deps;
 
   async function loadMetric(actor: Actor, id: number, role: CompanyRole) {
@@ -164,7 +170,14 @@ export function createUsageService(deps: { db: Db; defaultGraceHours: number }) 
         }
       }
       try {
-        const row = await repo.updateContract(db, id, values);
+        const row = await db.transaction(async (tx) => {
+          const updated = await repo.updateContract(tx, id, values);
+          if (values.state) {
+            const change = { contractId: id, companyId: c.companyId, from: c.state, to: values.state, at: values.stateSince!, usuario: actor.email };
+            for (const hook of deps.stateHooks ?? []) await hook(tx, change);
+          }
+          return updated;
+        });
         return contractView(row, await repo.metricsByIds(db, row.metricIds));
       } catch (err) {
         if (repo.isUniqueViolation(err)) throw usageErrors.CONTRATO_DUPLICADO();
