@@ -153,6 +153,28 @@ describe('happy path', () => {
     const again = await ok(t.call(admin, 'POST', `/api/v1/contracts/${id}/periods/${p.desde}/correct`), 200);
     assert.equal(again.notas.length, 1);
   });
+
+  test('the close of the period holding a contract\'s end date finishes it (cause fin); a contract ended before a period gets no row for it', async () => {
+    const p = periodAt(new Date(), 1);
+    const ending = await newContract('end-1');
+    const fin = new Date((Date.now() + p.end.getTime()) / 2).toISOString();
+    await ok(t.call(admin, 'PATCH', `/api/v1/contracts/${ending}`, { fin }), 200);
+    const cancelled = await newContract('end-2');
+    await ok(t.call(admin, 'PATCH', `/api/v1/contracts/${cancelled}`, { estado: 'cancelado' }), 200);
+    const close = t.modules.services.contractPeriods;
+    await close.closeDue(new Date(p.end.getTime() + 100 * 3_600_000));
+    const st = await ok(t.call(admin, 'GET', `/api/v1/contracts/${ending}/state`), 200);
+    assert.equal(st.estado, 'finalizado');
+    const h = await ok(t.call(admin, 'GET', `/api/v1/contracts/${ending}/status-history`), 200);
+    assert.deepEqual(h.data.map((x: any) => [x.estadoAnterior, x.estadoNuevo, x.motivo.tipo, x.motivo.fin]), [['activo', 'finalizado', 'fin', fin]]);
+    // The next period: both contracts had ended before it began, so neither gets a row (each keeps the one of the period it ended in).
+    const next = periodAt(new Date(p.end.getTime() + 3_600_000), 1);
+    await close.closeDue(new Date(next.end.getTime() + 100 * 3_600_000));
+    const rows = await t.db.execute(sql`select contract_id, to_char(period_start, 'YYYY-MM-DD') as s from contract_periods where contract_id in (${ending}, ${cancelled}) order by contract_id`);
+    assert.deepEqual(rows.rows.map((r: any) => [r.contract_id, r.s]), [[ending, p.desde], [cancelled, p.desde]]);
+    const terms = await ok(t.call(admin, 'GET', `/api/v1/contracts/${cancelled}/terms`), 200);
+    assert.equal(terms.periodoAbierto, periodAt(new Date(next.end.getTime() + 3_600_000), 1).desde, 'the open period moved on without a row');
+  });
 });
 
 describe('errors', () => {

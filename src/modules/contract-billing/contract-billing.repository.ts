@@ -95,6 +95,15 @@ export async function claimDuePeriods(db: DbOrTx, candidates: Array<{ contractId
   return (res.rows as Array<{ contract_id: number; period_start: string }>).map((r) => ({ contractId: r.contract_id, periodStart: r.period_start }));
 }
 
+/** Moves the open period on without a period row: the contract had ended before the period began, so there is nothing to bill. */
+export async function skipPeriods(db: DbOrTx, items: Array<{ contractId: number; periodStart: string; nextStart: string }>): Promise<void> {
+  if (!items.length) return;
+  await db.execute(sql`
+    update contract_terms t set open_period_start = x."nextStart", updated_at = now()
+    from jsonb_to_recordset(${JSON.stringify(items)}::jsonb) as x("contractId" int, "periodStart" date, "nextStart" date)
+    where t.contract_id = x."contractId" and t.open_period_start = x."periodStart"`);
+}
+
 /** Terms whose open period started before `before`, in (openPeriodStart, contractId) order after `after` (keyset paging). */
 export async function termsWithOpenPeriodBefore(db: DbOrTx, before: string, after: { start: string; id: number } | null, limit: number): Promise<TermsRow[]> {
   const from = after ? sql`(${contractTerms.openPeriodStart}, ${contractTerms.contractId}) > (${after.start}::date, ${after.id})` : undefined;

@@ -45,7 +45,7 @@ export const historyQuery = z.object({
   length: z.coerce.number().int().min(1).max(PAGE_MAX).default(PAGE_DEFAULT),
 });
 
-const cause = z.record(z.string(), z.unknown()).describe('tipo regla (regla, accion, objetivo, metrica, umbral, valorObservado) | periodo (periodoAnterior, periodoNuevo) | manual (usuario, accion, reglas) | alta.');
+const cause = z.record(z.string(), z.unknown()).describe('tipo regla (regla, accion, objetivo, metrica, umbral, valorObservado) | periodo (periodoAnterior, periodoNuevo) | manual (usuario, accion, reglas; accion patch when set through PATCH /contracts/{id}) | fin (fin: the contract\'s end date, reached at the close of the period containing it) | alta.');
 
 export const termsView = z.object({
   idContrato: z.number().int(), idVersionListaPrecios: z.number().int().nullable(), codigoListaPrecios: z.string(), diaAncla: z.number().int(),

@@ -26,6 +26,7 @@ import { nextPeriod, periodOfDate } from './periods.js';
 const HOUR_MS = 3_600_000;
 const SYSTEM: Actor = { userId: 0, email: 'sistema', isOperator: true, companies: new Map() } as unknown as Actor;
 const CLAIM_SLICE = 1000;
+const ENDED: readonly string[] = ['cancelado', 'finalizado'];
 /** graphile-worker task that issues one claimed period (contract-billing.jobs.ts). */
 export const ISSUE_JOB = 'contract_period_issue';
 /** Periods per issue job, and how many of a job's CFEs are in emission at once (emission batches concurrent requests). */
@@ -88,18 +89,38 @@ export function createPeriodCloseService(deps: EvaluationDeps & { issuedCfe: Pic
         const terms = await repo.termsWithOpenPeriodBefore(db, uyToday(now), after, CLAIM_SLICE);
         if (!terms.length) break;
         after = { start: terms.at(-1)!.openPeriodStart, id: terms.at(-1)!.contractId };
+        const contracts = new Map((await deps.usage.contracts(terms.map((t) => t.contractId))).map((c) => [c.id, c]));
         const due: Parameters<typeof repo.claimDuePeriods>[1] = [];
+        const skipped: Parameters<typeof repo.skipPeriods>[1] = [];
+        const ending: Array<{ contractId: number; fin: Date }> = [];
         for (const t of terms) {
+          const c = contracts.get(t.contractId);
+          // A draft bills nothing yet (its events are refused); it is looked at again once activated.
+          if (!c || c.state === 'borrador') continue;
           if (!graces.has(t.companyId)) graces.set(t.companyId, await deps.usage.graceHours(t.companyId));
           const p = periodOfDate(t.openPeriodStart, t.anchorDay);
           if (p.end.getTime() + graces.get(t.companyId)! * HOUR_MS > now.getTime()) continue;
-          due.push({ contractId: t.contractId, periodStart: p.desde, periodEnd: p.hasta, nextStart: nextPeriod(p.desde, t.anchorDay).desde, companyId: t.companyId });
+          const item = { contractId: t.contractId, periodStart: p.desde, periodEnd: p.hasta, nextStart: nextPeriod(p.desde, t.anchorDay).desde, companyId: t.companyId };
+          // Cancelled or finished before the period began: no usage can fall in it, so no period row and no CFE.
+          const endedBefore = (ENDED.includes(c.state) && c.stateSince.getTime() <= p.start.getTime()) || (c.endsAt !== null && c.endsAt.getTime() <= p.start.getTime());
+          if (endedBefore) {
+            skipped.push(item);
+            continue;
+          }
+          due.push(item);
+          if (c.endsAt && c.endsAt.getTime() <= p.end.getTime() && !ENDED.includes(c.state)) ending.push({ contractId: c.id, fin: c.endsAt });
         }
         claimed += await db.transaction(async (tx) => {
           const rows = await repo.claimDuePeriods(tx, due);
           await repo.enqueueIssueJobs(tx, ISSUE_JOB, rows, PERIODS_PER_JOB);
+          await repo.skipPeriods(tx, skipped);
           return rows.length;
         });
+        // Its last period is claimed: the contract is finalizado (history row and event 8, cause fin).
+        for (const e of ending) {
+          // Dated at its end date (fin), not at the close: the contract was over from then on.
+          await evaluateContract(deps, e.contractId, { kind: 'set', rulesState: 'finalizado', manualSuspension: false, cause: { tipo: 'fin', fin: e.fin.toISOString() } }, e.fin);
+        }
         if (terms.length < CLAIM_SLICE) break;
       }
       return claimed;

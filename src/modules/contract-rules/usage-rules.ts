@@ -64,7 +64,9 @@ export interface Observation {
 export type TransitionCause =
   | { tipo: 'regla'; regla: string; accion: RuleAction; objetivo: UsageRule['objetivo']; metrica?: string; umbral: string; valorObservado: string }
   | { tipo: 'periodo'; periodoAnterior: string; periodoNuevo: string }
-  | { tipo: 'manual'; usuario: string; reglas: string[]; accion?: string };
+  | { tipo: 'manual'; usuario: string; reglas: string[]; accion?: string }
+  /** The contract's end date (`fin`) fell inside the period just closed: it is finalizado. */
+  | { tipo: 'fin'; fin: string };
 
 export interface Transition {
   desde: ContractState;
