@@ -37,10 +37,5 @@ export const exportConfigBody = z.strictObject({
   columnas: z.array(columnKey).min(1).max(RECEIVED_EXPORT_COLUMN_KEYS.length).refine((a) => new Set(a).size === a.length, 'Columnas repetidas.'),
 });
 
-export const exportConfigResponse = z.object({
-  userId: z.number().int(),
-  idEmpresa: z.number().int().nullable(),
-  columnas: z.array(z.string()),
-  predeterminada: z.boolean().describe('true = nothing saved for this scope: the default columns.'),
-  catalogo: z.array(z.object({ clave: z.string(), titulo: z.string(), tipo: z.string() })),
-});
+/** The same shape as the issued side's configuration (one contract for both exports). */
+export { exportConfigResponse } from '../issued-cfe/issued-cfe.reports.schemas.js';
