@@ -13,6 +13,7 @@ import { calendarDate } from '../../platform/http/dates.js';
 import { positiveInt4 } from '../../platform/http/numbers.js';
 import type { Paging } from '../../platform/http/paging.js';
 import { CFE_STATES, RECEPTOR_STATES } from '../emission/index.js';
+import { amountFilter as amount, listOf } from '../../platform/http/query-filters.js';
 
 /** Which date the fechaFirmaDesde/fechaFirmaHasta range applies to. */
 export const TIPOS_FILTRO = ['fechaFirma', 'fechaEmision', 'fechaEstado'] as const;
@@ -22,16 +23,7 @@ export const SORT_KEYS = ['fechaFirma', 'fechaEmision', 'numero', 'mntTotal', 'r
 export type SortKey = (typeof SORT_KEYS)[number];
 
 const ymd = calendarDate;
-const amount = z.string().regex(/^-?\d{1,15}(\.\d{1,2})?$/, 'Monto como texto decimal, p. ej. "1500.50" (hasta 2 decimales).');
 
-/** A list from a repeated query parameter (`a=1&a=2`), a comma-separated string (`a=1,2`) or a JSON array. */
-function listOf<T extends z.ZodTypeAny>(item: T) {
-  return z.preprocess((v) => {
-    if (v === undefined || v === null || v === '') return undefined;
-    const arr = Array.isArray(v) ? v : [v];
-    return arr.flatMap((x) => (typeof x === 'string' ? x.split(',').map((s) => s.trim()).filter(Boolean) : [x]));
-  }, z.array(item).min(1).max(50).optional());
-}
 const intList = listOf(positiveInt4);
 
 export const searchFiltersSchema = z.object({

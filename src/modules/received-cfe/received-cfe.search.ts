@@ -13,6 +13,7 @@ import { calendarDate } from '../../platform/http/dates.js';
 import { positiveInt4 } from '../../platform/http/numbers.js';
 import type { Paging } from '../../platform/http/paging.js';
 import type { Channel, Motive, ReceivedCfeState } from './received-cfe.tables.js';
+import { amountFilter as amount, listOf } from '../../platform/http/query-filters.js';
 
 /** Which date the fechaComprobanteDesde/fechaComprobanteHasta range applies to. */
 export const TIPOS_FILTRO = ['fechaComprobante', 'fechaRecepcion', 'fechaDecision'] as const;
@@ -20,16 +21,7 @@ export const SORT_KEYS = ['fechaComprobante', 'fechaRecepcion', 'fechaDecision',
 export type SortKey = (typeof SORT_KEYS)[number];
 export const RECEIVED_STATES = ['pendiente', 'aceptado', 'rechazado', 'rechazado_formato', 'duplicado', 'anulado_emisor'] as const;
 
-const amount = z.string().regex(/^-?\d{1,15}(\.\d{1,2})?$/, 'Monto como texto decimal, p. ej. "1500.50" (hasta 2 decimales).');
 
-/** A list from a repeated query parameter (`a=1&a=2`) or a comma-separated string (`a=1,2`). */
-function listOf<T extends z.ZodTypeAny>(item: T) {
-  return z.preprocess((v) => {
-    if (v === undefined || v === null || v === '') return undefined;
-    const arr = Array.isArray(v) ? v : [v];
-    return arr.flatMap((x) => (typeof x === 'string' ? x.split(',').map((s) => s.trim()).filter(Boolean) : [x]));
-  }, z.array(item).min(1).max(50).optional());
-}
 
 export const receivedSearchFilters = z.object({
   tipoFiltro: z.enum(TIPOS_FILTRO).default('fechaComprobante').describe('Date the range applies to: `fechaComprobante` (the CFE\'s FchEmis; default), `fechaRecepcion` (when it reached us, Uruguay day UTC−3), `fechaDecision` (when the company accepted or rejected it, Uruguay day; undecided CFEs never match).'),
