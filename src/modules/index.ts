@@ -136,13 +136,7 @@ export function createModules(deps: ModuleDeps) {
   const webhookEngine = createDeliveryEngine({ database, logger, ...config.webhooks, secrets: secretBox });
   const dailyReport = createDailyReportModule({ db, config, logger, companies, cae, certificates, lookups: issuedCfe.lookups, cfesSignedOn: issuedCfeHandoff.cfesSignedOn });
   /** A DGI address: DGI's own in DGI_MODE=real, else the same path on the external or in-process simulator. */
-  const dgiEndpoint = (realUrl: string, simulatorPath: string) => async () => {
-    if (config.dgi.mode === 'real') return realUrl;
-    if (config.dgi.simulatorUrl) return config.dgi.simulatorUrl.replace(/\/$/, '') + simulatorPath;
-    const sim = await issuedCfe.lookups.simulator();
-    if (!sim) throw new Error('DGI simulator not available');
-    return sim.url + simulatorPath;
-  };
+  const dgiEndpoint = (realUrl: string, simulatorPath: string) => () => issuedCfe.lookups.dgiUrl(realUrl, simulatorPath);
   // DGI's consultas service (BRIEF 7): recovery of lost answers (dgi-submission) and the reconciliation of received CFE.
   const consultasEndpoint = dgiEndpoint(config.dgi.consultasUrl, SIMULATOR_PATHS.consultas);
   // DGI round trip (issue 6): envelopes to DGI, ACKs, states. The simulator is the one the RUT lookup uses.

@@ -100,6 +100,12 @@ export function createLookups(settings: LookupsSettings) {
       return new RegistrySoapClient({ endpoint: (await urls()).consultas, credentials: credentialsOf(ctx) });
     },
 
+    /** A DGI address: `realUrl` in DGI_MODE=real, else the same path on the external or in-process simulator. */
+    async dgiUrl(realUrl: string, simulatorPath: string): Promise<string> {
+      const base = await baseUrl();
+      return base ? base + simulatorPath : realUrl;
+    },
+
     /** The in-process simulator, if one was started (tests use its control API). */
     simulator: async () => (settings.mode === 'simulator' && !settings.simulatorUrl ? inProcessSimulator() : undefined),
 
