@@ -10,7 +10,7 @@ import { observedValue, type UsageRule } from '../contract-rules/usage-rules.js'
 import type { UsageService } from '../usage/usage.service.js';
 import { billingErrors as E } from './contract-billing.errors.js';
 import * as repo from './contract-billing.repository.js';
-import { evaluateContract, observe, toRuleState, type EvaluationDeps } from './contract-evaluation.js';
+import { evaluateContract, observe, type EvaluationDeps } from './contract-evaluation.js';
 import { localMidnight, periodAt } from './periods.js';
 import { addDays, isCalendarDate } from '../../lib/dates.js';
 
@@ -78,7 +78,7 @@ export function createContractBillingService(deps: EvaluationDeps & { usageServi
       const row = await repo.upsertTerms(db, {
         contractId: id, companyId: contract.companyId, priceBookVersionId: input.idVersionListaPrecios ?? null, priceBookCode: code!, anchorDay: input.diaAncla,
         cfeType: input.tipoCfe, codComercio: input.codComercio, codTerminal: input.codTerminal, paymentTerm: input.formaPago, rules: input.reglas,
-        rulesState: existing?.rulesState ?? { estado: toRuleState(contract.state), periodo: periodAt(now, input.diaAncla).desde, reglas: {} },
+        rulesState: existing?.rulesState ?? { estado: contract.state, periodo: periodAt(now, input.diaAncla).desde, reglas: {} },
         openPeriodStart: open,
       });
       // New thresholds may already be crossed by the usage counted so far.
@@ -99,7 +99,7 @@ export function createContractBillingService(deps: EvaluationDeps & { usageServi
       const last = await repo.lastPeriod(db, id);
       const actions = terms.manualSuspension
         ? ['reanudar', 'cancelar']
-        : [...allowedActions(toRuleState(contract.state)), ...(['activo', 'en_advertencia'].includes(contract.state) ? ['suspender'] : [])];
+        : [...allowedActions(contract.state), ...(['activo', 'en_advertencia'].includes(contract.state) ? ['suspender'] : [])];
       return {
         idContrato: id, estado: contract.state, desde: contract.stateSince.toISOString(), motivo: (terms.stateCause ?? null) as Record<string, unknown> | null,
         suspensionManual: terms.manualSuspension,

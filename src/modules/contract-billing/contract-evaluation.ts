@@ -10,7 +10,6 @@ import { isDeepStrictEqual } from 'node:util';
 import { Decimal } from 'decimal.js';
 import type { Db, DbOrTx } from '../../platform/db/client.js';
 import { evaluateRules, type ManualLift, type RulesState, type Transition, type TransitionCause } from '../contract-rules/usage-rules.js';
-import type { ContractState as RuleContractState } from '../contract-rules/contract-states.js';
 import type { EventsService } from '../events/events.service.js';
 import type { PriceBooksService, PriceBookVersionView } from '../price-books/price-books.service.js';
 import { ratePeriod, type RatingResult } from '../price-books/rating.js';
@@ -19,9 +18,6 @@ import type { ContractState } from '../usage/usage.tables.js';
 import * as repo from './contract-billing.repository.js';
 import { periodAt, type Period } from './periods.js';
 
-/** usage_contracts spells the warning state `en_advertencia`; the rule evaluator `advertencia`. */
-export const toContractState = (s: RuleContractState): ContractState => (s === 'advertencia' ? 'en_advertencia' : s);
-export const toRuleState = (s: ContractState): RuleContractState => (s === 'en_advertencia' ? 'advertencia' : s);
 
 export interface Observed {
   period: Period;
@@ -64,25 +60,25 @@ export async function observe(deps: EvaluationDeps, terms: repo.TermsRow, contra
 export type StateChange =
   | { kind: 'rules'; lift?: ManualLift }
   /** A manual action: the state the rules leave (activar, cancelar) and whether an operator holds the contract suspended. */
-  | { kind: 'set'; rulesState?: RuleContractState; manualSuspension: boolean; cause: TransitionCause };
+  | { kind: 'set'; rulesState?: ContractState; manualSuspension: boolean; cause: TransitionCause };
 
 /** Writes transitions: history rows, the contract's state and event 8 per transition, in `tx`. */
 async function record(deps: EvaluationDeps, tx: DbOrTx, terms: Pick<repo.TermsRow, 'contractId' | 'companyId'>, transitions: Transition[]) {
   if (!transitions.length) return;
   const last = transitions[transitions.length - 1]!;
-  await deps.usage.setState(tx, terms.contractId, toContractState(last.hacia), new Date(last.en));
+  await deps.usage.setState(tx, terms.contractId, last.hacia, new Date(last.en));
   await recordHistory(deps, tx, terms, transitions);
 }
 
 /** History rows and event 8 of transitions whose state is already written (by `record`, or by usage's PATCH). */
 export async function recordHistory(deps: Pick<EvaluationDeps, 'events'>, tx: DbOrTx, terms: Pick<repo.TermsRow, 'contractId' | 'companyId'>, transitions: Transition[]) {
   await repo.insertHistory(tx, transitions.map((t) => ({
-    contractId: terms.contractId, companyId: terms.companyId, fromState: toContractState(t.desde), toState: toContractState(t.hacia), at: new Date(t.en), cause: t.causa,
+    contractId: terms.contractId, companyId: terms.companyId, fromState: t.desde, toState: t.hacia, at: new Date(t.en), cause: t.causa,
   })));
   for (const t of transitions) {
     await deps.events.record(tx, {
       type: 'Contrato.EstadoCambiado', companyId: terms.companyId,
-      resource: { idContrato: terms.contractId, estadoAnterior: toContractState(t.desde), estadoNuevo: toContractState(t.hacia), en: t.en, motivo: t.causa },
+      resource: { idContrato: terms.contractId, estadoAnterior: t.desde, estadoNuevo: t.hacia, en: t.en, motivo: t.causa },
     });
   }
 }
@@ -99,7 +95,7 @@ export async function evaluateContract(deps: EvaluationDeps, contractId: number,
   const observed = change.kind === 'rules' ? await observe(deps, pre, contract, periodAt(now, pre.anchorDay)) : undefined;
   if (observed && change.kind === 'rules' && !change.lift) {
     // Most evaluations after a batch change nothing: answered without a transaction or a write.
-    const prev: RulesState = { ...pre.rulesState, estado: pre.manualSuspension ? pre.rulesState.estado : toRuleState(contract.state) };
+    const prev: RulesState = { ...pre.rulesState, estado: pre.manualSuspension ? pre.rulesState.estado : contract.state };
     const ev = evaluateRules(pre.rules, prev, { periodo: observed.period.desde, unidades: observed.unidades, monto: observed.rating?.total ?? '0', en: now.toISOString() });
     // (Key order differs once stored as jsonb: compared deeply.)
     if (!ev.transiciones.length && isDeepStrictEqual(ev.state, pre.rulesState)) return [];
@@ -107,7 +103,7 @@ export async function evaluateContract(deps: EvaluationDeps, contractId: number,
   return deps.db.transaction(async (tx) => {
     const terms = (await repo.findTerms(tx, contractId, true))!;
     const current = await deps.usage.contract(contractId);
-    const state = toRuleState(current!.state);
+    const state = current!.state;
     if (change.kind === 'set') {
       const rulesState: RulesState = { ...terms.rulesState, estado: change.rulesState ?? terms.rulesState.estado };
       const next = change.manualSuspension ? 'suspendido' : rulesState.estado;

@@ -7,7 +7,7 @@ import type { PriceBooksService } from '../price-books/price-books.service.js';
 import type { IngestionDeps } from '../usage/ingestion.service.js';
 import type { UsageBillingPort } from '../usage/usage.billing-port.js';
 import type { ContractStateHook, UsageService } from '../usage/usage.service.js';
-import { recordHistory, toRuleState } from './contract-evaluation.js';
+import { recordHistory } from './contract-evaluation.js';
 import { contractBillingCrontab, contractBillingJobHandlers } from './contract-billing.jobs.js';
 import { createEvaluationQueue } from './evaluation-queue.js';
 import { contractBillingRoutes } from './contract-billing.routes.js';
@@ -29,7 +29,7 @@ export function createContractBillingModule(deps: {
   deps.usage.onEventsStored(async (_companyId, events) => queue.touch(events.map((e) => e.contractId)));
   // A state set through usage's PATCH /contracts/{id} gets its history row and event 8 in the same transaction.
   deps.usage.onStateChanged((tx, c) => recordHistory(evaluation, tx, c, [{
-    desde: toRuleState(c.from), hacia: toRuleState(c.to), en: c.at.toISOString(), causa: { tipo: 'manual', usuario: c.usuario, reglas: [], accion: 'patch' },
+    desde: c.from, hacia: c.to, en: c.at.toISOString(), causa: { tipo: 'manual', usuario: c.usuario, reglas: [], accion: 'patch' },
   }]));
   return { service, close, queue, routes: [contractBillingRoutes(service, close)], jobs: contractBillingJobHandlers(evaluation, close), cron: contractBillingCrontab };
 }

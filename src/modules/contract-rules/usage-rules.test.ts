@@ -22,16 +22,16 @@ describe('crossings upwards', () => {
     assert.equal(r.state.estado, 'activo');
     assert.deepEqual([r.transiciones, r.alcanzadas, r.state.reglas], [[], [], {}]);
   });
-  test('exactly at 80 %: activo → advertencia, caused by the rule with the observed value', () => {
+  test('exactly at 80 %: activo → en_advertencia, caused by the rule with the observed value', () => {
     const r = evaluateRules(rules, fresh, obs('800'));
-    assert.equal(r.state.estado, 'advertencia');
-    assert.deepEqual(r.transiciones, [{ desde: 'activo', hacia: 'advertencia', en: '2026-03-10T12:00:00.000Z', causa: { tipo: 'regla', regla: 'aviso80', accion: 'advertir', objetivo: 'unidades', metrica: 'api', umbral: '800', valorObservado: '800' } }]);
+    assert.equal(r.state.estado, 'en_advertencia');
+    assert.deepEqual(r.transiciones, [{ desde: 'activo', hacia: 'en_advertencia', en: '2026-03-10T12:00:00.000Z', causa: { tipo: 'regla', regla: 'aviso80', accion: 'advertir', objetivo: 'unidades', metrica: 'api', umbral: '800', valorObservado: '800' } }]);
     assert.deepEqual(r.alcanzadas.map((a) => a.regla), ['aviso80']);
   });
-  test('then 100 %: advertencia → suspendido; the warning is not reported again', () => {
+  test('then 100 %: en_advertencia → suspendido; the warning is not reported again', () => {
     const warned = evaluateRules(rules, fresh, obs('850')).state;
     const r = evaluateRules(rules, warned, obs('1000'));
-    assert.deepEqual(r.transiciones.map((t) => [t.desde, t.hacia, t.causa.tipo === 'regla' && t.causa.regla]), [['advertencia', 'suspendido', 'corte100']]);
+    assert.deepEqual(r.transiciones.map((t) => [t.desde, t.hacia, t.causa.tipo === 'regla' && t.causa.regla]), [['en_advertencia', 'suspendido', 'corte100']]);
     assert.deepEqual(r.alcanzadas.map((a) => a.regla), ['corte100']);
   });
   test('jumping over both at once goes straight to suspendido, caused by the suspension rule; both are reported reached', () => {
@@ -65,11 +65,11 @@ describe('lifting (downwards)', () => {
   });
   test('a new period whose first observation is already over the limit: lifted, then reached again (two transitions)', () => {
     const r = evaluateRules(rules, suspended, obs('900', { periodo: '2026-04-01' }));
-    assert.deepEqual(r.transiciones.map((t) => [t.desde, t.hacia, t.causa.tipo]), [['suspendido', 'activo', 'periodo'], ['activo', 'advertencia', 'regla']]);
+    assert.deepEqual(r.transiciones.map((t) => [t.desde, t.hacia, t.causa.tipo]), [['suspendido', 'activo', 'periodo'], ['activo', 'en_advertencia', 'regla']]);
   });
-  test('a manual lift of the suspension leaves the warning: suspendido → advertencia with the user; it does not fire again this period', () => {
+  test('a manual lift of the suspension leaves the warning: suspendido → en_advertencia with the user; it does not fire again this period', () => {
     const r = evaluateRules(rules, suspended, obs('1300'), { usuario: 'ana@empresa.uy', reglas: ['corte100'] });
-    assert.deepEqual(r.transiciones.map((t) => [t.desde, t.hacia, t.causa]), [['suspendido', 'advertencia', { tipo: 'manual', usuario: 'ana@empresa.uy', reglas: ['corte100'] }]]);
+    assert.deepEqual(r.transiciones.map((t) => [t.desde, t.hacia, t.causa]), [['suspendido', 'en_advertencia', { tipo: 'manual', usuario: 'ana@empresa.uy', reglas: ['corte100'] }]]);
     assert.equal(r.state.reglas.corte100!.estado, 'levantada');
     assert.equal(evaluateRules(rules, r.state, obs('2000')).transiciones.length, 0);
     // Next period the lift is forgotten and the rule can fire again.

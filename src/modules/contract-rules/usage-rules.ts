@@ -12,7 +12,7 @@
  *   period changes (the rule does not fire again in that period); a `manual` rule is lifted by
  *   nothing else, not even a new period.
  * The state follows the reached rules: `suspendido` if a `suspender` rule is reached, else
- * `advertencia` if an `advertir` rule is, else `activo`. `notificar` rules only report a crossing.
+ * `en_advertencia` if an `advertir` rule is, else `activo`. `notificar` rules only report a crossing.
  * The full state machine, with the manual states, is in contract-states.ts.
  */
 import { Decimal } from 'decimal.js';
@@ -104,7 +104,7 @@ const SEVERITY: Record<RuleAction, number> = { notificar: 0, advertir: 1, suspen
 export function stateFromRules(rules: readonly UsageRule[], reglas: Record<string, RuleStatus>): RuleState {
   let worst = 0;
   for (const r of rules) if (reglas[r.id]?.estado === 'alcanzada') worst = Math.max(worst, SEVERITY[r.accion]);
-  return worst === 2 ? 'suspendido' : worst === 1 ? 'advertencia' : 'activo';
+  return worst === 2 ? 'suspendido' : worst === 1 ? 'en_advertencia' : 'activo';
 }
 
 /** The observed value a rule compares with its threshold. */
@@ -114,7 +114,7 @@ export function observedValue(rule: UsageRule, obs: Pick<Observation, 'unidades'
 
 /**
  * Evaluates `rules` for `observed` after `previous`, with an optional manual lift applied first.
- * Outside activo/advertencia/suspendido (borrador, cancelado, finalizado) nothing changes.
+ * Outside activo/en_advertencia/suspendido (borrador, cancelado, finalizado) nothing changes.
  * Order within one call: period change, then manual lift, then crossings; each step that changes
  * the state adds one transition, so history reads as it happened.
  */

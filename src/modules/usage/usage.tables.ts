@@ -11,8 +11,9 @@ export type Aggregation = (typeof aggregations)[number];
  * Contract states. Part 1 moves contracts between borrador, activo, cancelado and finalizado by hand;
  * part 2 (issue 34) adds the usage-rule transitions into en_advertencia and suspendido.
  */
-export const contractStates = ['borrador', 'activo', 'en_advertencia', 'suspendido', 'cancelado', 'finalizado'] as const;
-export type ContractState = (typeof contractStates)[number];
+// The one list of contract states, with the machine that moves them (contract-rules/contract-states.ts).
+export { contractStates, type ContractState } from '../contract-rules/contract-states.js';
+import { contractStates } from '../contract-rules/contract-states.js';
 
 /** A billable metric (issue 33 point 1). Code, aggregation, property and group keys are frozen once usage exists. */
 export const usageMetrics = pgTable(
