@@ -24,7 +24,7 @@ import { setUpIssuer } from '../src/modules/issued-cfe/issued-cfe.test-setup.js'
 import { connectDatabase } from '../src/platform/db/client.js';
 import { cpuReport, cpuSnapshot, machineReport, machineSnapshot } from './cpu.js';
 import { openLoad, type LoadGenerator } from './load.js';
-import { openBenchDatabase } from './support.js';
+import { eTicketBody, openBenchDatabase } from './support.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createMailer } from '../src/platform/mailer.js';
 
@@ -81,18 +81,7 @@ export async function runEmissionBench(opts: { seconds?: number; connections?: n
     if (created.status !== 201) throw new Error(`bench user: ${created.status} ${JSON.stringify(created.body)}`);
     const cashierToken = (await app.inject({ method: 'POST', url: '/api/auth/login', payload: cashier })).json().accessToken as string;
 
-    const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10); // Uruguay (UTC−3)
-    const bodyOf = (company: { id: number }) => JSON.stringify({
-      idEmpresa: company.id, codComercio: 'C1', codTerminal: 'T1',
-      cfe: {
-        idDoc: { tipoCfe: 101, fechaEmision: today },
-        detalles: [
-          { indicadorFacturacion: 3, nombreItem: 'Yerba 1 kg', cantidad: 2, precioUnitario: '189.90' },
-          { indicadorFacturacion: 2, nombreItem: 'Arroz 1 kg', cantidad: 1, precioUnitario: '64.50' },
-          { indicadorFacturacion: 3, nombreItem: 'Aceite 900 ml', cantidad: 3, precioUnitario: '112.00' },
-        ],
-      },
-    });
+    const bodyOf = (company: { id: number }) => eTicketBody(company.id);
 
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     const request = { url: `${address}/api/v1/comprobante/emitir`, method: 'POST', headers: { authorization: `Bearer ${cashierToken}`, 'content-type': 'application/json' }, bodies: issuers.map(bodyOf) };

@@ -24,7 +24,7 @@ import { caeRanges } from '../src/modules/cae/cae.tables.js';
 import { connectDatabase, type Database } from '../src/platform/db/client.js';
 import { machineReport, machineSnapshot } from './cpu.js';
 import { openLoad, type LoadGenerator } from './load.js';
-import { freePort } from './support.js';
+import { eTicketBody, freePort } from './support.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RUT = '219999830019';
@@ -151,17 +151,7 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
     const idle = await memory();
     say(`memory idle after start: RSS ${idle.rssMb} MB, main heap ${idle.heapUsedMb}/${idle.heapTotalMb} MB, external ${idle.externalMb} MB`);
 
-    const body = JSON.stringify({
-      idEmpresa: company.id, codComercio: 'C1', codTerminal: 'T1',
-      cfe: {
-        idDoc: { tipoCfe: 101, fechaEmision: today },
-        detalles: [
-          { indicadorFacturacion: 3, nombreItem: 'Yerba 1 kg', cantidad: 2, precioUnitario: '189.90' },
-          { indicadorFacturacion: 2, nombreItem: 'Arroz 1 kg', cantidad: 1, precioUnitario: '64.50' },
-          { indicadorFacturacion: 3, nombreItem: 'Aceite 900 ml', cantidad: 3, precioUnitario: '112.00' },
-        ],
-      },
-    });
+    const body = eTicketBody(company.id);
     const counts = async () => {
       const rows = (await db.execute(sql`select estado, count(*)::int as n from issued_cfes where company_id = ${company.id} group by estado`)).rows as Array<{ estado: string; n: number }>;
       const by = Object.fromEntries(rows.map((r) => [r.estado, r.n])) as Record<string, number>;

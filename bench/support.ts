@@ -74,3 +74,22 @@ export async function timeMedian<T>(fn: () => Promise<T>, runs = 3): Promise<{ r
   }
   return { result, medianMs: Number(median(times).toFixed(1)) };
 }
+
+/**
+ * The e-Ticket both emission benches issue (bench/emission.ts, bench/lifecycle.ts): three lines, two
+ * IVA rates, dated today in Uruguay (UTC-3), as the JSON body of POST /api/v1/comprobante/emitir.
+ */
+export function eTicketBody(companyId: number): string {
+  const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10);
+  return JSON.stringify({
+    idEmpresa: companyId, codComercio: 'C1', codTerminal: 'T1',
+    cfe: {
+      idDoc: { tipoCfe: 101, fechaEmision: today },
+      detalles: [
+        { indicadorFacturacion: 3, nombreItem: 'Yerba 1 kg', cantidad: 2, precioUnitario: '189.90' },
+        { indicadorFacturacion: 2, nombreItem: 'Arroz 1 kg', cantidad: 1, precioUnitario: '64.50' },
+        { indicadorFacturacion: 3, nombreItem: 'Aceite 900 ml', cantidad: 3, precioUnitario: '112.00' },
+      ],
+    },
+  });
+}

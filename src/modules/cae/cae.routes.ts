@@ -4,7 +4,7 @@ import { errorBody, errorResponses } from '../../platform/http/error-body.js';
 import { paged } from '../../platform/http/paging.js';
 import { requireActor } from '../../platform/http/tenancy.js';
 import { assertCompanyRefs } from '../../platform/http/company-refs.js';
-import { readMultipart } from './cae.upload.js';
+import { readMultipart } from '../../platform/http/multipart.js';
 import * as s from './cae.schemas.js';
 import type { CaeService } from './cae.service.js';
 

@@ -5,7 +5,7 @@ import { errorBody, errorResponses } from '../../platform/http/error-body.js';
 import { requireActor } from '../../platform/http/tenancy.js';
 import * as s from './certificates.schemas.js';
 import type { CertificatesService } from './certificates.service.js';
-import { readMultipart } from './certificates.upload.js';
+import { readMultipart } from '../../platform/http/multipart.js';
 
 export function certificatesRoutes(certs: CertificatesService): FastifyPluginAsyncZod {
   return async (app) => {

@@ -56,7 +56,7 @@ export function createRecovery(deps: RecoveryDeps) {
 
   /** Asks DGI what it holds of one envelope and applies it. */
   async function recoverEnvelope(envelopeId: number): Promise<string> {
-    const env = await repo.findEnvelope(db, envelopeId);
+    const env = await repo.findEnvelopeState(db, envelopeId);
     if (!env) return 'skipped';
     // Received with DGI's ids (e.g. polls exhausted): ask for the ACKCFE again.
     if ((env.estado === 'recibido' || env.estado === 'error') && env.idReceptor && env.token) {

@@ -52,6 +52,11 @@ export function createSubmissionWorker(deps: SubmissionWorkerDeps) {
 
   /** One envelope from the company's oldest pending CFEs; null when nothing is pending. */
   async function createEnvelope(companyId: number) {
+    return (await nextEnvelope(companyId))?.env ?? null;
+  }
+
+  /** `full`: the claim hit a limit, so more CFEs may be waiting right now. */
+  async function nextEnvelope(companyId: number) {
     const mode = await repo.getSettings(db, companyId);
     const cert = await deps.certificateOf(companyId);
     return db.transaction(async (tx) => {
@@ -73,7 +78,7 @@ export function createSubmissionWorker(deps: SubmissionWorkerDeps) {
         issuedCfeId: c.id, companyId, from: 'firmado' as const, to: 'en_cola_dgi' as const, referencia: `sobre:${env.id}`, mensaje: `Sobre Idemisor ${idEmisor}`,
       })));
       await enqueueSend(tx, env.id);
-      return env;
+      return { env, full: pending.length === settings.maxCfePerEnvelope || batch.length < pending.length };
     });
   }
 
@@ -81,7 +86,16 @@ export function createSubmissionWorker(deps: SubmissionWorkerDeps) {
     let created = 0;
     for (const companyId of await deps.cfes.companiesWithPending(db)) {
       try {
-        while (await createEnvelope(companyId)) created++;
+        // Only full envelopes are chained. A part-filled one means the backlog is gone; CFEs signed
+        // from now on wake another run after the debounce (dgi-submission.waker.ts), so under load
+        // envelopes fill up (~190 CFE at 700/s instead of ~64): each envelope costs two signed SOAP
+        // calls, the simulator's (or DGI's) answers and ~20 statements, whatever its size.
+        for (;;) {
+          const next = await nextEnvelope(companyId);
+          if (!next) break;
+          created++;
+          if (!next.full) break;
+        }
       } catch (err) {
         logger.error({ err, companyId }, 'DGI submission: could not build an envelope');
       }
@@ -145,7 +159,7 @@ export function createSubmissionWorker(deps: SubmissionWorkerDeps) {
   }
 
   async function pollEnvelope(id: number): Promise<string> {
-    const env = await repo.findEnvelope(db, id);
+    const env = await repo.findEnvelopeState(db, id);
     if (!env || env.estado !== 'recibido' || !env.idReceptor || !env.token) return 'skipped';
     const attempt = env.pollAttempts + 1;
     await repo.updateEnvelope(db, id, { pollAttempts: attempt });
