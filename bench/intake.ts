@@ -13,6 +13,7 @@ import { createTestCa, issueTestCertificate } from '../src/platform/crypto/pki.j
 import { buildEnvioCfeEntreEmpresas, createSigningContext, formatTmstFirma, sampleCfe, signCfe } from '../src/modules/emission/index.js';
 import { createReceivedCfeService } from '../src/modules/received-cfe/received-cfe.service.js';
 import type { Mailer } from '../src/platform/mailer.js';
+import { postgresServerCpu } from './cpu.js';
 import { openBenchDatabase } from './support.js';
 
 const ISSUER = '219999830019';
@@ -57,6 +58,8 @@ export async function runIntakeBench(options: { envelopes?: number; workers?: nu
     const warm = Buffer.from(docs[0].toString('utf8').replace(/<DGICFE:Idemisor>1</, '<DGICFE:Idemisor>999999<'));
     await database.db.transaction((tx) => service.intakeIn(tx, company.id, warm, { canal: 'correo', emailRespuesta: null }));
     await database.db.execute(sql`delete from received_cfe_history; delete from received_cfes; delete from received_answers; delete from received_envelopes`);
+    const dbName = new URL(bench.url).pathname.slice(1);
+    const pg0 = postgresServerCpu(dbName);
     const cpu0 = process.cpuUsage();
     const start = performance.now();
     let pending = 0;
@@ -66,16 +69,18 @@ export async function runIntakeBench(options: { envelopes?: number; workers?: nu
     }
     const seconds = (performance.now() - start) / 1000;
     const cpu = process.cpuUsage(cpu0);
+    const pgMs = postgresServerCpu(dbName) - pg0;
     const total = envelopes * PER_ENVELOPE;
     if (pending !== total) throw new Error(`expected ${total} CFE registered as pendiente, got ${pending}`);
     const results = {
       intakeCfePerSec: Math.round(total / seconds),
       intakeCpuMsPerCfe: Number(((cpu.user + cpu.system) / 1000 / total).toFixed(3)),
+      intakePostgresCpuMsPerCfe: Number((pgMs / total).toFixed(3)),
       intakeEnvelopes: envelopes,
       intakeVerifyWorkers: workers,
       rawRsa2048VerifyPerSecOneCore: rawRsaVerifyPerSec(),
     };
-    console.log(`intake: ${total} CFE in ${envelopes} envelopes of ${PER_ENVELOPE}: ${results.intakeCfePerSec} CFE/s, ${results.intakeCpuMsPerCfe} ms CPU per CFE (this process and its ${workers} verify workers; PostgreSQL apart); raw RSA-2048 verify ${results.rawRsa2048VerifyPerSecOneCore}/s on one core`);
+    console.log(`intake: ${total} CFE in ${envelopes} envelopes of ${PER_ENVELOPE}: ${results.intakeCfePerSec} CFE/s, ${results.intakeCpuMsPerCfe} ms CPU per CFE in this process and its ${workers} verify workers + ${results.intakePostgresCpuMsPerCfe} ms in PostgreSQL; raw RSA-2048 verify ${results.rawRsa2048VerifyPerSecOneCore}/s on one core`);
     return results;
   } finally {
     await database.close();
