@@ -112,6 +112,8 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
   let cfes: EnvelopeCfe[];
   let env: ReceivedEnvelopeRow | undefined;
   let certificate: string | null = null;
+  // An envelope's CFEs are verified (worker threads) while its row and ACKSobre are written here.
+  let early: { cfes: EnvelopeCfe[]; fiscal: Promise<Array<FiscalData | undefined>> } | undefined;
   if (isSingleCfe) {
     // A lone signed CFE uploaded by a user: no envelope (see loneCfeEnvelope for its answers).
     cfes = [{ nroOrdinal: 1, xml: text, adenda: null, checks: [], motivos: [] }];
@@ -124,6 +126,7 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
     }
   } else {
     const reading = readEnvelope(bytes, companyRut);
+    early = { cfes: reading.cfes, fiscal: ports.verifier.verify(reading.cfes, { certificate: reading.certificate, companyRut, xsdInEnvelope: true }) };
     if (reading.estado === 'AS' && reading.certificate && ports.issuerTrust) {
       const pem = `-----BEGIN CERTIFICATE-----\n${reading.certificate.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`;
       const problems = await ports.issuerTrust.check(pem, reading.fecha ? new Date(reading.fecha) : new Date());
@@ -156,7 +159,9 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
 
   const days = await ports.responseDays(companyId);
   const values: (typeof receivedCfes.$inferInsert)[] = [];
-  const fiscal = await ports.verifier.verify(cfes, { certificate, companyRut, xsdInEnvelope: !!env });
+  // (A trust or S20 refusal dropped the envelope's CFEs: nothing of that verification is used.)
+  const earlyFiscal = await early?.fiscal;
+  const fiscal = early?.cfes === cfes ? earlyFiscal! : await ports.verifier.verify(cfes, { certificate, companyRut, xsdInEnvelope: !!env });
   const read = cfes.map((c, i) => ({ c, data: fiscal[i] }));
   const identity = (d: FiscalData | undefined) =>
     d?.rutEmisor && d.tipoCfe !== null && d.serie && d.numero !== null ? { rutEmisor: d.rutEmisor, tipoCfe: d.tipoCfe, serie: d.serie, numero: d.numero } : undefined;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import {
   receivedAnswers, receivedCfeHistory, receivedCfes, receivedCounters, receivedEnvelopes,
@@ -34,8 +34,14 @@ export async function acceptedEnvelopeBytes(db: DbOrTx, companyId: number, rutEm
   return rows.map((r) => r.bytes);
 }
 
+// What an insert reads back: not the bytes or the XML just written (an envelope is up to 2 MB, sent back
+// hex-encoded and decoded again; a CFE's XML and datos are KBs each, datos parsed again as JSON).
+const { bytes: _envelopeBytes, ...envelopeWritten } = getTableColumns(receivedEnvelopes);
+const { xml: _cfeXml, datos: _cfeDatos, ...cfeWritten } = getTableColumns(receivedCfes);
+
 export async function insertEnvelope(tx: DbOrTx, values: typeof receivedEnvelopes.$inferInsert): Promise<ReceivedEnvelopeRow> {
-  return (await tx.insert(receivedEnvelopes).values(values).returning())[0];
+  const [row] = await tx.insert(receivedEnvelopes).values(values).returning(envelopeWritten);
+  return { ...row, bytes: values.bytes };
 }
 
 export async function findEnvelope(db: DbOrTx, id: number): Promise<ReceivedEnvelopeRow | undefined> {
@@ -61,8 +67,11 @@ export async function liveIdentities(db: DbOrTx, companyId: number, keys: Array<
   return new Set(r.rows.map((row: { rut_emisor: string; tipo_cfe: number; serie: string; numero: number }) => `${row.rut_emisor}/${row.tipo_cfe}/${row.serie}/${row.numero}`));
 }
 
+/** Inserts the rows (secuencia unique per company) and returns them as stored, in the order given. */
 export async function insertCfes(tx: DbOrTx, rows: (typeof receivedCfes.$inferInsert)[]): Promise<ReceivedCfeRow[]> {
-  return rows.length ? tx.insert(receivedCfes).values(rows).returning() : [];
+  if (!rows.length) return [];
+  const written = new Map((await tx.insert(receivedCfes).values(rows).returning(cfeWritten)).map((r) => [r.secuencia, r]));
+  return rows.map((v) => ({ ...written.get(v.secuencia)!, xml: v.xml, datos: v.datos ?? null }));
 }
 
 export async function cfesOfEnvelope(db: DbOrTx, envelopeId: number): Promise<ReceivedCfeRow[]> {
