@@ -202,9 +202,8 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
     env = await repo.insertEnvelope(tx, loneCfeEnvelope(companyId, companyRut, k, bytes, sha256, source));
     values[0].envelopeId = env.id;
   }
-  const rows = await repo.insertCfes(tx, values);
+  const rows = await repo.insertCfes(tx, values, `Recibido por ${source.canal}`);
   await repo.setCounter(tx, companyId, last);
-  await repo.insertHistory(tx, rows.map((r) => ({ receivedCfeId: r.id, estado: r.estado, motivos: r.motivos.length ? r.motivos : null, mensaje: `Recibido por ${source.canal}` })));
   const views = rows.map((r) => receivedCfeView(r, env));
   await ports.recordEvents(tx, views.map((v) => ({ type: 'CfeRecibido.Registrado' as const, companyId, resource: v })));
   // Format rejections and duplicates are answered at once (BE); the rest waits for the company's decision.
