@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import { connectDatabase } from '../src/platform/db/client.js';
 import { createTestCa, issueTestCertificate } from '../src/platform/crypto/pki.js';
 import { buildEnvioCfeEntreEmpresas, createSigningContext, formatTmstFirma, sampleCfe, signCfe } from '../src/modules/emission/index.js';
+import { createEventsService } from '../src/modules/events/events.service.js';
 import { createReceivedCfeService } from '../src/modules/received-cfe/received-cfe.service.js';
 import type { Mailer } from '../src/platform/mailer.js';
 import { postgresServerCpu } from './cpu.js';
@@ -51,7 +52,8 @@ export async function runIntakeBench(options: { envelopes?: number; workers?: nu
   try {
     const [company] = (await database.db.execute(sql`insert into companies (rut, razon_social) values (${RECEIVER}, 'Receptor SA') returning id`)).rows as Array<{ id: number }>;
     const service = createReceivedCfeService({
-      db: database.db, mailer: undefined as unknown as Mailer, events: { recordMany: async () => undefined },
+      // The real outbox: each CFE's CfeRecibido.Registrado is written in the envelope's transaction, as in the service.
+      db: database.db, mailer: undefined as unknown as Mailer, events: createEventsService({ db: database.db }),
       rutOf: async () => RECEIVER, settingsOf: async () => ({}), signingContext: async () => undefined, defaultResponseDays: 30, verifyWorkers: workers,
     });
     // Warm-up: one envelope of another issuer number range, not counted.
