@@ -215,6 +215,20 @@ describe('errors', () => {
     assert.equal(dup.body.cfes[0].motivos[0].codigo, 'E02');
   });
 
+  test('CFEs are verified with the Caratula certificate the envelope\'s parse reads, not what the cut before parsing took', async () => {
+    const cfe = await issueToB('Arroz');
+    const envelope = await envelopeFromA([cfe.id]);
+    // A comment inside the certificate's text: the parse reads the certificate without it, the text
+    // cut that starts the CFEs' verification reads a truncated one (E04 for all): that work is redone.
+    const commented = envelope.replace(/(<(?:\w+:)?X509Certificate>[A-Za-z0-9+/]{10})/, '$1<!-- nota -->');
+    assert.notEqual(commented, envelope);
+    const r = await importar(commented);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.sobre.estado, 'AS', JSON.stringify(r.body.sobre));
+    assert.equal(r.body.cfes[0].estado, 'pendiente', JSON.stringify(r.body.cfes[0].verificaciones));
+    assert.ok(r.body.cfes[0].verificaciones.some((v: { control: string; ok: boolean }) => v.control === 'firma' && v.ok));
+  });
+
   test('a company without a certificate still registers the envelope; its answers wait as sin_certificado; a CFE for another receiver is BE E05', async () => {
     const c = await insertCompany(t);
     const cfe = await issueToB('Harina');

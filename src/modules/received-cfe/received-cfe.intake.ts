@@ -14,7 +14,7 @@ import type { DbOrTx } from '../../platform/db/client.js';
 import { createSigningContext, formatTmstFirma, type SigningContext } from '../emission/index.js';
 import { answerFileName, buildAckCfe, buildAckSobre, CFE_MOTIVES, signAnswer, type CfeAnswer } from './received-cfe.answers.js';
 import { caratulaCertificateFor, decodeXmlBytes, hasDoctype, readEnvelope, SOBRE_GLOSAS, type EnvelopeCfe } from './received-cfe.envelope.js';
-import type { CfeVerifier } from './received-cfe.verify.js';
+import { applyVerified, type CfeVerified, type CfeVerifier } from './received-cfe.verify.js';
 import { receivedErrors as E } from './received-cfe.errors.js';
 import * as repo from './received-cfe.repository.js';
 import type { Motive, ReceivedCfeRow, ReceivedCfeState, ReceivedEnvelopeRow, receivedCfes, receivedEnvelopes } from './received-cfe.tables.js';
@@ -112,8 +112,9 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
   let cfes: EnvelopeCfe[];
   let env: ReceivedEnvelopeRow | undefined;
   let certificate: string | null = null;
-  // An envelope's CFEs are verified (worker threads) while its row and ACKSobre are written here.
-  let early: { cfes: EnvelopeCfe[]; fiscal: Promise<Array<FiscalData | undefined>> } | undefined;
+  // An envelope's CFEs are verified (worker threads) from the moment they are cut from its text, while
+  // the envelope is parsed and checked, and its row and ACKSobre written, here.
+  let early: { xmls: string[]; certificate: string | null; results: Promise<CfeVerified[]> } | undefined;
   if (isSingleCfe) {
     // A lone signed CFE uploaded by a user: no envelope (see loneCfeEnvelope for its answers).
     cfes = [{ nroOrdinal: 1, xml: text, adenda: null, checks: [], motivos: [] }];
@@ -125,8 +126,10 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
         : { control: 'certificado', ok: false, detalle: 'El CFE nombra su certificado por X509IssuerSerial y ningún sobre recibido del emisor lo trae: suba el sobre.' });
     }
   } else {
-    const reading = readEnvelope(bytes, companyRut);
-    early = { cfes: reading.cfes, fiscal: ports.verifier.verify(reading.cfes, { certificate: reading.certificate, companyRut, xsdInEnvelope: true }) };
+    const reading = readEnvelope(bytes, companyRut, (cut) => {
+      const xmls = cut.cfes.filter((x) => x !== null);
+      if (xmls.length === cut.cfes.length) early = { xmls, certificate: cut.certificate, results: ports.verifier.check(xmls, { certificate: cut.certificate, companyRut, xsdInEnvelope: true }) };
+    });
     if (reading.estado === 'AS' && reading.certificate && ports.issuerTrust) {
       const pem = `-----BEGIN CERTIFICATE-----\n${reading.certificate.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`;
       const problems = await ports.issuerTrust.check(pem, reading.fecha ? new Date(reading.fecha) : new Date());
@@ -159,9 +162,11 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
 
   const days = await ports.responseDays(companyId);
   const values: (typeof receivedCfes.$inferInsert)[] = [];
-  // (A trust or S20 refusal dropped the envelope's CFEs: nothing of that verification is used.)
-  const earlyFiscal = await early?.fiscal;
-  const fiscal = early?.cfes === cfes ? earlyFiscal! : await ports.verifier.verify(cfes, { certificate, companyRut, xsdInEnvelope: !!env });
+  // What was started at the cut counts only for the very CFEs and certificate the envelope's checks
+  // kept (a refused envelope keeps none, or those before the refusing one).
+  const earlyResults = await early?.results;
+  const same = !!env && !!early && early.certificate === certificate && early.xmls.length === cfes.length && cfes.every((c, i) => c.xml === early!.xmls[i]);
+  const fiscal = applyVerified(cfes, same ? earlyResults! : await ports.verifier.check(cfes.map((c) => c.xml), { certificate, companyRut, xsdInEnvelope: !!env }));
   const read = cfes.map((c, i) => ({ c, data: fiscal[i] }));
   const identity = (d: FiscalData | undefined) =>
     d?.rutEmisor && d.tipoCfe !== null && d.serie && d.numero !== null ? { rutEmisor: d.rutEmisor, tipoCfe: d.tipoCfe, serie: d.serie, numero: d.numero } : undefined;
