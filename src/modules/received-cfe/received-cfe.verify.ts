@@ -90,9 +90,16 @@ export function verifyCfes(task: CfeVerifyTask): CfeVerified[] {
 }
 
 export interface CfeVerifier {
-  /** Each CFE's checks, motives and fiscal data, in order. Never rejects (each check reports its own failure). */
-  check(xmls: string[], opts: Omit<CfeVerifyTask, 'xmls'>): Promise<CfeVerified[]>;
+  /**
+   * Each CFE's checks, motives and fiscal data, as the results of consecutive slices of `xmls` in
+   * order: with worker threads each slice is a task of its own, so the caller stores the first
+   * slices while the others are still verified. Never rejects (each check reports its own failure).
+   */
+  check(xmls: string[], opts: Omit<CfeVerifyTask, 'xmls'>): Array<Promise<CfeVerified[]>>;
 }
+
+/** CFEs per worker task: small enough that storing an envelope's first slices overlaps verifying the rest. */
+const SLICE = 32;
 
 /** Adds each CFE's checks and motives to it; returns the fiscal data of each, in order. */
 export function applyVerified(cfes: EnvelopeCfe[], results: CfeVerified[]): Array<FiscalData | undefined> {
@@ -108,15 +115,18 @@ export function createCfeVerifier(opts: { workers: number }): CfeVerifier {
     ? createWorkerPool<CfeVerifyTask, CfeVerified[]>({ entry: new URL('./received-cfe.verify-worker.ts', import.meta.url), size: opts.workers, name: 'cfe-verify' })
     : undefined;
   return {
-    async check(xmls, o) {
-      if (!pool || xmls.length < 8) return verifyCfes({ ...o, xmls });
-      // Two chunks per worker: the pool hands each to the least busy one, so a slower core takes fewer.
-      const size = Math.ceil(xmls.length / (pool.size * 2));
-      const chunks: Array<Promise<CfeVerified[]>> = [];
-      for (let i = 0; i < xmls.length; i += size) chunks.push(pool.run({ ...o, xmls: xmls.slice(i, i + size) }));
-      // verifyCfes does not throw (each check reports its own failure): a rejection is the pool's (a
-      // worker died), and the envelope is verified here rather than failing the mail's intake.
-      return Promise.all(chunks).then((r) => r.flat(), () => verifyCfes({ ...o, xmls }));
+    check(xmls, o) {
+      if (!pool || xmls.length < 8) return [Promise.resolve(verifyCfes({ ...o, xmls }))];
+      // At least two slices per worker: the pool hands each to the least busy one, so a slower core takes fewer.
+      const size = Math.ceil(xmls.length / Math.max(pool.size * 2, Math.ceil(xmls.length / SLICE)));
+      const slices: Array<Promise<CfeVerified[]>> = [];
+      for (let i = 0; i < xmls.length; i += size) {
+        const task = { ...o, xmls: xmls.slice(i, i + size) };
+        // verifyCfes does not throw (each check reports its own failure): a rejection is the pool's (a
+        // worker died), and the slice is verified here rather than failing the mail's intake.
+        slices.push(pool.run(task).catch(() => verifyCfes(task)));
+      }
+      return slices;
     },
   };
 }
