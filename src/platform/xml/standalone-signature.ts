@@ -84,9 +84,9 @@ export function childSpans(xml: string, from: number): ElementSpan[] | null {
         } else if (c === 0x22 || c === 0x27) quote = c;
         else if (c === 0x3e) break;
       }
-      const name = /^[^\s/>]+/.exec(xml.slice(i + 1, j))?.[0] ?? '';
       const empty = xml.charCodeAt(j - 1) === 0x2f;
-      if (depth === 1) current = { name, start: i, end: -1 };
+      // Only the children's names are wanted (a CFE has ~80 elements below them).
+      if (depth === 1) current = { name: /^[^\s/>]+/.exec(xml.slice(i + 1, j))?.[0] ?? '', start: i, end: -1 };
       if (!empty) depth++;
       else if (depth === 1 && current) {
         current.end = j + 1;
