@@ -1,9 +1,12 @@
 /**
  * Received-CFE intake (issue 30 point 8): envelopes of 250 signed e-Facturas from another issuer,
  * each verified (envelope XSD, CFE XSD, XMLDSig, duplicates) and stored by the real pipeline on a real
- * database, one transaction per envelope as the mailbox poller runs it. Prints CFE/s and, measured in
- * the same run, the raw RSA-2048 verification rate of one core (the floor of signature checking).
- * Run: `npx tsx bench/intake.ts` (or `npm run bench`).
+ * database (events into the real outbox), one transaction per envelope as the mailbox poller runs it.
+ * Prints CFE/s, CPU per CFE of node (this process and its verify workers) and of PostgreSQL (its own
+ * server), how much of the cores other programs took meanwhile (a shared VM), and, measured in the
+ * same run, the raw RSA-2048 verification rate of one core (the floor of signature checking).
+ * Run: `npx tsx --v8-pool-size=1 bench/intake.ts` (the flag `npm start` and `npm run bench` run Node
+ * with; without it V8's four helper threads add JIT and GC work), or `npm run bench`.
  */
 import { createVerify, createSign, generateKeyPairSync } from 'node:crypto';
 import { availableParallelism } from 'node:os';
