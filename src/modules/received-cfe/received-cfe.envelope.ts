@@ -117,6 +117,9 @@ export function readEnvelope(bytes: Buffer, companyRut: string, onCut?: (cut: En
   const fail = (control: string, m: Motive) => {
     reading.checks.push({ control, ok: false, codigo: m.codigo, detalle: m.detalle ?? undefined });
     reading.motivos.push(m);
+    // A BS envelope is refused whole: none of its CFEs is registered, not even those read before the
+    // one that failed (S02/S06 are found CFE by CFE).
+    reading.cfes = [];
     return reading;
   };
   const pass = (control: string) => reading.checks.push({ control, ok: true });

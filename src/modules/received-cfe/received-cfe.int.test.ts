@@ -209,6 +209,14 @@ describe('happy path', () => {
     assert.deepEqual(events, { n: 71 });
     const ackCfe = (await t.db.execute(sql`select count(*)::int as n from received_answers where envelope_id = ${r.body.sobre.id} and tipo = 'ACKCFE'`)).rows[0];
     assert.deepEqual(ackCfe, { n: 1 });
+    // A CFE of another issuer in the middle refuses the whole envelope (S02): none of its CFEs is registered.
+    const foreign = sampleCfe(111, { Nro: 2001, lines: 1 });
+    foreign.Emisor = { ...foreign.Emisor, RUCEmisor: '211111110019' };
+    const s02 = await importar(envelopeOf(3, [sign(2000), signCfe(foreign, ctx).xml, sign(2002)]), admin, rcv.id);
+    assert.equal(s02.status, 200, JSON.stringify(s02.body).slice(0, 500));
+    assert.equal(s02.body.sobre.estado, 'BS');
+    assert.equal(s02.body.sobre.motivos[0].codigo, 'S02');
+    assert.deepEqual(s02.body.cfes, []);
   });
 });
 
