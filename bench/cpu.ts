@@ -82,3 +82,41 @@ export function machineReport(before: ReturnType<typeof machineSnapshot>, after:
   const pct = (x: number) => Math.round((x / total) * 1000) / 10;
   return { busy: pct(busy), idle: pct(idle), steal: pct(steal) };
 }
+
+/**
+ * CPU (ms) of the one PostgreSQL server that has backends on database `dbName` (its postmaster,
+ * background processes and backends, reaped children included), not of other servers on the machine.
+ */
+export function postgresServerCpu(dbName: string): number {
+  const stat = (p: string) => {
+    try {
+      const s = fs.readFileSync(`/proc/${p}/stat`, 'latin1');
+      const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+      return { ppid: f[1], own: (Number(f[11]) + Number(f[12])) * TICK_MS, reaped: (Number(f[13]) + Number(f[14])) * TICK_MS };
+    } catch {
+      return undefined;
+    }
+  };
+  let pids: string[] = [];
+  try { pids = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)); } catch { return 0; }
+  let postmaster: string | undefined;
+  for (const p of pids) {
+    try {
+      if (fs.readFileSync(`/proc/${p}/cmdline`, 'latin1').startsWith(`postgres: `) && fs.readFileSync(`/proc/${p}/cmdline`, 'latin1').includes(` ${dbName} `)) {
+        postmaster = stat(p)?.ppid;
+        break;
+      }
+    } catch {
+      // gone
+    }
+  }
+  if (!postmaster) return 0;
+  let ms = 0;
+  const pm = stat(postmaster);
+  if (pm) ms += pm.own + pm.reaped;
+  for (const p of pids) {
+    const s = stat(p);
+    if (s && s.ppid === postmaster) ms += s.own;
+  }
+  return ms;
+}

@@ -45,6 +45,30 @@ export interface EnvelopeReading {
   cfes: EnvelopeCfe[];
 }
 
+/**
+ * An envelope's CFEs as the bytes they were sent with and the Caratula's certificate, cut from the
+ * text before it is parsed, so that their verification (worker threads) runs while the envelope is
+ * parsed and validated. Null when the text does not delimit (readEnvelope's parse then says why).
+ * `cfes[i]` is null when the i-th CFE_Adenda has no CFE.
+ */
+export interface EnvelopeCut {
+  cfes: Array<string | null>;
+  /** Base64 of the Caratula's X509Certificate as the text writes it (whitespace removed). */
+  certificate: string | null;
+}
+
+export function cutEnvelope(xml: string): EnvelopeCut | null {
+  const spans = rootChildSpans(xml);
+  if (!spans) return null;
+  const caratula = spans.find((sp) => localName(sp.name) === 'Caratula');
+  const certificate = caratula ? /<(?:[\w.-]+:)?X509Certificate>([^<]*)<\//.exec(xml.slice(caratula.start, caratula.end))?.[1].replace(/\s+/g, '') || null : null;
+  const cfes = spans.filter((sp) => localName(sp.name) === 'CFE_Adenda').map((item) => {
+    const cfe = (childSpans(xml, item.start) ?? []).find((sp) => localName(sp.name) === 'CFE');
+    return cfe ? standaloneCfe(xml.slice(cfe.start, cfe.end), cfe.name) : null;
+  });
+  return { cfes, certificate };
+}
+
 const motive = (codigo: string, detalle?: string): Motive => ({ codigo, glosa: SOBRE_GLOSAS[codigo], detalle: detalle?.slice(0, 500) ?? null });
 
 /** DGI's samples are ISO-8859-1 (BRIEF 5); the declaration says which. */
@@ -80,8 +104,12 @@ function certificateChecks(b64: string | null, rutEmisor: string | null, fecha: 
   return { cert };
 }
 
-/** Reads and checks one envelope for the company whose RUT is `companyRut`. */
-export function readEnvelope(bytes: Buffer, companyRut: string): EnvelopeReading {
+/**
+ * Reads and checks one envelope for the company whose RUT is `companyRut`. `onCut` is handed the
+ * envelope's CFEs as soon as they are cut from the text, before the envelope's parse and checks; the
+ * CFEs the reading returns are those very strings (compare them to use what was started with them).
+ */
+export function readEnvelope(bytes: Buffer, companyRut: string, onCut?: (cut: EnvelopeCut) => void): EnvelopeReading {
   const reading: EnvelopeReading = {
     sha256: createHash('sha256').update(bytes).digest('hex'),
     estado: 'BS', motivos: [], checks: [], rutEmisor: null, rutReceptor: null, idemisor: null, fecha: null, cantCfe: null, certificate: null, cfes: [],
@@ -89,6 +117,9 @@ export function readEnvelope(bytes: Buffer, companyRut: string): EnvelopeReading
   const fail = (control: string, m: Motive) => {
     reading.checks.push({ control, ok: false, codigo: m.codigo, detalle: m.detalle ?? undefined });
     reading.motivos.push(m);
+    // A BS envelope is refused whole: none of its CFEs is registered, not even those read before the
+    // one that failed (S02/S06 are found CFE by CFE).
+    reading.cfes = [];
     return reading;
   };
   const pass = (control: string) => reading.checks.push({ control, ok: true });
@@ -97,6 +128,8 @@ export function readEnvelope(bytes: Buffer, companyRut: string): EnvelopeReading
   pass('tamano');
   const xml = decodeXmlBytes(bytes);
   if (hasDoctype(xml)) return fail('formato', motive('S01', 'El documento trae DOCTYPE o entidades: no se procesa.'));
+  const cut = cutEnvelope(xml);
+  if (cut && onCut) onCut(cut);
   // One libxml2 parse (from the bytes, so libxml2 honours the declared encoding) serves the XSD check
   // and the reading of the Caratula and each CFE; xmldom built a second DOM (~1 ms a CFE).
   let doc: XmlDocument;
@@ -106,7 +139,7 @@ export function readEnvelope(bytes: Buffer, companyRut: string): EnvelopeReading
     return fail('formato', motive('S01', `No es XML bien formado: ${(err as Error).message}`));
   }
   try {
-    return readParsed(doc, xml, companyRut, reading, fail, pass);
+    return readParsed(doc, cut, companyRut, reading, fail, pass);
   } finally {
     doc.dispose();
   }
@@ -117,7 +150,7 @@ const PARSE_OPTIONS = ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_COMPAC
 const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
 
 function readParsed(
-  doc: XmlDocument, xml: string, companyRut: string, reading: EnvelopeReading,
+  doc: XmlDocument, cut: EnvelopeCut | null, companyRut: string, reading: EnvelopeReading,
   fail: (control: string, m: Motive) => EnvelopeReading, pass: (control: string) => void,
 ): EnvelopeReading {
   const root = doc.root;
@@ -153,13 +186,12 @@ function readParsed(
 
   // Each CFE is cut out of the text as the bytes it was sent with (BRIEF 3: its signature covers it as a
   // standalone document), never re-serialised from a DOM (which would change CR, U+0085, U+2028...).
-  const itemSpans = (rootChildSpans(xml) ?? []).filter((sp) => localName(sp.name) === 'CFE_Adenda');
   for (let i = 0; i < items.length; i += 1) {
     const cfeEl = child(items[i], 'CFE');
     const adendaEl = child(items[i], 'Adenda');
-    const cfeSpan = itemSpans[i] && (childSpans(xml, itemSpans[i].start) ?? []).find((sp) => localName(sp.name) === 'CFE');
-    if (!cfeEl || !cfeSpan) return fail('formato', motive('S04', `El elemento CFE_Adenda ${i + 1} no trae CFE.`));
-    const cfe: EnvelopeCfe = { nroOrdinal: i + 1, xml: standaloneCfe(xml.slice(cfeSpan.start, cfeSpan.end), cfeSpan.name), adenda: adendaEl?.content ?? null, checks: [], motivos: [] };
+    const text = cut?.cfes.length === items.length ? cut.cfes[i] : null;
+    if (!cfeEl || !text) return fail('formato', motive('S04', `El elemento CFE_Adenda ${i + 1} no trae CFE.`));
+    const cfe: EnvelopeCfe = { nroOrdinal: i + 1, xml: text, adenda: adendaEl?.content ?? null, checks: [], motivos: [] };
     reading.cfes.push(cfe);
     // S02: every CFE is the envelope issuer's (the XSD fixed the path: CFE/<branch>/Encabezado/Emisor/RUCEmisor).
     const branch = children(cfeEl).find((e) => e.namespaceUri === CFE_NAMESPACE && e.name !== 'Signature');

@@ -8,7 +8,9 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { createUser, insertCompany } from '../../../test/support/factories.js';
+import { createTestCa, issueTestCertificate } from '../../platform/crypto/pki.js';
 import { validateXml } from '../../platform/xml/xsd.js';
+import { buildEnvioCfeEntreEmpresas, createSigningContext, formatTmstFirma, sampleCfe, signCfe } from '../emission/index.js';
 import { setUpDgiIssuer, today } from '../dgi-submission/dgi-submission.test-helpers.js';
 
 let t: TestApp;
@@ -175,6 +177,47 @@ describe('happy path', () => {
     const rows = (await t.db.execute(sql`select count(*)::int as n from received_cfes where company_id = ${b.id} and numero = ${cfe.numero} and serie = ${cfe.serie}`)).rows[0] as { n: number };
     assert.equal(rows.n, 1, 'nothing stored for the refused copy');
   });
+
+  test('a 70-CFE envelope, verified and stored slice by slice: secuencia in order, E02 for a repeat across slices and for one received before, E04 for a tampered one, one event each', async () => {
+    const ca = createTestCa();
+    const cert = issueTestCertificate(ca, { rut: '219999830019', name: 'Empresa Demo S.A.' });
+    const ctx = createSigningContext({ privateKey: cert.keyPem, certificate: cert.certPem });
+    const rcv = await insertCompany(t, { rut: '214844360018' }); // sampleCfe's receiver
+    const sign = (nro: number) => signCfe(sampleCfe(111, { Nro: nro, lines: 1 }), ctx).xml;
+    const envelopeOf = (idEmisor: number, xmls: string[]) => buildEnvioCfeEntreEmpresas({
+      rutReceptor: rcv.rut, rucEmisor: '219999830019', idEmisor, fecha: formatTmstFirma(new Date()), certificateDerBase64: ctx.certificate.der.toString('base64'),
+      items: xmls.map((cfe, i) => ({ cfe, adenda: `OC ${i}` })),
+    });
+    assert.equal((await importar(envelopeOf(1, [sign(1000)]), admin, rcv.id)).body.cfes[0].estado, 'pendiente');
+    const nros = Array.from({ length: 70 }, (_, i) => i + 1);
+    nros[59] = 5; // a repeat of the 5th, two slices later
+    nros[65] = 1000; // received in the envelope before
+    const xmls = nros.map(sign);
+    xmls[30] = xmls[30].replace('<Nro>31</Nro>', '<Nro>310</Nro>');
+    const r = await importar(envelopeOf(2, xmls), admin, rcv.id);
+    assert.equal(r.status, 200, JSON.stringify(r.body).slice(0, 500));
+    assert.equal(r.body.sobre.estado, 'AS');
+    const cfes = r.body.cfes as Array<{ id: number; secuencia: number; numero: number; estado: string; motivos: Array<{ codigo: string }>; sobre: { nroOrdinal: number } }>;
+    assert.deepEqual(cfes.map((c) => c.sobre.nroOrdinal), nros.map((_, i) => i + 1));
+    assert.deepEqual(cfes.map((c) => c.secuencia), nros.map((_, i) => i + 2));
+    const odd = cfes.filter((c) => c.estado !== 'pendiente').map((c) => [c.sobre.nroOrdinal, c.estado, c.motivos.map((m) => m.codigo).join()]);
+    assert.deepEqual(odd, [[31, 'rechazado_formato', 'E04'], [60, 'duplicado', 'E02'], [66, 'duplicado', 'E02']]);
+    assert.equal(cfes[0].numero, 1);
+    const stored = (await t.db.execute(sql`select count(*)::int as n, max(secuencia)::int as last from received_cfes where company_id = ${rcv.id}`)).rows[0];
+    assert.deepEqual(stored, { n: 71, last: 71 });
+    const events = (await t.db.execute(sql`select count(*)::int as n from outbox_events where company_id = ${rcv.id} and type = 'CfeRecibido.Registrado'`)).rows[0];
+    assert.deepEqual(events, { n: 71 });
+    const ackCfe = (await t.db.execute(sql`select count(*)::int as n from received_answers where envelope_id = ${r.body.sobre.id} and tipo = 'ACKCFE'`)).rows[0];
+    assert.deepEqual(ackCfe, { n: 1 });
+    // A CFE of another issuer in the middle refuses the whole envelope (S02): none of its CFEs is registered.
+    const foreign = sampleCfe(111, { Nro: 2001, lines: 1 });
+    foreign.Emisor = { ...foreign.Emisor, RUCEmisor: '211111110019' };
+    const s02 = await importar(envelopeOf(3, [sign(2000), signCfe(foreign, ctx).xml, sign(2002)]), admin, rcv.id);
+    assert.equal(s02.status, 200, JSON.stringify(s02.body).slice(0, 500));
+    assert.equal(s02.body.sobre.estado, 'BS');
+    assert.equal(s02.body.sobre.motivos[0].codigo, 'S02');
+    assert.deepEqual(s02.body.cfes, []);
+  });
 });
 
 describe('errors', () => {
@@ -213,6 +256,20 @@ describe('errors', () => {
     const dup = await importar(await envelopeFromA([cfe2.id]));
     assert.equal(dup.body.cfes[0].estado, 'duplicado');
     assert.equal(dup.body.cfes[0].motivos[0].codigo, 'E02');
+  });
+
+  test('CFEs are verified with the Caratula certificate the envelope\'s parse reads, not what the cut before parsing took', async () => {
+    const cfe = await issueToB('Arroz');
+    const envelope = await envelopeFromA([cfe.id]);
+    // A comment inside the certificate's text: the parse reads the certificate without it, the text
+    // cut that starts the CFEs' verification reads a truncated one (E04 for all): that work is redone.
+    const commented = envelope.replace(/(<(?:\w+:)?X509Certificate>[A-Za-z0-9+/]{10})/, '$1<!-- nota -->');
+    assert.notEqual(commented, envelope);
+    const r = await importar(commented);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.sobre.estado, 'AS', JSON.stringify(r.body.sobre));
+    assert.equal(r.body.cfes[0].estado, 'pendiente', JSON.stringify(r.body.cfes[0].verificaciones));
+    assert.ok(r.body.cfes[0].verificaciones.some((v: { control: string; ok: boolean }) => v.control === 'firma' && v.ok));
   });
 
   test('a company without a certificate still registers the envelope; its answers wait as sin_certificado; a CFE for another receiver is BE E05', async () => {

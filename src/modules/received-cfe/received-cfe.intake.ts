@@ -14,11 +14,11 @@ import type { DbOrTx } from '../../platform/db/client.js';
 import { createSigningContext, formatTmstFirma, type SigningContext } from '../emission/index.js';
 import { answerFileName, buildAckCfe, buildAckSobre, CFE_MOTIVES, signAnswer, type CfeAnswer } from './received-cfe.answers.js';
 import { caratulaCertificateFor, decodeXmlBytes, hasDoctype, readEnvelope, SOBRE_GLOSAS, type EnvelopeCfe } from './received-cfe.envelope.js';
-import type { CfeVerifier } from './received-cfe.verify.js';
+import { applyVerified, type CfeVerified, type CfeVerifier } from './received-cfe.verify.js';
 import { receivedErrors as E } from './received-cfe.errors.js';
 import * as repo from './received-cfe.repository.js';
 import type { Motive, ReceivedCfeRow, ReceivedCfeState, ReceivedEnvelopeRow, receivedCfes, receivedEnvelopes } from './received-cfe.tables.js';
-import { receivedCfeView, type FiscalData } from './received-cfe.view.js';
+import { receivedCfeView, type FiscalData, type ReceivedCfeView } from './received-cfe.view.js';
 
 export interface IntakeSource {
   canal: 'correo' | 'importacion';
@@ -112,6 +112,9 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
   let cfes: EnvelopeCfe[];
   let env: ReceivedEnvelopeRow | undefined;
   let certificate: string | null = null;
+  // An envelope's CFEs are verified (worker threads) from the moment they are cut from its text, while
+  // the envelope is parsed and checked, and its row and ACKSobre written, here.
+  let early: { xmls: string[]; certificate: string | null; results: Array<Promise<CfeVerified[]>> } | undefined;
   if (isSingleCfe) {
     // A lone signed CFE uploaded by a user: no envelope (see loneCfeEnvelope for its answers).
     cfes = [{ nroOrdinal: 1, xml: text, adenda: null, checks: [], motivos: [] }];
@@ -123,7 +126,10 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
         : { control: 'certificado', ok: false, detalle: 'El CFE nombra su certificado por X509IssuerSerial y ningún sobre recibido del emisor lo trae: suba el sobre.' });
     }
   } else {
-    const reading = readEnvelope(bytes, companyRut);
+    const reading = readEnvelope(bytes, companyRut, (cut) => {
+      const xmls = cut.cfes.filter((x) => x !== null);
+      if (xmls.length === cut.cfes.length) early = { xmls, certificate: cut.certificate, results: ports.verifier.check(xmls, { certificate: cut.certificate, companyRut, xsdInEnvelope: true }) };
+    });
     if (reading.estado === 'AS' && reading.certificate && ports.issuerTrust) {
       const pem = `-----BEGIN CERTIFICATE-----\n${reading.certificate.match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`;
       const problems = await ports.issuerTrust.check(pem, reading.fecha ? new Date(reading.fecha) : new Date());
@@ -155,53 +161,66 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
   }
 
   const days = await ports.responseDays(companyId);
-  const values: (typeof receivedCfes.$inferInsert)[] = [];
-  const fiscal = await ports.verifier.verify(cfes, { certificate, companyRut, xsdInEnvelope: !!env });
-  const read = cfes.map((c, i) => ({ c, data: fiscal[i] }));
+  // What was started at the cut counts only for the very CFEs and certificate the envelope's checks
+  // kept (a refused envelope keeps none, or those before the refusing one).
+  const same = !!env && !!early && early.certificate === certificate && early.xmls.length === cfes.length && cfes.every((c, i) => c.xml === early!.xmls[i]);
+  if (early && !same) await Promise.all(early.results);
+  const slices = same ? early!.results : ports.verifier.check(cfes.map((c) => c.xml), { certificate, companyRut, xsdInEnvelope: !!env });
   const identity = (d: FiscalData | undefined) =>
     d?.rutEmisor && d.tipoCfe !== null && d.serie && d.numero !== null ? { rutEmisor: d.rutEmisor, tipoCfe: d.tipoCfe, serie: d.serie, numero: d.numero } : undefined;
-  const known = await repo.liveIdentities(tx, companyId, read.flatMap(({ c, data }) => (c.motivos.length ? [] : [identity(data)].filter((k) => k !== undefined))));
-  for (const { c, data } of read) {
-    if (!data && !c.motivos.length) c.motivos.push({ codigo: 'E05', glosa: CFE_MOTIVES.E05, detalle: 'El CFE no se pudo leer.' });
-    let estado: ReceivedCfeState = c.motivos.length ? 'rechazado_formato' : 'pendiente';
-    const k = identity(data);
-    if (estado === 'pendiente' && k) {
-      const key = `${k.rutEmisor}/${k.tipoCfe}/${k.serie}/${k.numero}`;
-      // Known before this envelope, or earlier in it: DGI's E02 (BRIEF 8).
-      if (known.has(key)) {
-        estado = 'duplicado';
-        c.motivos.push({ codigo: 'E02', glosa: CFE_MOTIVES.E02, detalle: `El CFE ${k.tipoCfe} ${k.serie}-${k.numero} del RUT ${k.rutEmisor} ya fue recibido.` });
-        c.checks.push({ control: 'duplicado', ok: false, codigo: 'E02' });
-      } else c.checks.push({ control: 'duplicado', ok: true });
-      known.add(key);
+  const known = new Set<string>();
+  const rows: ReceivedCfeRow[] = [];
+  const views: ReceivedCfeView[] = [];
+  // Slice by slice, in order, as the verification hands them over: each is stored while the next ones
+  // are still being verified. Same rows, secuencia, states and events as storing the envelope at once.
+  for (const slice of slices) {
+    const part = cfes.slice(rows.length, rows.length + (await slice).length);
+    const read = applyVerified(part, await slice).map((data, i) => ({ c: part[i], data }));
+    for (const k of await repo.liveIdentities(tx, companyId, read.flatMap(({ c, data }) => (c.motivos.length ? [] : [identity(data)].filter((x) => x !== undefined))))) known.add(k);
+    const values: (typeof receivedCfes.$inferInsert)[] = [];
+    for (const { c, data } of read) {
+      if (!data && !c.motivos.length) c.motivos.push({ codigo: 'E05', glosa: CFE_MOTIVES.E05, detalle: 'El CFE no se pudo leer.' });
+      let estado: ReceivedCfeState = c.motivos.length ? 'rechazado_formato' : 'pendiente';
+      const k = identity(data);
+      if (estado === 'pendiente' && k) {
+        const key = `${k.rutEmisor}/${k.tipoCfe}/${k.serie}/${k.numero}`;
+        // Known before this envelope, or earlier in it: DGI's E02 (BRIEF 8).
+        if (known.has(key)) {
+          estado = 'duplicado';
+          c.motivos.push({ codigo: 'E02', glosa: CFE_MOTIVES.E02, detalle: `El CFE ${k.tipoCfe} ${k.serie}-${k.numero} del RUT ${k.rutEmisor} ya fue recibido.` });
+          c.checks.push({ control: 'duplicado', ok: false, codigo: 'E02' });
+        } else c.checks.push({ control: 'duplicado', ok: true });
+        known.add(key);
+      }
+      last += 1;
+      values.push({
+        companyId, secuencia: last, envelopeId: env?.id ?? null, nroOrdinal: c.nroOrdinal, canal: source.canal,
+        rutEmisor: data?.rutEmisor ?? null, razonSocialEmisor: data?.razonSocialEmisor ?? null, tipoCfe: data?.tipoCfe ?? null, serie: data?.serie?.slice(0, 2) ?? null,
+        numero: data?.numero ?? null, fechaEmision: data?.fechaEmision ?? null, tmstFirma: data?.tmstFirma ?? null, moneda: data?.moneda?.slice(0, 3) ?? null,
+        tipoCambio: data?.tipoCambio ?? null, mntTotal: data?.mntTotal ?? null, mntPagar: data?.mntPagar ?? null, datos: data?.datos ?? null,
+        adenda: c.adenda, xml: c.xml, verificaciones: c.checks, estado, motivos: c.motivos,
+        vencimientoRespuesta: estado === 'pendiente' ? addDays(today(), days) : null,
+      });
     }
-    last += 1;
-    values.push({
-      companyId, secuencia: last, envelopeId: env?.id ?? null, nroOrdinal: c.nroOrdinal, canal: source.canal,
-      rutEmisor: data?.rutEmisor ?? null, razonSocialEmisor: data?.razonSocialEmisor ?? null, tipoCfe: data?.tipoCfe ?? null, serie: data?.serie?.slice(0, 2) ?? null,
-      numero: data?.numero ?? null, fechaEmision: data?.fechaEmision ?? null, tmstFirma: data?.tmstFirma ?? null, moneda: data?.moneda?.slice(0, 3) ?? null,
-      tipoCambio: data?.tipoCambio ?? null, mntTotal: data?.mntTotal ?? null, mntPagar: data?.mntPagar ?? null, datos: data?.datos ?? null,
-      adenda: c.adenda, xml: c.xml, verificaciones: c.checks, estado, motivos: c.motivos,
-      vencimientoRespuesta: estado === 'pendiente' ? addDays(today(), days) : null,
-    });
-  }
-  if (isSingleCfe) {
-    // Nothing a user can act on: an upload that fails the format checks, or repeats a CFE the company
-    // has, is refused outright (no row, no E02 to an issuer who sent nothing twice).
-    if (values[0].estado === 'rechazado_formato') {
-      throw E.DOCUMENTO_RECIBIDO_INVALIDO(`El CFE no pasa los controles de formato: ${cfes[0].motivos.map((m) => `${m.codigo} ${m.detalle ?? m.glosa}`).join('; ')}`, { motivos: cfes[0].motivos });
+    if (isSingleCfe) {
+      // Nothing a user can act on: an upload that fails the format checks, or repeats a CFE the company
+      // has, is refused outright (no row, no E02 to an issuer who sent nothing twice).
+      if (values[0].estado === 'rechazado_formato') {
+        throw E.DOCUMENTO_RECIBIDO_INVALIDO(`El CFE no pasa los controles de formato: ${cfes[0].motivos.map((m) => `${m.codigo} ${m.detalle ?? m.glosa}`).join('; ')}`, { motivos: cfes[0].motivos });
+      }
+      const k = identity(read[0].data);
+      if (!k) throw E.DOCUMENTO_RECIBIDO_INVALIDO('El CFE no trae su identidad legible (RUCEmisor, TipoCFE, Serie, Nro).');
+      if (values[0].estado === 'duplicado') throw E.CFE_RECIBIDO_YA_REGISTRADO(undefined, { idCfeRecibido: await repo.liveCfeId(tx, companyId, k) ?? null });
+      env = await repo.insertEnvelope(tx, loneCfeEnvelope(companyId, companyRut, k, bytes, sha256, source));
+      values[0].envelopeId = env.id;
     }
-    const k = identity(read[0].data);
-    if (!k) throw E.DOCUMENTO_RECIBIDO_INVALIDO('El CFE no trae su identidad legible (RUCEmisor, TipoCFE, Serie, Nro).');
-    if (values[0].estado === 'duplicado') throw E.CFE_RECIBIDO_YA_REGISTRADO(undefined, { idCfeRecibido: await repo.liveCfeId(tx, companyId, k) ?? null });
-    env = await repo.insertEnvelope(tx, loneCfeEnvelope(companyId, companyRut, k, bytes, sha256, source));
-    values[0].envelopeId = env.id;
+    const stored = await repo.insertCfes(tx, values, `Recibido por ${source.canal}`);
+    const shown = stored.map((r) => receivedCfeView(r, env));
+    await ports.recordEvents(tx, shown.map((v) => ({ type: 'CfeRecibido.Registrado' as const, companyId, resource: v })));
+    rows.push(...stored);
+    views.push(...shown);
   }
-  const rows = await repo.insertCfes(tx, values);
   await repo.setCounter(tx, companyId, last);
-  await repo.insertHistory(tx, rows.map((r) => ({ receivedCfeId: r.id, estado: r.estado, motivos: r.motivos.length ? r.motivos : null, mensaje: `Recibido por ${source.canal}` })));
-  const views = rows.map((r) => receivedCfeView(r, env));
-  await ports.recordEvents(tx, views.map((v) => ({ type: 'CfeRecibido.Registrado' as const, companyId, resource: v })));
   // Format rejections and duplicates are answered at once (BE); the rest waits for the company's decision.
   const refused = rows.filter((r) => r.estado !== 'pendiente');
   if (env && refused.length) {

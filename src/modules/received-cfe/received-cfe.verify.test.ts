@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { createTestCa, issueTestCertificate } from '../../platform/crypto/pki.js';
 import { createSigningContext, sampleCfe, signCfe } from '../emission/index.js';
 import type { EnvelopeCfe } from './received-cfe.envelope.js';
-import { createCfeVerifier } from './received-cfe.verify.js';
+import { applyVerified, createCfeVerifier, type CfeVerified } from './received-cfe.verify.js';
 
 test('worker threads and the event loop agree: signatures, a tampered CFE (E04), the receiver, the fiscal data', async () => {
   const ca = createTestCa();
@@ -18,8 +18,9 @@ test('worker threads and the event loop agree: signatures, a tampered CFE (E04),
   const opts = { certificate: ctx.certificate.der.toString('base64'), companyRut: receiver, xsdInEnvelope: true };
   const inline = cfes();
   const inWorkers = cfes();
-  const dataInline = await createCfeVerifier({ workers: 0 }).verify(inline, opts);
-  const dataWorkers = await createCfeVerifier({ workers: 2 }).verify(inWorkers, opts);
+  const all = async (slices: Array<Promise<CfeVerified[]>>) => (await Promise.all(slices)).flat();
+  const dataInline = applyVerified(inline, await all(createCfeVerifier({ workers: 0 }).check(xmls, opts)));
+  const dataWorkers = applyVerified(inWorkers, await all(createCfeVerifier({ workers: 2 }).check(xmls, opts)));
   assert.deepEqual(inWorkers, inline);
   assert.deepEqual(dataWorkers, dataInline);
   assert.deepEqual(inline[5].motivos.map((m) => m.codigo), ['E04']);
@@ -29,6 +30,6 @@ test('worker threads and the event loop agree: signatures, a tampered CFE (E04),
   // A lone CFE (no envelope): its own XSD, and the certificate of its KeyInfo.
   const withKeyInfo = createSigningContext({ privateKey: cert.keyPem, certificate: cert.certPem, includeCertificate: true });
   const lone: EnvelopeCfe[] = [{ nroOrdinal: 1, xml: signCfe(sampleCfe(111, { Nro: 99, lines: 1 }), withKeyInfo).xml, adenda: null, checks: [], motivos: [] }];
-  await createCfeVerifier({ workers: 0 }).verify(lone, { certificate: null, companyRut: receiver, xsdInEnvelope: false });
+  applyVerified(lone, await all(createCfeVerifier({ workers: 0 }).check([lone[0].xml], { certificate: null, companyRut: receiver, xsdInEnvelope: false })));
   assert.deepEqual(lone[0].checks.map((c) => [c.control, c.ok]), [['xsd_cfe', true], ['firma', true], ['receptor', true]]);
 });

@@ -44,9 +44,10 @@ export interface ElementSpan {
 }
 
 /**
- * The child elements of the root of a well-formed document, as offsets into the text (the
- * caller has already parsed it). Comments, CDATA sections and processing instructions are
- * skipped; attribute values may hold '>'. Null when the text holds a DOCTYPE.
+ * The child elements of the root of a document, as offsets into the text. Comments, CDATA sections
+ * and processing instructions are skipped; attribute values may hold '>'. Null when the text holds a
+ * DOCTYPE or an unterminated comment, CDATA section, processing instruction or end tag. Only a text that
+ * parses is well delimited: a caller that cuts before parsing must parse it too.
  */
 export function rootChildSpans(xml: string): ElementSpan[] | null {
   return childSpans(xml, 0);
@@ -59,12 +60,13 @@ export function childSpans(xml: string, from: number): ElementSpan[] | null {
   let current: ElementSpan | null = null;
   let i = xml.indexOf('<', from);
   while (i >= 0 && i < xml.length) {
-    if (xml.startsWith('<!--', i)) i = xml.indexOf('-->', i + 4) + 3;
-    else if (xml.startsWith('<![CDATA[', i)) i = xml.indexOf(']]>', i + 9) + 3;
-    else if (xml.startsWith('<?', i)) i = xml.indexOf('?>', i + 2) + 2;
+    if (xml.startsWith('<!--', i)) i = past(xml, '-->', i + 4);
+    else if (xml.startsWith('<![CDATA[', i)) i = past(xml, ']]>', i + 9);
+    else if (xml.startsWith('<?', i)) i = past(xml, '?>', i + 2);
     else if (xml.startsWith('<!', i)) return null;
     else if (xml.charCodeAt(i + 1) === 0x2f) {
-      const end = xml.indexOf('>', i) + 1;
+      const end = past(xml, '>', i);
+      if (end < 0) return null; // an unterminated end tag
       depth--;
       if (depth === 1 && current) {
         current.end = end;
@@ -82,9 +84,9 @@ export function childSpans(xml: string, from: number): ElementSpan[] | null {
         } else if (c === 0x22 || c === 0x27) quote = c;
         else if (c === 0x3e) break;
       }
-      const name = /^[^\s/>]+/.exec(xml.slice(i + 1, j))?.[0] ?? '';
       const empty = xml.charCodeAt(j - 1) === 0x2f;
-      if (depth === 1) current = { name, start: i, end: -1 };
+      // Only the children's names are wanted (a CFE has ~80 elements below them).
+      if (depth === 1) current = { name: /^[^\s/>]+/.exec(xml.slice(i + 1, j))?.[0] ?? '', start: i, end: -1 };
       if (!empty) depth++;
       else if (depth === 1 && current) {
         current.end = j + 1;
@@ -93,11 +95,17 @@ export function childSpans(xml: string, from: number): ElementSpan[] | null {
       }
       i = j + 1;
     }
-    if (i <= 0) return spans; // unterminated construct: the caller's parse already refused it
+    if (i < 0) return null; // an unterminated comment, CDATA section or processing instruction
     i = xml.indexOf('<', i);
   }
   return spans;
 }
+
+/** The offset just past the next `end` from `from`; -1 when there is none. */
+const past = (xml: string, end: string, from: number) => {
+  const at = xml.indexOf(end, from);
+  return at < 0 ? -1 : at + end.length;
+};
 
 export type SignatureCheck = { ok: true; digestValue: string } | { ok: false; reason: string };
 
