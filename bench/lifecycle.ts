@@ -28,7 +28,7 @@ import { branches, companies, emissionPoints } from '../src/modules/companies/co
 import { caeRanges } from '../src/modules/cae/cae.tables.js';
 import { connectDatabase, type Database } from '../src/platform/db/client.js';
 import { machineReport, machineSnapshot } from './cpu.js';
-import { formatKinds, formatThreads, rssByKind, threadHeaps } from './memory.js';
+import { collectEverywhere, formatKinds, formatThreads, rssByKind, threadHeaps } from './memory.js';
 import { openLoad, type LoadGenerator } from './load.js';
 import { freePort } from './support.js';
 
@@ -218,6 +218,11 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
     await new Promise((res) => setTimeout(res, 1000));
     const settledAfterSeconds = Math.round((Date.now() - settleStart) / 1000);
     settled = await sayMemory(`settled (${settledAfterSeconds} s after the drain)`);
+    let afterThreadGc: Memory | undefined;
+    if (opts.threadMemory) {
+      await collectEverywhere(threadMemoryDir, service.pid!);
+      afterThreadGc = await sayMemory('after a full GC in every thread (what the service keeps alive)');
+    }
     let afterGc: Memory | undefined;
     if (opts.heapSnapshot) {
       // Writing a heap snapshot collects garbage first: the heap after it is what the process keeps alive.
@@ -265,6 +270,7 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
       rssSettledMb: settled.rssMb,
       heapUsedSettledMb: settled.heapUsedMb,
       settledAfterSeconds,
+      ...(afterThreadGc ? { rssAfterThreadGcMb: afterThreadGc.rssMb } : {}),
       ...(afterGc ? { heapUsedAfterFullGcMb: afterGc.heapUsedMb, rssAfterFullGcMb: afterGc.rssMb } : {}),
       machineBusyPercent: machine.busy,
       loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100).join(' '),

@@ -34,12 +34,23 @@ export function rssByKind(pid: number): Record<string, number> {
   return Object.fromEntries(Object.entries(out).map(([k, kb]) => [k, Math.round(kb / MB)]));
 }
 
-export interface ThreadHeap { thread: string; heapTotalMb: number; heapUsedMb: number; newSpaceMb: number; wasmMb: number }
+export interface ThreadHeap { thread: string; heapTotalMb: number; heapUsedMb: number; newSpaceMb: number; wasmMb: number; gc: string }
 
 export function threadHeaps(dir: string, pid: number): ThreadHeap[] {
   let files: string[] = [];
   try { files = fs.readdirSync(dir).filter((f) => f.startsWith(`${pid}-`)); } catch { return []; }
   return files.map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as ThreadHeap).sort((a, b) => a.thread.localeCompare(b.thread));
+}
+
+/** Asks every thread for a full GC (bench/thread-memory.mjs) and resolves once each has answered (or after 10 s). */
+export async function collectEverywhere(dir: string, pid: number): Promise<void> {
+  const id = String(Date.now());
+  fs.writeFileSync(path.join(dir, 'gc'), id);
+  const threads = threadHeaps(dir, pid).length;
+  for (let waited = 0; waited < 10_000; waited += 250) {
+    await new Promise((r) => setTimeout(r, 250));
+    if (threadHeaps(dir, pid).filter((t) => t.gc === id).length >= threads) return;
+  }
 }
 
 export const formatKinds = (k: Record<string, number>) => Object.entries(k).sort((a, b) => b[1] - a[1]).map(([n, mb]) => `${n} ${mb}`).join(', ');
