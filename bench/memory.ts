@@ -38,7 +38,7 @@ export interface ThreadHeap { thread: string; heapTotalMb: number; heapUsedMb: n
 
 export function threadHeaps(dir: string, pid: number): ThreadHeap[] {
   let files: string[] = [];
-  try { files = fs.readdirSync(dir).filter((f) => f.startsWith(`${pid}-`)); } catch { return []; }
+  try { files = fs.readdirSync(dir).filter((f) => f.startsWith(`${pid}-`) && f.endsWith('.json')); } catch { return []; }
   return files.map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as ThreadHeap).sort((a, b) => a.thread.localeCompare(b.thread));
 }
 

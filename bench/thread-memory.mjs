@@ -35,6 +35,10 @@ if (dir) {
     const h = v8.getHeapStatistics();
     const young = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
     const figures = { thread, heapTotalMb: mb(h.total_heap_size), heapUsedMb: mb(h.used_heap_size), newSpaceMb: mb(young?.space_size ?? 0), wasmMb: mb(memories.reduce((a, m) => a + m.buffer.byteLength, 0)), gc: gcDone };
-    try { fs.writeFileSync(`${dir}/${process.pid}-${thread}.json`, JSON.stringify(figures)); } catch { /* the bench removed the directory */ }
+    const file = `${dir}/${process.pid}-${thread}.json`;
+    try {
+      fs.writeFileSync(`${file}.tmp`, JSON.stringify(figures));
+      fs.renameSync(`${file}.tmp`, file); // the bench never reads half a file
+    } catch { /* the bench removed the directory */ }
   }, 1000).unref();
 }
