@@ -105,9 +105,9 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
   const { NA } = sim.control.issueCae({ rucEmisor: RUT, tipoCfe: 101, serie: 'A', desde: 1, hasta: 9_999_999, fechaVencimiento: `${Number(today.slice(0, 4)) + 1}-12-31` });
   await sim.close();
 
-  // `npm start` is `tsx <node flags> src/main.ts`; the tsx CLI only relays to a node child with tsx's
-  // loader, so the same node, with the flags package.json gives, is started directly here, to
-  // measure and signal its own pid.
+  // `npm start` is `node --import tsx <node flags> src/main.ts`: the same node with the flags package.json
+  // gives is started directly here, to measure and signal its own pid (an older `tsx <node flags> src/main.ts`
+  // only relayed to such a node child, and is run the same way when comparing with an older commit).
   const env: Record<string, string | undefined> = { ...process.env, PORT: String(httpPort), EMBEDDED_PG_PORT: String(pgPort), DATA_DIR: dataDir, ADMIN_USER: ADMIN.usuario, ADMIN_PASSWORD: ADMIN.clave, AUTH_RATE_LIMIT_PER_MINUTE: '100000' };
   const threadMemoryDir = path.join(dataDir, 'thread-memory');
   if (opts.threadMemory) {
@@ -117,8 +117,9 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
   for (const k of ['DATABASE_URL', 'NODE_ENV', 'LOG_LEVEL', 'WORKER_IN_PROCESS', 'DGI_MODE', 'DGI_SIMULATOR_URL', 'JWT_SECRET']) delete env[k];
   const profileDir = path.join(ROOT, 'bench', 'profiles');
   const start = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
-  if (start[0] !== 'tsx' || start.at(-1) !== 'src/main.ts') throw new Error(`lifecycle bench: unexpected npm start script ${start.join(' ')}`);
-  const nodeArgs = ['--import', 'tsx', ...start.slice(1, -1), ...(opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(opts.heapSnapshot ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${profileDir}`] : []), ...(opts.threadMemory ? ['--import', './bench/thread-memory.mjs'] : []), 'src/main.ts'];
+  const viaNode = start[0] === 'node' && start[1] === '--import' && start[2] === 'tsx';
+  if ((!viaNode && start[0] !== 'tsx') || start.at(-1) !== 'src/main.ts') throw new Error(`lifecycle bench: unexpected npm start script ${start.join(' ')}`);
+  const nodeArgs = [...(viaNode ? [] : ['--import', 'tsx']), ...start.slice(1, -1), ...(opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(opts.heapSnapshot ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${profileDir}`] : []), ...(opts.threadMemory ? ['--import', './bench/thread-memory.mjs'] : []), 'src/main.ts'];
   const logFile = path.join(dataDir, 'service.log');
   const logFd = fs.openSync(logFile, 'a');
   const service: ChildProcess = spawn(process.execPath, nodeArgs, { cwd: ROOT, env, stdio: ['ignore', logFd, logFd] });
