@@ -27,13 +27,13 @@ describe('bench scenarios (one short run each, no timing asserted)', () => {
   });
 
   test('lifecycle: the service as npm start runs it issues, DGI accepts every receipt, the backlog drains, memory is reported', async () => {
-    const r = await runLifecycleBench({ seconds: 2, connections: 4, drainLimitSeconds: 60, quiet: true });
+    const r = await runLifecycleBench({ seconds: 2, connections: 4, drainLimitSeconds: 60, settleSeconds: 3, threadMemory: true, quiet: true });
     assert.equal(r.non2xx, 0);
     assert.equal(r.errors, 0);
     assert.ok(r.issued > 0, 'some receipts were issued');
     assert.equal(r.rowsStored, r.issued, 'every 2xx receipt is stored, nothing else');
     assert.equal(r.accepted, r.issued, 'the simulated DGI accepted every receipt');
-    assert.ok(r.rssIdleMb > 0 && r.rssAfterDrainMb > 0);
+    assert.ok(r.rssStartedMb > 0 && r.rssIdleMb > 0 && r.rssAfterDrainMb > 0 && r.rssSettledMb > 0);
   });
 
   test('usage: every distinct event counted once (rollups, raw, keys, API), the query totals the seeded month', async () => {

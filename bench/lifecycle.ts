@@ -5,12 +5,17 @@
  * connections for 60 s, then nothing until every receipt has DGI's verdict. Prints receipts/s issued,
  * receipts/s accepted by DGI during the load, the backlog when the load stops and the time to drain
  * it, p50/p99, the CPU of the service's threads and of its PostgreSQL per receipt, and the service's
- * resident memory (GET /readyz) idle before, at the end of the load and after the drain.
- * Standalone: `npx tsx bench/lifecycle.ts [--seconds 10] [--connections 32] [--cpu-prof] [--heap-snapshot]`;
+ * resident memory (GET /readyz) right after start, idle before the load, at the end of the load, after the drain
+ * and once settled (V8's memory reducer shrinks the main heap 10-50 s after the load; up to
+ * BENCH_LIFECYCLE_SETTLE_SECONDS, 60), with the RSS by kind from /proc/<pid>/smaps (bench/memory.ts).
+ * Standalone: `npx tsx bench/lifecycle.ts [--seconds 10] [--connections 32] [--cpu-prof] [--heap-snapshot] [--thread-memory]`;
  * in `npm run bench` with BENCH_LIFECYCLE_SECONDS (60). `--cpu-prof` writes the service's V8 CPU profiles
  * (main thread and each worker thread) into bench/profiles/ when it exits; `--heap-snapshot` writes one
- * of the main thread after the drain there, and prints the heap it keeps alive (after a full GC);
+ * of the main thread after the drain there, and prints the heap it keeps alive (after a full GC; writing the
+ * snapshot itself grows the malloc heap by ~250 MB, so the RSS after it is not the service's);
  * BENCH_LIFECYCLE_HOLD_SECONDS then keeps the service up that long (to read /proc/<pid>/smaps).
+ * `--thread-memory` imports bench/thread-memory.mjs into every thread of the service and prints
+ * each thread's V8 heap and WebAssembly memory with the RSS figures.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,6 +28,7 @@ import { branches, companies, emissionPoints } from '../src/modules/companies/co
 import { caeRanges } from '../src/modules/cae/cae.tables.js';
 import { connectDatabase, type Database } from '../src/platform/db/client.js';
 import { machineReport, machineSnapshot } from './cpu.js';
+import { collectEverywhere, formatKinds, formatThreads, rssByKind, threadHeaps } from './memory.js';
 import { openLoad, type LoadGenerator } from './load.js';
 import { eTicketBody, freePort } from './support.js';
 
@@ -34,7 +40,7 @@ const CASHIER = { usuario: 'caja@bench.uy', clave: 'bench-password-2' };
 /** States in which a receipt still waits for DGI's verdict. */
 const WAITING = ['firmado', 'en_cola_dgi', 'sobre_recibido'];
 
-export interface LifecycleOptions { seconds?: number; connections?: number; drainLimitSeconds?: number; cpuProf?: boolean; heapSnapshot?: boolean; quiet?: boolean }
+export interface LifecycleOptions { seconds?: number; connections?: number; drainLimitSeconds?: number; settleSeconds?: number; cpuProf?: boolean; heapSnapshot?: boolean; threadMemory?: boolean; quiet?: boolean }
 
 interface Memory { rssMb: number; heapUsedMb: number; heapTotalMb: number; externalMb: number; arrayBuffersMb: number }
 
@@ -84,6 +90,7 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
   const seconds = opts.seconds ?? Number(process.env.BENCH_LIFECYCLE_SECONDS ?? 60);
   const connections = opts.connections ?? Number(process.env.BENCH_LIFECYCLE_CONNECTIONS ?? 32);
   const drainLimitSeconds = opts.drainLimitSeconds ?? 180;
+  const settleSeconds = opts.settleSeconds ?? Number(process.env.BENCH_LIFECYCLE_SETTLE_SECONDS ?? 60);
   const say = (line: string) => { if (!opts.quiet) console.log(`lifecycle: ${line}`); };
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-lifecycle-'));
   fs.chmodSync(dataDir, 0o755); // embedded PostgreSQL runs as `postgres` when we are root
@@ -98,15 +105,21 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
   const { NA } = sim.control.issueCae({ rucEmisor: RUT, tipoCfe: 101, serie: 'A', desde: 1, hasta: 9_999_999, fechaVencimiento: `${Number(today.slice(0, 4)) + 1}-12-31` });
   await sim.close();
 
-  // `npm start` is `tsx <node flags> src/main.ts`; the tsx CLI only relays to a node child with tsx's
-  // loader, so the same node, with the flags package.json gives, is started directly here, to
-  // measure and signal its own pid.
+  // `npm start` is `node --import tsx <node flags> src/main.ts`: the same node with the flags package.json
+  // gives is started directly here, to measure and signal its own pid (an older `tsx <node flags> src/main.ts`
+  // only relayed to such a node child, and is run the same way when comparing with an older commit).
   const env: Record<string, string | undefined> = { ...process.env, PORT: String(httpPort), EMBEDDED_PG_PORT: String(pgPort), DATA_DIR: dataDir, ADMIN_USER: ADMIN.usuario, ADMIN_PASSWORD: ADMIN.clave, AUTH_RATE_LIMIT_PER_MINUTE: '100000' };
+  const threadMemoryDir = path.join(dataDir, 'thread-memory');
+  if (opts.threadMemory) {
+    fs.mkdirSync(threadMemoryDir);
+    env.BENCH_THREAD_MEMORY_DIR = threadMemoryDir;
+  }
   for (const k of ['DATABASE_URL', 'NODE_ENV', 'LOG_LEVEL', 'WORKER_IN_PROCESS', 'DGI_MODE', 'DGI_SIMULATOR_URL', 'JWT_SECRET']) delete env[k];
   const profileDir = path.join(ROOT, 'bench', 'profiles');
   const start = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
-  if (start[0] !== 'tsx' || start.at(-1) !== 'src/main.ts') throw new Error(`lifecycle bench: unexpected npm start script ${start.join(' ')}`);
-  const nodeArgs = ['--import', 'tsx', ...start.slice(1, -1), ...(opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(opts.heapSnapshot ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${profileDir}`] : []), 'src/main.ts'];
+  const viaNode = start[0] === 'node' && start[1] === '--import' && start[2] === 'tsx';
+  if ((!viaNode && start[0] !== 'tsx') || start.at(-1) !== 'src/main.ts') throw new Error(`lifecycle bench: unexpected npm start script ${start.join(' ')}`);
+  const nodeArgs = [...(viaNode ? [] : ['--import', 'tsx']), ...start.slice(1, -1), ...(opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(opts.heapSnapshot ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${profileDir}`] : []), ...(opts.threadMemory ? ['--import', './bench/thread-memory.mjs'] : []), 'src/main.ts'];
   const logFile = path.join(dataDir, 'service.log');
   const logFd = fs.openSync(logFile, 'a');
   const service: ChildProcess = spawn(process.execPath, nodeArgs, { cwd: ROOT, env, stdio: ['ignore', logFd, logFd] });
@@ -122,11 +135,21 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
     const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${service.pid}/status`, 'utf8'))?.[1] ?? 0);
     return { rssMb: Math.round(kb / 102.4) / 10, heapUsedMb: NaN, heapTotalMb: NaN, externalMb: NaN, arrayBuffersMb: NaN };
   };
+  const sayMemory = async (when: string): Promise<Memory> => {
+    const m = await memory();
+    say(`memory ${when}: RSS ${m.rssMb} MB (${formatKinds(rssByKind(service.pid!))}), main heap ${m.heapUsedMb}/${m.heapTotalMb} MB`);
+    if (opts.threadMemory) {
+      await new Promise((r) => setTimeout(r, 1100)); // every thread wrote its figures since
+      say(`  V8 heap used/committed and wasm by thread (MB): ${formatThreads(threadHeaps(threadMemoryDir, service.pid!))}`);
+    }
+    return m;
+  };
   try {
     const started = Date.now();
     await waitFor('service listening', 120_000, async () => { if (exited) throw new Error('exited'); return (await fetch(`${base}/healthz`)).ok || undefined; })
       .catch((err) => { throw new Error(`${err.message}; service log:\n${fs.readFileSync(logFile, 'utf8').slice(-3000)}`); });
     say(`service up in ${((Date.now() - started) / 1000).toFixed(1)} s (pid ${service.pid}, DATA_DIR ${dataDir})`);
+    const startedMemory = await sayMemory('right after start (no request yet)');
     const postmasterPid = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
     database = connectDatabase(`postgres://postgres:postgres@127.0.0.1:${pgPort}/cfe`, { max: 2 });
     const db = database.db;
@@ -148,8 +171,7 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
     const cashier = await login(CASHIER);
 
     await new Promise((r) => setTimeout(r, 2000)); // idle: whatever startup left behind settles
-    const idle = await memory();
-    say(`memory idle after start: RSS ${idle.rssMb} MB, main heap ${idle.heapUsedMb}/${idle.heapTotalMb} MB, external ${idle.externalMb} MB`);
+    const idle = await sayMemory('idle after the setup (simulator thread started)');
 
     const body = eTicketBody(company.id);
     const counts = async () => {
@@ -166,7 +188,7 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
     const atStop = await counts();
     const loadCpu = serviceCpu(service.pid!, postmasterPid);
     const machine = machineReport(machineBefore, machineSnapshot());
-    const memoryAtStop = await memory();
+    const memoryAtStop = await sayMemory('at the end of the load');
     const stoppedAt = Date.now();
     const drained = await waitFor('backlog drained', drainLimitSeconds * 1000, async () => {
       const c = await counts();
@@ -175,7 +197,23 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
     const drainSeconds = (Date.now() - stoppedAt) / 1000;
     const cpuAfter = serviceCpu(service.pid!, postmasterPid);
     await new Promise((res) => setTimeout(res, 3000)); // the drain's garbage becomes collectable
-    const after = await memory();
+    const after = await sayMemory('after the drain');
+    // V8 shrinks an idle heap on its own (the memory reducer, 10-50 s after the load): wait for the main
+    // heap to shrink, then the RSS is what the process keeps, not garbage nobody has collected yet.
+    let settled = after;
+    const settleStart = Date.now();
+    while (Date.now() - settleStart < settleSeconds * 1000 && settled.heapTotalMb > Math.max(idle.heapTotalMb * 1.2, after.heapTotalMb * 0.7)) {
+      await new Promise((res) => setTimeout(res, 1000));
+      settled = await memory();
+    }
+    await new Promise((res) => setTimeout(res, 1000));
+    const settledAfterSeconds = Math.round((Date.now() - settleStart) / 1000);
+    settled = await sayMemory(`settled (${settledAfterSeconds} s after the drain)`);
+    let afterThreadGc: Memory | undefined;
+    if (opts.threadMemory) {
+      await collectEverywhere(threadMemoryDir, service.pid!);
+      afterThreadGc = await sayMemory('after a full GC in every thread (what the service keeps alive)');
+    }
     let afterGc: Memory | undefined;
     if (opts.heapSnapshot) {
       // Writing a heap snapshot collects garbage first: the heap after it is what the process keeps alive.
@@ -194,7 +232,7 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
         say(`holding the service (pid ${service.pid}) for ${process.env.BENCH_LIFECYCLE_HOLD_SECONDS} s`);
         await new Promise((r) => setTimeout(r, Number(process.env.BENCH_LIFECYCLE_HOLD_SECONDS) * 1000));
       }
-      say(`heap snapshot ${path.join(profileDir, file)}; after its full GC: RSS ${afterGc.rssMb} MB, main heap used ${afterGc.heapUsedMb} MB`);
+      say(`heap snapshot ${path.join(profileDir, file)}; after its full GC: main heap used ${afterGc.heapUsedMb} MB (RSS ${afterGc.rssMb} MB, grown by writing the snapshot)`);
     }
 
     const issuedPerSecond = Math.round((r.ok2xx / r.seconds) * 10) / 10;
@@ -219,6 +257,11 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
       rssAtStopMb: memoryAtStop.rssMb,
       rssAfterDrainMb: after.rssMb,
       heapUsedAfterDrainMb: after.heapUsedMb,
+      rssStartedMb: startedMemory.rssMb,
+      rssSettledMb: settled.rssMb,
+      heapUsedSettledMb: settled.heapUsedMb,
+      settledAfterSeconds,
+      ...(afterThreadGc ? { rssAfterThreadGcMb: afterThreadGc.rssMb } : {}),
       ...(afterGc ? { heapUsedAfterFullGcMb: afterGc.heapUsedMb, rssAfterFullGcMb: afterGc.rssMb } : {}),
       machineBusyPercent: machine.busy,
       loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100).join(' '),
@@ -235,7 +278,7 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
     say(`cpu during the load (% of one core): ${cpuLine(cpuBefore, loadCpu, r.seconds, r.ok2xx)}`);
     say(`cpu during the drain: ${cpuLine(loadCpu, cpuAfter, Math.max(drainSeconds, 0.1), atStop.waiting)}`);
     say(`machine's ${os.cpus().length} cores during the load: ${machine.busy}% busy, ${machine.idle}% idle, ${machine.steal}% stolen; load average ${result.loadAverage}`);
-    say(`memory: RSS idle ${idle.rssMb} MB → end of load ${memoryAtStop.rssMb} MB → after drain ${after.rssMb} MB (main heap used ${idle.heapUsedMb} → ${memoryAtStop.heapUsedMb} → ${after.heapUsedMb} MB)`);
+    say(`memory: RSS right after start ${startedMemory.rssMb} MB, idle ${idle.rssMb} MB → end of load ${memoryAtStop.rssMb} MB → after drain ${after.rssMb} MB → settled ${settled.rssMb} MB (main heap used ${idle.heapUsedMb} → ${memoryAtStop.heapUsedMb} → ${after.heapUsedMb} → ${settled.heapUsedMb} MB)`);
     const log = fs.readFileSync(logFile, 'utf8').split('\n').filter(Boolean);
     const byMsg = new Map<string, number>();
     for (const line of log) {
@@ -262,7 +305,7 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const arg = (name: string) => { const i = process.argv.indexOf(name); return i > 0 ? Number(process.argv[i + 1]) : undefined; };
-  runLifecycleBench({ seconds: arg('--seconds'), connections: arg('--connections'), cpuProf: process.argv.includes('--cpu-prof'), heapSnapshot: process.argv.includes('--heap-snapshot') }).then(() => process.exit(0), (err) => {
+  runLifecycleBench({ seconds: arg('--seconds'), connections: arg('--connections'), cpuProf: process.argv.includes('--cpu-prof'), heapSnapshot: process.argv.includes('--heap-snapshot'), threadMemory: process.argv.includes('--thread-memory') }).then(() => process.exit(0), (err) => {
     console.error(err);
     process.exit(1);
   });

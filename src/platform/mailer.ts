@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from './logger.js';
 
 export interface MailMessage {
@@ -27,26 +27,31 @@ export interface Mailer {
 
 export function createMailer(config: { smtpUrl?: string; from: string; outboxDir: string }, logger: Logger): Mailer {
   const transports = new Map<string, Transporter>();
-  const smtp = (url: string) => {
+  // nodemailer is loaded on the first message, not at startup (see ARCHITECTURE, memory).
+  const nodemailer = async () => (await import('nodemailer')).default;
+  const smtp = async (url: string) => {
+    const { createTransport } = await nodemailer();
     let t = transports.get(url);
     if (!t) {
-      t = nodemailer.createTransport(url);
+      t = createTransport(url);
       transports.set(url, t);
     }
     return t;
   };
-  const fileTransport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  let fileTransport: Transporter | undefined;
 
   return {
     async send(message, opts = {}) {
       const mail = { ...message, from: opts.from ?? config.from };
       const url = opts.smtpUrl ?? config.smtpUrl;
       if (url) {
-        const info = await smtp(url).sendMail(mail);
+        const info = await (await smtp(url)).sendMail(mail);
         logger.info({ to: message.to, subject: message.subject, messageId: info.messageId }, 'mail sent');
         const rejected = ((info.rejected ?? []) as unknown[]).map((r) => (typeof r === 'string' ? r : String((r as { address?: string }).address)));
         return { messageId: String(info.messageId), ...(rejected.length ? { rejected, rejectedErrors: (info as { rejectedErrors?: unknown[] }).rejectedErrors } : {}) };
       }
+      const { createTransport } = await nodemailer();
+      fileTransport ??= createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
       const info = await fileTransport.sendMail(mail);
       await fs.mkdir(config.outboxDir, { recursive: true });
       const file = path.join(config.outboxDir, `${Date.now()}-${String(info.messageId).replace(/[^A-Za-z0-9.-]/g, '')}.eml`);

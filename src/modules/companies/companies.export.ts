@@ -1,6 +1,5 @@
 /** GET /api/v1/empresa/exportarExcel: a real .xlsx, streamed row by row (exceljs WorkbookWriter). */
 import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import type { CompanyRow } from './companies.repository.js';
 
 const columns: Array<{ header: string; key: string; width: number; value: (c: CompanyRow) => string | number | boolean | null }> = [
@@ -24,12 +23,14 @@ export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsh
 /** Returns the stream at once and fills it in the background; a failure mid-way destroys the stream. */
 export function streamCompaniesXlsx(batches: AsyncIterable<CompanyRow[]>, onError: (err: unknown) => void): PassThrough {
   const out = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true });
-  const sheet = workbook.addWorksheet('Empresas');
-  sheet.columns = columns.map(({ header, key, width }) => ({ header, key, width }));
-  sheet.getRow(1).font = { bold: true };
-  sheet.getRow(1).commit();
   (async () => {
+    // Loaded on first use (see ARCHITECTURE, memory): exceljs is ~7 MB of heap an idle `npm start` does not need.
+    const { default: ExcelJS } = await import('exceljs');
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true });
+    const sheet = workbook.addWorksheet('Empresas');
+    sheet.columns = columns.map(({ header, key, width }) => ({ header, key, width }));
+    sheet.getRow(1).font = { bold: true };
+    sheet.getRow(1).commit();
     for await (const batch of batches) {
       for (const c of batch) sheet.addRow(columns.map((col) => col.value(c))).commit();
     }

@@ -31,9 +31,14 @@ export const SIMULATOR_PATHS = {
   consultaQr: QR_PATH,
 } as const;
 
-/** `control.submissions()` keeps the newest SUBMISSIONS_KEPT requests by default (at most twice as many), within SUBMISSION_CHARS_KEPT characters of XML. */
+/**
+ * `control.submissions()` keeps the newest SUBMISSIONS_KEPT requests by default (at most twice as many), within
+ * SUBMISSION_CHARS_KEPT characters of XML (at most twice as many). Only tests read the log (its newest entries),
+ * `npm start` never does: at 32 Mi characters the simulator thread held 32-64 MB of envelopes after a
+ * lifecycle run (issue 29 point 5); 8 Mi still keeps the last ~8 envelopes of 250 CFEs.
+ */
 export const SUBMISSIONS_KEPT = 1000;
-export const SUBMISSION_CHARS_KEPT = 32 * 1024 * 1024;
+export const SUBMISSION_CHARS_KEPT = 8 * 1024 * 1024;
 
 export type { DgiSimulator, DgiSimulatorControl, DgiSimulatorOptions, IssueCaeInput, Submission } from './simulator/types.ts';
 import type { DgiSimulator, DgiSimulatorControl, DgiSimulatorOptions, Submission } from './simulator/types.ts';

@@ -5,7 +5,6 @@
  * CFE's decimal strings are converted only here, at the edge.
  */
 import type { Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
 
 export type XlsxColumnType = 'text' | 'number' | 'money' | 'date' | 'integer';
 
@@ -45,6 +44,8 @@ export async function streamXlsx<T>(
     out.once('finish', resolve);
     out.once('error', reject);
   });
+  // Loaded on first use (see ARCHITECTURE, memory): exceljs is ~7 MB of heap an idle `npm start` does not need.
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(options.sheetName ?? 'Datos', { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = columns.map((c, i) => ({

@@ -5,7 +5,6 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ZipArchive } from 'archiver';
 
 export interface ZipEntry {
   /** Path inside the archive, '/'-separated. */
@@ -22,6 +21,8 @@ export interface ZipResult {
 
 /** Writes every entry of `entries` into a ZIP on `out`; resolves when `out` has finished. */
 export async function streamZip(entries: AsyncIterable<ZipEntry> | Iterable<ZipEntry>, out: Writable, options: { level?: number } = {}): Promise<ZipResult> {
+  // Loaded on first use (see ARCHITECTURE, memory).
+  const { ZipArchive } = await import('archiver');
   const zip = new ZipArchive({ zlib: { level: options.level ?? 6 } });
   const written = pipeline(zip, out);
   let count = 0;

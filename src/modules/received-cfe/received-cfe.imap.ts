@@ -3,7 +3,7 @@
  * imapflow. Messages are read by UID under the folder's UIDVALIDITY, never by sequence number: a UID
  * is stable while UIDVALIDITY stays the same, and when it changes every UID is new (RFC 3501 2.3.1.1).
  */
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 
 export interface MailboxSettings {
   host: string;
@@ -38,6 +38,8 @@ function classify(err: unknown): ImapFailure {
 
 /** Opens the folder, runs `work`, always logs out. Errors come back as ImapFailure with words for a person. */
 export async function withMailbox<T>(s: MailboxSettings, work: (client: ImapFlow, box: { uidValidity: number; exists: number }) => Promise<T>): Promise<T> {
+  // Loaded on first use (see ARCHITECTURE, memory): imapflow is ~5 MB of heap an idle `npm start` does not need.
+  const { ImapFlow } = await import('imapflow');
   const client = new ImapFlow({
     host: s.host, port: s.port, secure: s.tls, auth: { user: s.usuario, pass: s.clave }, logger: false,
     connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000, disableAutoIdle: true,

@@ -10,7 +10,7 @@
  * envelopes are sorted (a receiver's ACK to one of our own issued CFEs goes to receiver-exchange;
  * an issuer's CFEs_Anulados_x_RechazoDGI voids our received CFEs; the rest is recorded and ignored).
  */
-import { simpleParser, type Attachment } from 'mailparser';
+import type { Attachment } from 'mailparser';
 import type { Db, DbOrTx } from '../../platform/db/client.js';
 import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
 import { receivedErrors as E } from './received-cfe.errors.js';
@@ -71,6 +71,8 @@ export function createMailboxService(deps: { db: Db; secrets: SecretBox; ports: 
 
   /** Sorts one mail's XML attachments; runs inside the mail's transaction. */
   async function handleMail(tx: DbOrTx, companyId: number, source: Buffer, uid: string) {
+    // Loaded on first use (see ARCHITECTURE, memory).
+    const { simpleParser } = await import('mailparser');
     const mail = await simpleParser(source);
     const from = mail.replyTo?.value[0]?.address ?? mail.from?.value[0]?.address ?? null;
     const meta = { messageId: mail.messageId ?? null, remitente: from, asunto: mail.subject?.slice(0, 500) ?? null };

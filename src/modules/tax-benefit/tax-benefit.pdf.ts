@@ -4,10 +4,9 @@
  * date it was printed. A superseded declaration says so on top and across the page. Pure: the
  * project's pdfkit helpers (documents/pdf), no I/O besides the returned buffer.
  */
-import PDFDocument from 'pdfkit';
 import { font, hr, para, stamp } from '../documents/pdf/draw.js';
 import { loadStandardFonts } from '../documents/pdf/fonts.js';
-import { endToBuffer } from '../documents/pdf/render.js';
+import { endToBuffer, pdfkit } from '../documents/pdf/render.js';
 import { formatFecha, formatFechaHora, formatMonto, formatNumber } from '../documents/pdf/format.js';
 import type { DeclarationView } from './tax-benefit.service.js';
 
@@ -26,7 +25,8 @@ const OATH = 'Declaro bajo juramento que los datos precedentes son verdaderos y 
 /** Uruguay local date-time of an instant, dd/mm/yyyy hh:mm. */
 const uyDateTime = (iso: string) => formatFechaHora(new Date(Date.parse(iso) - 3 * 3600_000).toISOString().slice(0, 16));
 
-export function renderDeclarationPdf(d: DeclarationView, printedAt: Date): Promise<Buffer> {
+export async function renderDeclarationPdf(d: DeclarationView, printedAt: Date): Promise<Buffer> {
+  const PDFDocument = await pdfkit();
   const doc = new PDFDocument({ size: 'A4', margin: 50, font: null as unknown as string, compress: true, info: { Title: `Declaración jurada ${d.id}`, Author: d.hechos.empresa.razonSocial, Subject: 'Beneficio fiscal' } });
   loadStandardFonts(doc);
   doc.addPage();

@@ -42,6 +42,16 @@ export class WorkerTaskError extends Error {
 const BOOT = new URL('./boot.mjs', import.meta.url);
 
 /**
+ * V8 limits of our worker threads (the seal pool, the in-process DGI simulator). V8's default young
+ * generation (two 16 MB semi-spaces) stays committed in a thread that has gone idle: no GC runs
+ * there to shrink it, so each thread kept ~32 MB resident after the load (issue 29 point 5). 16 MB
+ * of young generation (8 MB semi-spaces, /proc/pid/smaps and process.memoryUsage in each thread)
+ * cost no measurable scavenge time per receipt in the lifecycle bench (`--trace-gc`: ~0.13 ms of
+ * scavenge pauses per receipt in the two threads together, as with the default); 8 MB doubled it.
+ */
+export const WORKER_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 16 } as const;
+
+/**
  * `entry` is the worker module (TypeScript is fine: boot.mjs registers tsx in the thread first,
  * because a loader registered by the tsx CLI in the main thread does not reach worker threads).
  */
@@ -58,7 +68,7 @@ export function createWorkerPool<T, R>(opts: { entry: URL; size: number; name: s
   }
 
   function start(slot: Slot): Worker {
-    const worker = new Worker(BOOT, { workerData: { entry: opts.entry.href }, name: opts.name });
+    const worker = new Worker(BOOT, { workerData: { entry: opts.entry.href }, name: opts.name, resourceLimits: WORKER_RESOURCE_LIMITS });
     worker.unref();
     worker.on('message', (replies: PoolReply<R> | PoolReply<R>[]) => {
       for (const reply of Array.isArray(replies) ? replies : [replies]) {

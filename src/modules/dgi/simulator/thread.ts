@@ -11,6 +11,7 @@
  */
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { DgiSimulator, DgiSimulatorControl, DgiSimulatorOptions, Submission } from '../dgi.simulator.ts';
+import { WORKER_RESOURCE_LIMITS } from '../../../platform/workers/pool.ts';
 import { SimulatorStateError } from './state.ts';
 
 const BOOT = new URL('../../../platform/workers/boot.mjs', import.meta.url);
@@ -30,7 +31,7 @@ function rebuild(error: { name: string; message: string }): Error {
 export async function startDgiSimulatorThread(options: DgiSimulatorOptions = {}): Promise<DgiSimulator & { exited: Promise<void> }> {
   const signal = new Int32Array(new SharedArrayBuffer(4));
   const { port1: port, port2 } = new MessageChannel();
-  const worker = new Worker(BOOT, { workerData: { entry: ENTRY.href, options, port: port2, signal }, transferList: [port2], name: 'dgi-simulator' });
+  const worker = new Worker(BOOT, { workerData: { entry: ENTRY.href, options, port: port2, signal }, transferList: [port2], name: 'dgi-simulator', resourceLimits: WORKER_RESOURCE_LIMITS });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   let ended = false;
   void exited.then(() => void (ended = true));

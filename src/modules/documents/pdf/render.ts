@@ -4,14 +4,19 @@
  */
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import PDFDocument from 'pdfkit';
 import { drawA4 } from './layout-a4.ts';
 import { loadStandardFonts } from './fonts.ts';
 import { drawTicket } from './layout-ticket.ts';
 import { buildCfeView, type CfePdfInput, type CfePdfOptions } from './view.ts';
 
-function createDocument(input: CfePdfInput, options: CfePdfOptions): PDFKit.PDFDocument {
+/** pdfkit, loaded on first use: see ARCHITECTURE, memory (with exceljs, archiver, mailparser and nodemailer ~40 MB of an idle `npm start`). */
+export async function pdfkit(): Promise<typeof import('pdfkit')> {
+  return (await import('pdfkit')).default;
+}
+
+async function createDocument(input: CfePdfInput, options: CfePdfOptions): Promise<PDFKit.PDFDocument> {
   const view = buildCfeView(input);
+  const PDFDocument = await pdfkit();
   const doc = new PDFDocument({
     autoFirstPage: false,
     // No default font: loadStandardFonts installs Helvetica and Helvetica-Bold from a shared parse.
@@ -31,7 +36,7 @@ function createDocument(input: CfePdfInput, options: CfePdfOptions): PDFKit.PDFD
 
 /** Renders into `out` (a file, an HTTP response, an upload stream); resolves when `out` has finished. */
 export async function renderCfePdfToStream(input: CfePdfInput, options: CfePdfOptions, out: Writable): Promise<void> {
-  const doc = createDocument(input, options);
+  const doc = await createDocument(input, options);
   const done = pipeline(doc, out);
   doc.end();
   await done;
@@ -39,7 +44,7 @@ export async function renderCfePdfToStream(input: CfePdfInput, options: CfePdfOp
 
 /** Renders the whole PDF into memory. */
 export async function renderCfePdf(input: CfePdfInput, options: CfePdfOptions): Promise<Buffer> {
-  return endToBuffer(createDocument(input, options));
+  return endToBuffer(await createDocument(input, options));
 }
 
 /** Ends a drawn pdfkit document and resolves with its bytes (other printed documents use it too). */
