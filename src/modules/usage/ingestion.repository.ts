@@ -8,13 +8,14 @@ import { executePrepared, type Db } from '../../platform/db/client.js';
 import type { ContractDef, MetricDef, PreparedEvent } from './usage.rules.js';
 
 /** How a rollup row absorbs another one for the same key: every aggregate composes (rollups alias r). */
-const MERGE_ROLLUP = sql.raw(`do update set
+const MERGE_ROLLUP_TEXT = `do update set
   event_count = r.event_count + excluded.event_count,
   value_sum = coalesce(r.value_sum + excluded.value_sum, r.value_sum, excluded.value_sum),
   value_max = greatest(r.value_max, excluded.value_max),
   latest_value = case when (excluded.latest_at, excluded.latest_transaction_id) > (r.latest_at, r.latest_transaction_id) then excluded.latest_value else r.latest_value end,
   latest_transaction_id = case when (excluded.latest_at, excluded.latest_transaction_id) > (r.latest_at, r.latest_transaction_id) then excluded.latest_transaction_id else r.latest_transaction_id end,
-  latest_at = greatest(r.latest_at, excluded.latest_at)`);
+  latest_at = greatest(r.latest_at, excluded.latest_at)`;
+const MERGE_ROLLUP = sql.raw(MERGE_ROLLUP_TEXT);
 
 export interface BatchDefs { contracts: ContractDef[]; metrics: MetricDef[]; graceHours: number | null }
 
@@ -45,40 +46,51 @@ export async function loadBatchDefs(db: Db, companyId: number, contractIds: numb
  * the rollups. `events` must be sorted by transactionId and rollup rows are written in key order, so
  * concurrent batches take row locks in the same order (no deadlock). `slot`: the rollup slot of this
  * batch (usage.tables.ts), distinct from the other batches in flight. Answers the new ids.
+ *
+ * The text is a constant, run as a named prepared statement with the batch as column arrays (unnest):
+ * building it with drizzle's sql template on every batch cost ~0.7 µs of the API's CPU per event.
+ * (One JSON parameter read by json_to_recordset instead of the arrays saved ~1 µs of API CPU per
+ * event but cost PostgreSQL ~3 µs more: not adopted.)
  */
+const STORE_NEW_EVENTS = `
+  with input as (
+    select * from unnest($3::text[], $4::int[], $5::int[], $6::timestamptz[], $7::timestamptz[], $8::text[], $9::numeric[], $10::text[], $11::text[], $12::text[])
+      as t(tx, contract_id, metric_id, at, bucket, props, val, dval, gkey, hash)
+  ), keys as (
+    insert into usage_event_keys (company_id, transaction_id, content_hash)
+    select $1, tx, hash from input order by tx
+    on conflict do nothing
+    returning transaction_id
+  ), fresh as (
+    select i.* from input i join keys k on k.transaction_id = i.tx
+  ), raw as (
+    insert into usage_events (company_id, contract_id, metric_id, transaction_id, occurred_at, properties, value)
+    select $1, contract_id, metric_id, tx, at, props::jsonb, val from fresh
+  ), roll as (
+    insert into usage_rollups as r (contract_id, metric_id, bucket, group_key, slot, company_id, groups, event_count, value_sum, value_max, latest_at, latest_transaction_id, latest_value)
+    select contract_id, metric_id, bucket, gkey, $2, $1, gkey::jsonb, count(*), sum(val), max(val),
+      max(at), (array_agg(tx order by at desc, tx desc))[1], (array_agg(val order by at desc, tx desc))[1]
+    from fresh group by contract_id, metric_id, bucket, gkey
+    order by 1, 2, 3, 4
+    on conflict (contract_id, metric_id, bucket, group_key, slot) ${MERGE_ROLLUP_TEXT}
+  ), dist as (
+    insert into usage_rollup_values (contract_id, metric_id, bucket, group_key, value, groups)
+    select distinct contract_id, metric_id, bucket, gkey, dval, gkey::jsonb from fresh where dval is not null
+    order by 1, 2, 3, 4, 5
+    on conflict do nothing
+  )
+  select transaction_id from keys`;
+
 export async function storeNewEvents(db: Db, companyId: number, slot: number, events: PreparedEvent[]): Promise<Set<string>> {
   if (events.length === 0) return new Set();
-  const col = <T>(f: (e: PreparedEvent) => T) => events.map(f);
-  const res = await executePrepared<{ transaction_id: string }>(db, sql`
-    with input as (
-      select * from unnest(${sql.param(col((e) => e.transactionId))}::text[], ${sql.param(col((e) => e.contractId))}::int[], ${sql.param(col((e) => e.metricId))}::int[],
-        ${sql.param(col((e) => e.at.toISOString()))}::timestamptz[], ${sql.param(col((e) => e.bucket.toISOString()))}::timestamptz[], ${sql.param(col((e) => JSON.stringify(e.properties)))}::text[],
-        ${sql.param(col((e) => e.value))}::numeric[], ${sql.param(col((e) => e.distinct))}::text[], ${sql.param(col((e) => e.groupKey))}::text[], ${sql.param(col((e) => e.hash))}::text[])
-        as t(tx, contract_id, metric_id, at, bucket, props, val, dval, gkey, hash)
-    ), keys as (
-      insert into usage_event_keys (company_id, transaction_id, content_hash)
-      select ${companyId}, tx, hash from input order by tx
-      on conflict do nothing
-      returning transaction_id
-    ), fresh as (
-      select i.* from input i join keys k on k.transaction_id = i.tx
-    ), raw as (
-      insert into usage_events (company_id, contract_id, metric_id, transaction_id, occurred_at, properties, value)
-      select ${companyId}, contract_id, metric_id, tx, at, props::jsonb, val from fresh
-    ), roll as (
-      insert into usage_rollups as r (contract_id, metric_id, bucket, group_key, slot, company_id, groups, event_count, value_sum, value_max, latest_at, latest_transaction_id, latest_value)
-      select contract_id, metric_id, bucket, gkey, ${slot}::int, ${companyId}, gkey::jsonb, count(*), sum(val), max(val),
-        max(at), (array_agg(tx order by at desc, tx desc))[1], (array_agg(val order by at desc, tx desc))[1]
-      from fresh group by contract_id, metric_id, bucket, gkey
-      order by 1, 2, 3, 4
-      on conflict (contract_id, metric_id, bucket, group_key, slot) ${MERGE_ROLLUP}
-    ), dist as (
-      insert into usage_rollup_values (contract_id, metric_id, bucket, group_key, value, groups)
-      select distinct contract_id, metric_id, bucket, gkey, dval, gkey::jsonb from fresh where dval is not null
-      order by 1, 2, 3, 4, 5
-      on conflict do nothing
-    )
-    select transaction_id from keys`);
+  const n = events.length;
+  const cols = Array.from({ length: 10 }, () => new Array<unknown>(n));
+  for (let i = 0; i < n; i++) {
+    const e = events[i];
+    cols[0][i] = e.transactionId; cols[1][i] = e.contractId; cols[2][i] = e.metricId; cols[3][i] = e.at.toISOString(); cols[4][i] = e.bucket.toISOString();
+    cols[5][i] = JSON.stringify(e.properties); cols[6][i] = e.value; cols[7][i] = e.distinct; cols[8][i] = e.groupKey; cols[9][i] = e.hash;
+  }
+  const res = await db.$client.query<{ transaction_id: string }>({ name: 'usage_store_new_events', text: STORE_NEW_EVENTS, values: [companyId, slot, ...cols] });
   return new Set(res.rows.map((r) => r.transaction_id));
 }
 
