@@ -6,6 +6,8 @@
  */
 import type { Db } from '../../platform/db/client.js';
 import type { Actor } from '../../platform/http/actor.js';
+import type { CacheInvalidation } from '../../platform/db/invalidation.js';
+import { createBatchDefs } from './batch-defs.js';
 import * as repo from './ingestion.repository.js';
 import { admissibleFrom, checkEvent, eventItem, isPlainValidItem, MAX_BATCH, type PreparedEvent, type RejectionReason } from './usage.rules.js';
 import { usageErrors } from './usage.errors.js';
@@ -23,6 +25,8 @@ export const SLOTS = 16;
 export interface IngestionDeps {
   db: Db;
   defaultGraceHours: number;
+  /** Changes to contracts, metrics and settings (topic `usage`): without it nothing is kept between batches. */
+  invalidation?: CacheInvalidation;
   /**
    * Called with the events a batch counted (new ids only), after they are stored: where part 2
    * (issue 34) evaluates usage rules as events arrive. A failure here fails the request after the
@@ -33,6 +37,7 @@ export interface IngestionDeps {
 
 export function createIngestionService(deps: IngestionDeps) {
   const { db } = deps;
+  const batchDefs = createBatchDefs(db, deps.invalidation);
   const freeSlots = Array.from({ length: SLOTS }, (_, i) => SLOTS - i);
 
   async function store(companyId: number, events: PreparedEvent[]): Promise<Set<string>> {
@@ -66,13 +71,10 @@ export function createIngestionService(deps: IngestionDeps) {
         return undefined;
       });
       const valid = parsed.filter((e) => e !== undefined);
-      const defs = await repo.loadBatchDefs(db, companyId,
+      const defs = await batchDefs.forBatch(companyId,
         [...new Set(valid.flatMap((e) => (e.idContrato ? [e.idContrato] : [])))],
         [...new Set(valid.flatMap((e) => (e.idExternoContrato ? [e.idExternoContrato] : [])))],
         [...new Set(valid.map((e) => e.metrica))]);
-      const byId = new Map(defs.contracts.map((c) => [c.id, c]));
-      const byExternal = new Map(defs.contracts.map((c) => [c.externalId, c]));
-      const metrics = new Map(defs.metrics.map((m) => [m.code, m]));
       const from = admissibleFrom(now, defs.graceHours ?? deps.defaultGraceHours);
 
       // First valid occurrence of each id in the batch is the candidate; later ones are judged against it.
@@ -80,8 +82,8 @@ export function createIngestionService(deps: IngestionDeps) {
       const repeats: PreparedEvent[] = [];
       parsed.forEach((e, i) => {
         if (!e) return;
-        const contract = e.idContrato !== undefined ? byId.get(e.idContrato) : byExternal.get(e.idExternoContrato!);
-        const checked = checkEvent(i, e, { contract, metric: metrics.get(e.metrica), now, admissibleFrom: from });
+        const contract = (e.idContrato !== undefined ? defs.byId.get(e.idContrato) : defs.byExternal.get(e.idExternoContrato!)) ?? undefined;
+        const checked = checkEvent(i, e, { contract, metric: defs.metrics.get(e.metrica) ?? undefined, now, admissibleFrom: from });
         if (!checked.ok) {
           results[i] = { indice: i, idTransaccion: e.idTransaccion, estado: 'rechazado', codigo: checked.reason, error: checked.message };
         } else if (candidates.has(e.idTransaccion)) {
