@@ -88,7 +88,7 @@ export async function storeNewEvents(db: Db, companyId: number, slot: number, ev
   for (let i = 0; i < n; i++) {
     const e = events[i];
     cols[0][i] = e.transactionId; cols[1][i] = e.contractId; cols[2][i] = e.metricId; cols[3][i] = e.at.toISOString(); cols[4][i] = e.bucket.toISOString();
-    cols[5][i] = JSON.stringify(e.properties); cols[6][i] = e.value; cols[7][i] = e.distinct; cols[8][i] = e.groupKey; cols[9][i] = e.hash;
+    cols[5][i] = e.propertiesJson; cols[6][i] = e.value; cols[7][i] = e.distinct; cols[8][i] = e.groupKey; cols[9][i] = e.hash;
   }
   const res = await db.$client.query<{ transaction_id: string }>({ name: 'usage_store_new_events', text: STORE_NEW_EVENTS, values: [companyId, slot, ...cols] });
   return new Set(res.rows.map((r) => r.transaction_id));

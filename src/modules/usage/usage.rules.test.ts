@@ -37,6 +37,12 @@ describe('keys', () => {
   test('content hash and group keys ignore property order, and see every change', () => {
     const at = new Date('2026-03-01T00:00:00Z');
     assert.equal(canonical({ b: '1', a: '2' }), '{"a":"2","b":"1"}');
+    assert.equal(canonical({ '10': 1, b: true, '2': 'ñ', a: 'x' }), '{"2":"ñ","10":1,"a":"x","b":true}');
+    // Stored in the dedup table: a retry after an upgrade must still hash the same (values of the first version).
+    const pinned = new Date('2026-03-01T12:00:00.123Z');
+    assert.equal(contentHash(7, 'calls', pinned, { region: 'sur', bytes: '12.5' }), '1sbqj4xjyhs.un3f97bxtg');
+    assert.equal(contentHash(1, 'm', pinned, {}), '149tk2wch5x.ah6o20xgra');
+    assert.equal(contentHash(2147483647, 'x', pinned, { '10': 1, b: true, '2': 'ñ', a: null }), '1g1ae9muh4.6t490bhbyc');
     assert.equal(contentHash(1, 'm', at, { a: 1, b: '2' }), contentHash(1, 'm', at, { b: '2', a: 1 }));
     assert.notEqual(contentHash(1, 'm', at, { a: 1 }), contentHash(1, 'm', at, { a: '1' }));
     assert.notEqual(contentHash(1, 'm', at, {}), contentHash(2, 'm', at, {}));

@@ -120,38 +120,57 @@ export const hourBucket = (t: Date) => new Date(Math.floor(t.getTime() / HOUR_MS
 
 /** Canonical JSON of an object with sorted keys (group sets and content hashes must not depend on key order). */
 export function canonical(o: Record<string, unknown>): string {
-  return JSON.stringify(Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]])));
+  const keys = Object.keys(o);
+  // Keys already in order (one key, or sent sorted): the same text without rebuilding the object.
+  // (Integer-like keys come first in both, as JSON.stringify always puts them.)
+  let sorted = true;
+  for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1]! < keys[i]!;
+  if (sorted) return JSON.stringify(o);
+  return JSON.stringify(Object.fromEntries(keys.sort().map((k) => [k, o[k]])));
 }
 
-/** cyrb53 (public domain): a 53-bit string hash, fast in plain JavaScript. */
-function cyrb53(text: string, seed: number): number {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
+/**
+ * cyrb53 (public domain), a 53-bit string hash fast in plain JavaScript, with seeds 1 and 2 computed
+ * in one pass over the text (the same two values as two separate passes).
+ */
+function cyrb53x2(text: string): string {
+  let a1 = 0xdeadbeef ^ 1;
+  let a2 = 0x41c6ce57 ^ 1;
+  let b1 = 0xdeadbeef ^ 2;
+  let b2 = 0x41c6ce57 ^ 2;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
+    a1 = Math.imul(a1 ^ c, 2654435761);
+    a2 = Math.imul(a2 ^ c, 1597334677);
+    b1 = Math.imul(b1 ^ c, 2654435761);
+    b2 = Math.imul(b2 ^ c, 1597334677);
   }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+  const fin = (h1: number, h2: number) => {
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+  };
+  return `${fin(a1, a2)}.${fin(b1, b2)}`;
 }
 
 /**
  * What identifies an event's content: a retry with the same content is a duplicate, anything else a
  * conflict. Two seeded 53-bit hashes (106 bits): only two contents under the same idTransaccion are
  * ever compared, so an accidental collision is out of reach. Not sha256: on Node 20 with OpenSSL 3
- * each digest costs ~14 µs here, the largest CPU item of a batch after zod.
+ * each digest costs ~14 µs here, the largest CPU item of a batch after zod. Stored in the dedup
+ * table: its value for a given content must never change (a unit test pins some).
+ * `propertiesJson`: canonical(properties), when the caller has it already.
  */
-export function contentHash(contractId: number, metric: string, at: Date, properties: Record<string, unknown>): string {
-  const text = `${contractId}\n${metric}\n${at.getTime()}\n${canonical(properties)}`;
-  return `${cyrb53(text, 1).toString(36)}.${cyrb53(text, 2).toString(36)}`;
+export function contentHash(contractId: number, metric: string, at: Date, properties: Record<string, unknown>, propertiesJson = canonical(properties)): string {
+  return cyrb53x2(`${contractId}\n${metric}\n${at.getTime()}\n${propertiesJson}`);
 }
 
 /** A valid event ready to store: its values for the rollups. */
 export interface PreparedEvent {
   index: number; transactionId: string; contractId: number; metricId: number; at: Date; bucket: Date;
   properties: Record<string, unknown>; value: string | null; distinct: string | null; groups: Record<string, string>; groupKey: string; hash: string;
+  /** canonical(properties): hashed, and stored as the raw event's jsonb. */
+  propertiesJson: string;
 }
 export type Checked = { ok: true; event: PreparedEvent } | { ok: false; reason: RejectionReason; message: string };
 
@@ -181,11 +200,12 @@ export function checkEvent(index: number, e: EventItem, ctx: {
   }
   const groups: Record<string, string> = {};
   for (const k of metric.groupKeys) if (properties[k] !== undefined) groups[k] = String(properties[k]);
+  const propertiesJson = canonical(properties);
   return {
     ok: true,
     event: {
       index, transactionId: e.idTransaccion, contractId: contract.id, metricId: metric.id, at, bucket: hourBucket(at), properties, value, distinct,
-      groups, groupKey: canonical(groups), hash: contentHash(contract.id, metric.code, at, properties),
+      groups, groupKey: canonical(groups), hash: contentHash(contract.id, metric.code, at, properties, propertiesJson), propertiesJson,
     },
   };
 }
