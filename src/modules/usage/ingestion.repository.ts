@@ -54,8 +54,10 @@ export async function loadBatchDefs(db: Db, companyId: number, contractIds: numb
  */
 const STORE_NEW_EVENTS = `
   with input as (
-    select * from unnest($3::text[], $4::int[], $5::int[], $6::timestamptz[], $7::timestamptz[], $8::text[], $9::numeric[], $10::text[], $11::text[], $12::text[])
-      as t(tx, contract_id, metric_id, at, bucket, props, val, dval, gkey, hash)
+    -- bucket: the event's UTC hour (the rollups' unit), computed here rather than sent as one more array.
+    select t.*, date_bin('1 hour', t.at, timestamptz '1970-01-01 00:00:00+00') as bucket
+    from unnest($3::text[], $4::int[], $5::int[], $6::timestamptz[], $7::text[], $8::numeric[], $9::text[], $10::text[], $11::text[])
+      as t(tx, contract_id, metric_id, at, props, val, dval, gkey, hash)
   ), keys as (
     insert into usage_event_keys (company_id, transaction_id, content_hash)
     select $1, tx, hash from input order by tx
@@ -84,11 +86,11 @@ const STORE_NEW_EVENTS = `
 export async function storeNewEvents(db: Db, companyId: number, slot: number, events: PreparedEvent[]): Promise<Set<string>> {
   if (events.length === 0) return new Set();
   const n = events.length;
-  const cols = Array.from({ length: 10 }, () => new Array<unknown>(n));
+  const cols = Array.from({ length: 9 }, () => new Array<unknown>(n));
   for (let i = 0; i < n; i++) {
     const e = events[i];
-    cols[0][i] = e.transactionId; cols[1][i] = e.contractId; cols[2][i] = e.metricId; cols[3][i] = e.at.toISOString(); cols[4][i] = e.bucket.toISOString();
-    cols[5][i] = e.propertiesJson; cols[6][i] = e.value; cols[7][i] = e.distinct; cols[8][i] = e.groupKey; cols[9][i] = e.hash;
+    cols[0][i] = e.transactionId; cols[1][i] = e.contractId; cols[2][i] = e.metricId; cols[3][i] = e.at.toISOString();
+    cols[4][i] = e.propertiesJson; cols[5][i] = e.value; cols[6][i] = e.distinct; cols[7][i] = e.groupKey; cols[8][i] = e.hash;
   }
   const res = await db.$client.query<{ transaction_id: string }>({ name: 'usage_store_new_events', text: STORE_NEW_EVENTS, values: [companyId, slot, ...cols] });
   return new Set(res.rows.map((r) => r.transaction_id));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { admissibleFrom, canonical, contentHash, decimalOf, eventItem, hourBucket, isPlainValidItem, zonedMonthStart } from './usage.rules.js';
+import { admissibleFrom, canonical, contentHash, decimalOf, eventItem, isPlainValidItem, zonedMonthStart } from './usage.rules.js';
 
 describe('decimalOf', () => {
   test('plain decimal strings and exact JSON numbers pass; floats that lost digits and non-numbers do not', () => {
@@ -31,9 +31,6 @@ describe('periods in Montevideo (UTC−3)', () => {
 });
 
 describe('keys', () => {
-  test('hour buckets are UTC hours', () => {
-    assert.equal(hourBucket(new Date('2026-03-01T02:30:00-03:00')).toISOString(), '2026-03-01T05:00:00.000Z');
-  });
   test('content hash and group keys ignore property order, and see every change', () => {
     const at = new Date('2026-03-01T00:00:00Z');
     assert.equal(canonical({ b: '1', a: '2' }), '{"a":"2","b":"1"}');

@@ -116,8 +116,6 @@ export function admissibleFrom(now: Date, graceHours: number): Date {
   return zonedMonthStart(new Date(now.getTime() - graceHours * HOUR_MS));
 }
 
-export const hourBucket = (t: Date) => new Date(Math.floor(t.getTime() / HOUR_MS) * HOUR_MS);
-
 /** Canonical JSON of an object with sorted keys (group sets and content hashes must not depend on key order). */
 export function canonical(o: Record<string, unknown>): string {
   const keys = Object.keys(o);
@@ -167,7 +165,7 @@ export function contentHash(contractId: number, metric: string, at: Date, proper
 
 /** A valid event ready to store: its values for the rollups. */
 export interface PreparedEvent {
-  index: number; transactionId: string; contractId: number; metricId: number; at: Date; bucket: Date;
+  index: number; transactionId: string; contractId: number; metricId: number; at: Date;
   properties: Record<string, unknown>; value: string | null; distinct: string | null; groups: Record<string, string>; groupKey: string; hash: string;
   /** canonical(properties): hashed, and stored as the raw event's jsonb. */
   propertiesJson: string;
@@ -204,7 +202,7 @@ export function checkEvent(index: number, e: EventItem, ctx: {
   return {
     ok: true,
     event: {
-      index, transactionId: e.idTransaccion, contractId: contract.id, metricId: metric.id, at, bucket: hourBucket(at), properties, value, distinct,
+      index, transactionId: e.idTransaccion, contractId: contract.id, metricId: metric.id, at, properties, value, distinct,
       groups, groupKey: canonical(groups), hash: contentHash(contract.id, metric.code, at, properties, propertiesJson), propertiesJson,
     },
   };
