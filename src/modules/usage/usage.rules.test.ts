@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { admissibleFrom, canonical, contentHash, decimalOf, eventItem, isPlainValidItem, zonedMonthStart } from './usage.rules.js';
+import { admissibleFrom, base36, canonical, contentHash, decimalOf, eventItem, isPlainValidItem, zonedMonthStart } from './usage.rules.js';
 
 describe('decimalOf', () => {
   test('plain decimal strings and exact JSON numbers pass; floats that lost digits and non-numbers do not', () => {
@@ -31,6 +31,11 @@ describe('periods in Montevideo (UTC−3)', () => {
 });
 
 describe('keys', () => {
+  test('base36 writes what toString(36) writes, for every integer below 2^53', () => {
+    const samples = [0, 1, 35, 36, 37, 1295, 1296, 2 ** 32, 2 ** 53 - 1, 2 ** 53 - 36, 36 ** 10, 36 ** 10 - 1];
+    for (let i = 0; i < 20_000; i++) samples.push(Math.floor(Math.random() * 2 ** 53), Math.floor(Math.random() * 2 ** (1 + (i % 53))));
+    for (const n of samples) assert.equal(base36(n), n.toString(36), String(n));
+  });
   test('content hash and group keys ignore property order, and see every change', () => {
     const at = new Date('2026-03-01T00:00:00Z');
     assert.equal(canonical({ b: '1', a: '2' }), '{"a":"2","b":"1"}');
