@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { admissibleFrom, base36, canonical, contentHash, decimalOf, eventItem, isPlainValidItem, zonedMonthStart } from './usage.rules.js';
 
+const HOUR_MS = 3_600_000;
+
 describe('decimalOf', () => {
   test('plain decimal strings and exact JSON numbers pass; floats that lost digits and non-numbers do not', () => {
     assert.equal(decimalOf('12.50'), '12.50');
@@ -20,6 +22,20 @@ describe('periods in Montevideo (UTC−3)', () => {
     assert.equal(zonedMonthStart(new Date('2026-03-01T02:59:59Z')).toISOString(), '2026-02-01T03:00:00.000Z');
     assert.equal(zonedMonthStart(new Date('2026-03-01T03:00:00Z')).toISOString(), '2026-03-01T03:00:00.000Z');
     assert.equal(zonedMonthStart(new Date('2026-12-31T23:00:00Z')).toISOString(), '2026-12-01T03:00:00.000Z');
+  });
+
+  test('the month kept between calls never answers for another month (also in a zone with DST)', () => {
+    const local = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Madrid', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    const text = (d: Date) => local.format(d).replace(',', '');
+    const base = Date.parse('2025-01-01T00:00:00Z');
+    // In order, backwards and at random, with instants on both sides of month starts.
+    const instants = Array.from({ length: 800 }, (_, i) => base + i * 22 * HOUR_MS);
+    for (const t of [...instants, ...instants.reverse(), ...instants.map(() => base + Math.floor(Math.random() * 800 * 22 * HOUR_MS))]) {
+      const start = zonedMonthStart(new Date(t), 'Europe/Madrid');
+      assert.ok(start.getTime() <= t);
+      assert.match(text(start), /^\d{4}-\d{2}-01 00:00$/);
+      assert.equal(text(start).slice(0, 7), text(new Date(t)).slice(0, 7), new Date(t).toISOString());
+    }
   });
 
   test('the last period stays open for the grace after its end, then closes', () => {

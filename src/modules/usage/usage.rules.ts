@@ -82,8 +82,24 @@ export interface ContractDef { id: number; externalId: string; state: string; st
 /** States in which a contract meters usage; borrador has not started, cancelado and finalizado have ended. */
 export const METERING_STATES = new Set(['activo', 'en_advertencia', 'suspendido']);
 
+/**
+ * The month last computed per zone, [start, next): every batch asks for the admission window, nearly
+ * always in the same month, and its three Intl calls were ~1 µs of CPU per event.
+ */
+const lastMonth = new Map<string, { start: number; next: number }>();
+
 /** The UTC instant where the calendar month containing `at` starts in `zone`. */
 export function zonedMonthStart(at: Date, zone = USAGE_TIME_ZONE): Date {
+  const t = at.getTime();
+  const known = lastMonth.get(zone);
+  if (known && t >= known.start && t < known.next) return new Date(known.start);
+  const start = computeMonthStart(at, zone);
+  // 32 days after the 1st at midnight is inside the following month, whatever the month's length.
+  lastMonth.set(zone, { start: start.getTime(), next: computeMonthStart(new Date(start.getTime() + 32 * 24 * HOUR_MS), zone).getTime() });
+  return start;
+}
+
+function computeMonthStart(at: Date, zone: string): Date {
   const p = zonedParts(at, zone);
   let guess = Date.UTC(p.year, p.month - 1, 1);
   for (let i = 0; i < 2; i++) guess = Date.UTC(p.year, p.month - 1, 1) - offsetMs(new Date(guess), zone);
