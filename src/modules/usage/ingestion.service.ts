@@ -40,7 +40,7 @@ export function createIngestionService(deps: IngestionDeps) {
   const batchDefs = createBatchDefs(db, deps.invalidation);
   const freeSlots = Array.from({ length: SLOTS }, (_, i) => SLOTS - i);
 
-  async function store(companyId: number, events: PreparedEvent[]): Promise<Set<string>> {
+  async function store(companyId: number, events: PreparedEvent[]): Promise<repo.Stored> {
     // Beyond SLOTS batches at once, two may share a slot: they then wait on each other's row locks, nothing worse.
     const slot = freeSlots.pop();
     try {
@@ -93,16 +93,20 @@ export function createIngestionService(deps: IngestionDeps) {
         }
       });
       const batch = [...candidates.values()].sort((a, b) => (a.transactionId < b.transactionId ? -1 : a.transactionId > b.transactionId ? 1 : 0));
-      let fresh = await store(companyId, batch);
+      const first = await store(companyId, batch);
+      let fresh = first.fresh;
+      let stored = first.seen;
       let taken = batch.filter((e) => !fresh.has(e.transactionId));
-      let stored = taken.length ? await repo.storedHashes(db, companyId, taken.map((e) => e.transactionId)) : new Map<string, string>();
+      // Taken by a batch that committed after the statement began: not in its snapshot, read now.
+      const unseen = taken.filter((e) => !stored.has(e.transactionId));
+      if (unseen.length) for (const [id, hash] of await repo.storedHashes(db, companyId, unseen.map((e) => e.transactionId))) stored.set(id, hash);
       // An id taken by a batch that then rolled back is free again: store those once more.
       const vanished = taken.filter((e) => !stored.has(e.transactionId));
       if (vanished.length) {
         const again = await store(companyId, vanished);
-        fresh = new Set([...fresh, ...again]);
-        taken = taken.filter((e) => !again.has(e.transactionId));
-        stored = new Map([...stored, ...(await repo.storedHashes(db, companyId, taken.map((e) => e.transactionId)))]);
+        fresh = new Set([...fresh, ...again.fresh]);
+        taken = taken.filter((e) => !again.fresh.has(e.transactionId));
+        stored = new Map([...stored, ...again.seen, ...(await repo.storedHashes(db, companyId, taken.map((e) => e.transactionId)))]);
       }
       const judge = (e: PreparedEvent, storedHash: string | undefined): EventResult =>
         storedHash === e.hash
