@@ -206,11 +206,15 @@ export interface PreparedEvent {
 }
 export type Checked = { ok: true; event: PreparedEvent } | { ok: false; reason: RejectionReason; message: string };
 
+// Module level, not a closure per call: tsx (esbuild keepNames) wraps each named closure in a call at creation.
+function fail(reason: RejectionReason, message: string): Checked {
+  return { ok: false, reason, message };
+}
+
 /** Every check of one well-formed event that does not need the dedup table. */
 export function checkEvent(index: number, e: EventItem, ctx: {
   contract: ContractDef | undefined; metric: MetricDef | undefined; now: Date; admissibleFrom: Date;
 }): Checked {
-  const fail = (reason: RejectionReason, message: string): Checked => ({ ok: false, reason, message });
   const { contract, metric } = ctx;
   if (!contract) return fail('contrato_desconocido', 'El contrato no existe en esta empresa.');
   if (!metric) return fail('metrica_desconocida', `La métrica ${e.metrica} no existe en esta empresa.`);
