@@ -10,6 +10,8 @@ export interface UsageLoadResult {
   seconds: number; batches: number; non200: number; errors: number; sampleError: string;
   aceptados: number; duplicados: number; conflictos: number; rechazados: number; uniqueSent: number; eventsSent: number;
   latencyMs: { p50: number; p99: number; max: number }; cpuMs: number;
+  /** Per second of the run (by the second a batch ended in): batches and their p99, to tell steady latency from spikes. */
+  perSecond: Array<{ batches: number; p99: number }>;
 }
 
 const SOURCE = `
@@ -37,6 +39,7 @@ function post(body) {
 parentPort.on('message', async ({ seconds }) => {
   const r = { batches: 0, non200: 0, errors: 0, sampleError: '', aceptados: 0, duplicados: 0, conflictos: 0, rechazados: 0, uniqueSent: 0, eventsSent: 0 };
   const lat = [];
+  const bySecond = [];
   const cpu0 = cpu();
   const start = process.hrtime.bigint();
   const deadline = start + BigInt(Math.round(seconds * 1e9));
@@ -55,7 +58,11 @@ parentPort.on('message', async ({ seconds }) => {
       r.eventsSent += events.length;
       const t0 = process.hrtime.bigint();
       const res = await post(JSON.stringify({ eventos: events }));
-      lat.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      const t1 = process.hrtime.bigint();
+      const ms = Number(t1 - t0) / 1e6;
+      lat.push(ms);
+      const sec = Number((t1 - start) / 1000000000n);
+      (bySecond[sec] = bySecond[sec] || []).push(ms);
       r.batches++;
       if (res.status === 0) { r.errors++; r.sampleError = res.text; continue; }
       if (res.status !== 200) { r.non200++; r.sampleError = res.text.slice(0, 300); }
@@ -64,7 +71,8 @@ parentPort.on('message', async ({ seconds }) => {
   }));
   lat.sort((a, b) => a - b);
   const at = (q) => lat.length ? Math.round(lat[Math.min(lat.length - 1, Math.floor(q * lat.length))] * 10) / 10 : 0;
-  parentPort.postMessage({ ...r, seconds: Number(process.hrtime.bigint() - start) / 1e9, latencyMs: { p50: at(0.5), p99: at(0.99), max: at(1) }, cpuMs: cpu() - cpu0 });
+  const perSecond = Array.from(bySecond, (xs) => { xs = (xs || []).sort((a, b) => a - b); return { batches: xs.length, p99: xs.length ? Math.round(xs[Math.min(xs.length - 1, Math.floor(0.99 * xs.length))]) : 0 }; });
+  parentPort.postMessage({ ...r, perSecond, seconds: Number(process.hrtime.bigint() - start) / 1e9, latencyMs: { p50: at(0.5), p99: at(0.99), max: at(1) }, cpuMs: cpu() - cpu0 });
 });
 parentPort.postMessage({ tid });
 `;

@@ -1,7 +1,8 @@
 /**
  * Usage metering bench (issue 33 point 6), over real HTTP on a throw-away database:
  * 1. Ingestion: 16 clients each sending batches of 100 events to POST /api/v1/usage-events, 10 % of
- *    each batch exact repeats of earlier events; prints accepted events/s, p99 batch latency, CPU
+ *    each batch exact repeats of earlier events; prints accepted events/s, p99 batch latency (and per
+ *    second of the run, to tell spikes from a steady tail), CPU
  *    per event (API process, PostgreSQL, load generator apart), and checks that the rollups, the raw
  *    events and the dedup keys each count exactly the distinct events sent.
  * 2. The usage query over a contract with 10,000,000 events in a month, grouped by day (and by day and
@@ -145,12 +146,13 @@ export async function runUsageBench(opts: { seconds?: number; clients?: number; 
     const serverCpuMs = nodeCpuMs + ourPgMsPerEvent;
     const ingestion = {
       acceptedEventsPerSec: Math.round(run.aceptados / run.seconds), eventsSentPerSec: Math.round(run.eventsSent / run.seconds), batches: run.batches,
-      p50BatchMs: run.latencyMs.p50, p99BatchMs: run.latencyMs.p99, maxBatchMs: run.latencyMs.max, duplicates: run.duplicados, non200: run.non200 + run.errors,
+      p50BatchMs: run.latencyMs.p50, p99BatchMs: run.latencyMs.p99, perSecond: run.perSecond, maxBatchMs: run.latencyMs.max, duplicates: run.duplicados, non200: run.non200 + run.errors,
       uniqueSent: unique, counted, countedViaApi: viaApi, totalsOk, rollupRowsAfterFold: afterFold.rows, foldSeconds, cpuMsPerAcceptedEvent: Number(serverCpuMs.toFixed(4)), apiCpuMsPerEvent: Number(nodeCpuMs.toFixed(4)), ourPostgresCpuMsPerEvent: ourPgMsPerEvent,
       loadGeneratorCpuMsPerEvent: Number((run.cpuMs / Math.max(run.eventsSent, 1)).toFixed(4)), cpu, machine,
     };
     console.log(`ingestion: ${ingestion.acceptedEventsPerSec} accepted events/s (${ingestion.eventsSentPerSec} sent/s incl. 10 % repeats) from ${clients} clients, batch p50 ${run.latencyMs.p50} ms p99 ${run.latencyMs.p99} ms; non-2xx ${ingestion.non200}${run.sampleError ? ` (${run.sampleError})` : ''}; totals ${totalsOk ? 'OK' : 'MISMATCH'} (unique ${unique}, rollups ${counted.rollups}, raw ${counted.raw}, keys ${counted.keys}, API ${viaApi}); CPU ${ingestion.cpuMsPerAcceptedEvent} ms per accepted event (API ${ingestion.apiCpuMsPerEvent} + this PostgreSQL ${ourPgMsPerEvent}; load generator ${ingestion.loadGeneratorCpuMsPerEvent} apart); machine ${JSON.stringify(machine)}`);
     console.log(cpu);
+    console.log(`per second (batches/p99 ms): ${run.perSecond.map((x) => `${x.batches}/${x.p99}`).join(' ')}`);
 
     const qc = (await call('POST', `/api/v1/contracts${q}`, { idCliente: customer.id, idExterno: 'Q-1', metricas: ['msgs'], inicio: '2026-01-01T00:00:00Z' })).id as number;
     const t0 = Date.now();

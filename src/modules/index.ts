@@ -194,7 +194,7 @@ export function createModules(deps: ModuleDeps) {
     rate: async (currency, date) => issuedCfe.lookups.getRate(currency, date),
   });
   // Usage metering (issue 33): metrics, contracts, usage events and the usage query.
-  const usage = createUsageModule({ db, config });
+  const usage = createUsageModule({ db, config, invalidation });
   // Recurring invoicing plans (issue 32): issue through emission (prepare, emit with the run key as Idempotency-Key).
   const recurring = createRecurringModule({
     db, logger, now: deps.now, sandbox: sandboxEnabled,

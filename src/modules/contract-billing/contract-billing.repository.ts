@@ -54,6 +54,13 @@ export async function findPeriods(db: DbOrTx, keys: Array<{ contractId: number; 
     (select x."contractId", x."periodStart" from jsonb_to_recordset(${JSON.stringify(keys)}::jsonb) as x("contractId" int, "periodStart" date))`);
 }
 
+/** Which of these contracts have terms (the others have no rules to evaluate). */
+export async function contractsWithTerms(db: DbOrTx, contractIds: number[]): Promise<number[]> {
+  if (!contractIds.length) return [];
+  const rows = await db.select({ id: contractTerms.contractId }).from(contractTerms).where(inArray(contractTerms.contractId, contractIds));
+  return rows.map((r) => r.id);
+}
+
 export async function findTermsMany(db: DbOrTx, contractIds: number[]): Promise<TermsRow[]> {
   if (!contractIds.length) return [];
   return db.select().from(contractTerms).where(inArray(contractTerms.contractId, contractIds));

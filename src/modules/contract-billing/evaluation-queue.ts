@@ -11,6 +11,7 @@
 import type { Db } from '../../platform/db/client.js';
 import type { Logger } from '../../platform/logger.js';
 import { queueEvaluations } from './contract-billing.jobs.js';
+import { contractsWithTerms } from './contract-billing.repository.js';
 import { evaluateContract, type EvaluationDeps } from './contract-evaluation.js';
 
 export const FLUSH_MS = 250;
@@ -21,8 +22,17 @@ export function createEvaluationQueue(deps: EvaluationDeps & { db: Db; logger: L
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
 
-  async function evaluateAll(ids: number[]) {
+  async function evaluateAll(touched: number[]) {
     const failed: number[] = [];
+    // A contract without terms has nothing to evaluate (evaluateContract answers [] for it after two
+    // queries): those are set apart with one query for the whole flush (with 64 contracts touched 4
+    // times a second, the two queries each were ~2 % of the usage bench's CPU).
+    let ids: number[];
+    try {
+      ids = await contractsWithTerms(deps.db, touched);
+    } catch {
+      ids = touched;
+    }
     let next = 0;
     const lane = async () => {
       while (next < ids.length) {

@@ -1,6 +1,7 @@
 /** Front door of usage metering (issue 33): metrics, contracts, event ingestion, the usage query. */
 import type { AppConfig } from '../../config.js';
 import type { Db } from '../../platform/db/client.js';
+import type { CacheInvalidation } from '../../platform/db/invalidation.js';
 import { createIngestionService, type IngestionDeps } from './ingestion.service.js';
 import { createUsageBillingPort } from './usage.billing-port.js';
 import { createUsageQueryService } from './usage-query.service.js';
@@ -8,7 +9,7 @@ import { usageCrontab, usageJobHandlers } from './usage.jobs.js';
 import { usageRoutes } from './usage.routes.js';
 import { createUsageService, type ContractStateHook } from './usage.service.js';
 
-export function createUsageModule(deps: { db: Db; config: AppConfig }) {
+export function createUsageModule(deps: { db: Db; config: AppConfig; invalidation?: CacheInvalidation }) {
   const { db } = deps;
   const { defaultGraceHours, dedupDays, rawRetentionDays } = deps.config.usage;
   // Hooks registered later by contract billing (issue 34): after each batch's events are stored, and
@@ -17,7 +18,7 @@ export function createUsageModule(deps: { db: Db; config: AppConfig }) {
   const service = createUsageService({ db, defaultGraceHours, stateHooks });
   const afterStore: Array<NonNullable<IngestionDeps['afterStore']>> = [];
   const ingestion = createIngestionService({
-    db, defaultGraceHours,
+    db, defaultGraceHours, invalidation: deps.invalidation,
     afterStore: async (companyId, events) => {
       for (const hook of afterStore) await hook(companyId, events);
     },

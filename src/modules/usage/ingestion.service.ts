@@ -6,6 +6,8 @@
  */
 import type { Db } from '../../platform/db/client.js';
 import type { Actor } from '../../platform/http/actor.js';
+import type { CacheInvalidation } from '../../platform/db/invalidation.js';
+import { createBatchDefs } from './batch-defs.js';
 import * as repo from './ingestion.repository.js';
 import { admissibleFrom, checkEvent, eventItem, isPlainValidItem, MAX_BATCH, type PreparedEvent, type RejectionReason } from './usage.rules.js';
 import { usageErrors } from './usage.errors.js';
@@ -23,6 +25,8 @@ export const SLOTS = 16;
 export interface IngestionDeps {
   db: Db;
   defaultGraceHours: number;
+  /** Changes to contracts, metrics and settings (topic `usage`): without it nothing is kept between batches. */
+  invalidation?: CacheInvalidation;
   /**
    * Called with the events a batch counted (new ids only), after they are stored: where part 2
    * (issue 34) evaluates usage rules as events arrive. A failure here fails the request after the
@@ -33,9 +37,10 @@ export interface IngestionDeps {
 
 export function createIngestionService(deps: IngestionDeps) {
   const { db } = deps;
+  const batchDefs = createBatchDefs(db, deps.invalidation);
   const freeSlots = Array.from({ length: SLOTS }, (_, i) => SLOTS - i);
 
-  async function store(companyId: number, events: PreparedEvent[]): Promise<Set<string>> {
+  async function store(companyId: number, events: PreparedEvent[]): Promise<repo.Stored> {
     // Beyond SLOTS batches at once, two may share a slot: they then wait on each other's row locks, nothing worse.
     const slot = freeSlots.pop();
     try {
@@ -66,13 +71,10 @@ export function createIngestionService(deps: IngestionDeps) {
         return undefined;
       });
       const valid = parsed.filter((e) => e !== undefined);
-      const defs = await repo.loadBatchDefs(db, companyId,
+      const defs = await batchDefs.forBatch(companyId,
         [...new Set(valid.flatMap((e) => (e.idContrato ? [e.idContrato] : [])))],
         [...new Set(valid.flatMap((e) => (e.idExternoContrato ? [e.idExternoContrato] : [])))],
         [...new Set(valid.map((e) => e.metrica))]);
-      const byId = new Map(defs.contracts.map((c) => [c.id, c]));
-      const byExternal = new Map(defs.contracts.map((c) => [c.externalId, c]));
-      const metrics = new Map(defs.metrics.map((m) => [m.code, m]));
       const from = admissibleFrom(now, defs.graceHours ?? deps.defaultGraceHours);
 
       // First valid occurrence of each id in the batch is the candidate; later ones are judged against it.
@@ -80,8 +82,8 @@ export function createIngestionService(deps: IngestionDeps) {
       const repeats: PreparedEvent[] = [];
       parsed.forEach((e, i) => {
         if (!e) return;
-        const contract = e.idContrato !== undefined ? byId.get(e.idContrato) : byExternal.get(e.idExternoContrato!);
-        const checked = checkEvent(i, e, { contract, metric: metrics.get(e.metrica), now, admissibleFrom: from });
+        const contract = (e.idContrato !== undefined ? defs.byId.get(e.idContrato) : defs.byExternal.get(e.idExternoContrato!)) ?? undefined;
+        const checked = checkEvent(i, e, { contract, metric: defs.metrics.get(e.metrica) ?? undefined, now, admissibleFrom: from });
         if (!checked.ok) {
           results[i] = { indice: i, idTransaccion: e.idTransaccion, estado: 'rechazado', codigo: checked.reason, error: checked.message };
         } else if (candidates.has(e.idTransaccion)) {
@@ -91,16 +93,20 @@ export function createIngestionService(deps: IngestionDeps) {
         }
       });
       const batch = [...candidates.values()].sort((a, b) => (a.transactionId < b.transactionId ? -1 : a.transactionId > b.transactionId ? 1 : 0));
-      let fresh = await store(companyId, batch);
+      const first = await store(companyId, batch);
+      let fresh = first.fresh;
+      let stored = first.seen;
       let taken = batch.filter((e) => !fresh.has(e.transactionId));
-      let stored = taken.length ? await repo.storedHashes(db, companyId, taken.map((e) => e.transactionId)) : new Map<string, string>();
+      // Taken by a batch that committed after the statement began: not in its snapshot, read now.
+      const unseen = taken.filter((e) => !stored.has(e.transactionId));
+      if (unseen.length) for (const [id, hash] of await repo.storedHashes(db, companyId, unseen.map((e) => e.transactionId))) stored.set(id, hash);
       // An id taken by a batch that then rolled back is free again: store those once more.
       const vanished = taken.filter((e) => !stored.has(e.transactionId));
       if (vanished.length) {
         const again = await store(companyId, vanished);
-        fresh = new Set([...fresh, ...again]);
-        taken = taken.filter((e) => !again.has(e.transactionId));
-        stored = new Map([...stored, ...(await repo.storedHashes(db, companyId, taken.map((e) => e.transactionId)))]);
+        fresh = new Set([...fresh, ...again.fresh]);
+        taken = taken.filter((e) => !again.fresh.has(e.transactionId));
+        stored = new Map([...stored, ...again.seen, ...(await repo.storedHashes(db, companyId, taken.map((e) => e.transactionId)))]);
       }
       const judge = (e: PreparedEvent, storedHash: string | undefined): EventResult =>
         storedHash === e.hash

@@ -9,6 +9,7 @@ import { Decimal } from 'decimal.js';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { createUser } from '../../../test/support/factories.js';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { foldSlots } from './ingestion.repository.js';
 import { zonedMonthStart } from './usage.rules.js';
 import { ago, HOUR, ok, send, usageCompany } from './usage.test-helpers.js';
@@ -190,6 +191,29 @@ describe('rejections', () => {
     assert.equal(refused.body.resultados[0].codigo, 'fecha_fuera_de_plazo');
     assert.deepEqual(await ok(t.call(emisorA, 'GET', '/api/v1/usage-settings'), 200), { idEmpresa: a.companyId, graciaHoras: 0 });
     await ok(t.call(admin, 'PUT', `/api/v1/usage-settings${a.q}`, { graciaHoras: 72 }), 200);
+  });
+});
+
+describe('definitions kept between batches (batch-defs.ts)', () => {
+  test('a new metric and contract, a cancellation, and a change made by another process are seen by the next batch', async () => {
+    const ev = (id: string, extra: Record<string, unknown> = {}) => ({ idTransaccion: id, idExternoContrato: 'CTR-DEFS', metrica: 'defs', fechaHora: ago(1), propiedades: {}, ...extra });
+    const first = await send(t, emisorA, undefined, [ev('defs-1'), ev('defs-2', { idExternoContrato: 'CTR-A' })]);
+    assert.deepEqual(first.body.resultados.map((x: any) => x.codigo), ['contrato_desconocido', 'metrica_desconocida']);
+    await ok(t.call(admin, 'POST', `/api/v1/metrics${a.q}`, { codigo: 'defs', nombre: 'Defs', unidad: 'u', agregacion: 'count' }));
+    const contract = await a.contract('CTR-DEFS', ['defs']);
+    assert.deepEqual((await send(t, emisorA, undefined, [ev('defs-1')])).body.resultados.map((x: any) => x.estado), ['aceptado']);
+    await ok(t.call(admin, 'PATCH', `/api/v1/contracts/${contract.id}`, { estado: 'cancelado' }), 200);
+    assert.equal((await send(t, emisorA, undefined, [ev('defs-3')])).body.resultados[0].codigo, 'contrato_no_vigente');
+    // Another process (psql, a second API instance): heard through LISTEN, within milliseconds.
+    const other = new pg.Client({ connectionString: t.database.url });
+    await other.connect();
+    await other.query(`update usage_contracts set state = 'activo' where id = $1`, [contract.id]).finally(() => other.end());
+    let estado = '';
+    for (let i = 0; i < 50 && estado !== 'aceptado'; i++) {
+      estado = (await send(t, emisorA, undefined, [ev(`defs-4-${i}`)])).body.resultados[0].estado;
+      if (estado !== 'aceptado') await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.equal(estado, 'aceptado');
   });
 });
 

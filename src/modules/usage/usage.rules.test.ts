@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { admissibleFrom, canonical, contentHash, decimalOf, eventItem, hourBucket, isPlainValidItem, zonedMonthStart } from './usage.rules.js';
+import { admissibleFrom, base36, canonical, contentHash, decimalOf, eventItem, isPlainValidItem, zonedMonthStart } from './usage.rules.js';
+
+const HOUR_MS = 3_600_000;
 
 describe('decimalOf', () => {
   test('plain decimal strings and exact JSON numbers pass; floats that lost digits and non-numbers do not', () => {
@@ -22,6 +24,20 @@ describe('periods in Montevideo (UTC−3)', () => {
     assert.equal(zonedMonthStart(new Date('2026-12-31T23:00:00Z')).toISOString(), '2026-12-01T03:00:00.000Z');
   });
 
+  test('the month kept between calls never answers for another month (also in a zone with DST)', () => {
+    const local = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Madrid', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    const text = (d: Date) => local.format(d).replace(',', '');
+    const base = Date.parse('2025-01-01T00:00:00Z');
+    // In order, backwards and at random, with instants on both sides of month starts.
+    const instants = Array.from({ length: 800 }, (_, i) => base + i * 22 * HOUR_MS);
+    for (const t of [...instants, ...instants.reverse(), ...instants.map(() => base + Math.floor(Math.random() * 800 * 22 * HOUR_MS))]) {
+      const start = zonedMonthStart(new Date(t), 'Europe/Madrid');
+      assert.ok(start.getTime() <= t);
+      assert.match(text(start), /^\d{4}-\d{2}-01 00:00$/);
+      assert.equal(text(start).slice(0, 7), text(new Date(t)).slice(0, 7), new Date(t).toISOString());
+    }
+  });
+
   test('the last period stays open for the grace after its end, then closes', () => {
     const grace = 72;
     assert.equal(admissibleFrom(new Date('2026-03-04T02:59:00Z'), grace).toISOString(), '2026-02-01T03:00:00.000Z');
@@ -31,12 +47,20 @@ describe('periods in Montevideo (UTC−3)', () => {
 });
 
 describe('keys', () => {
-  test('hour buckets are UTC hours', () => {
-    assert.equal(hourBucket(new Date('2026-03-01T02:30:00-03:00')).toISOString(), '2026-03-01T05:00:00.000Z');
+  test('base36 writes what toString(36) writes, for every integer below 2^53', () => {
+    const samples = [0, 1, 35, 36, 37, 1295, 1296, 2 ** 32, 2 ** 53 - 1, 2 ** 53 - 36, 36 ** 10, 36 ** 10 - 1];
+    for (let i = 0; i < 20_000; i++) samples.push(Math.floor(Math.random() * 2 ** 53), Math.floor(Math.random() * 2 ** (1 + (i % 53))));
+    for (const n of samples) assert.equal(base36(n), n.toString(36), String(n));
   });
   test('content hash and group keys ignore property order, and see every change', () => {
     const at = new Date('2026-03-01T00:00:00Z');
     assert.equal(canonical({ b: '1', a: '2' }), '{"a":"2","b":"1"}');
+    assert.equal(canonical({ '10': 1, b: true, '2': 'ñ', a: 'x' }), '{"2":"ñ","10":1,"a":"x","b":true}');
+    // Stored in the dedup table: a retry after an upgrade must still hash the same (values of the first version).
+    const pinned = new Date('2026-03-01T12:00:00.123Z');
+    assert.equal(contentHash(7, 'calls', pinned, { region: 'sur', bytes: '12.5' }), '1sbqj4xjyhs.un3f97bxtg');
+    assert.equal(contentHash(1, 'm', pinned, {}), '149tk2wch5x.ah6o20xgra');
+    assert.equal(contentHash(2147483647, 'x', pinned, { '10': 1, b: true, '2': 'ñ', a: null }), '1g1ae9muh4.6t490bhbyc');
     assert.equal(contentHash(1, 'm', at, { a: 1, b: '2' }), contentHash(1, 'm', at, { b: '2', a: 1 }));
     assert.notEqual(contentHash(1, 'm', at, { a: 1 }), contentHash(1, 'm', at, { a: '1' }));
     assert.notEqual(contentHash(1, 'm', at, {}), contentHash(2, 'm', at, {}));
