@@ -188,6 +188,7 @@ export function createSubmissionWorker(deps: SubmissionWorkerDeps) {
       await repo.updateEnvelope(tx, id, { nextAttemptAt: runAt, errorMensaje: reason.slice(0, 2000) });
       await enqueuePoll(tx, id, runAt);
     });
+    logger.info({ envelopeId: id, attempt, retryInMs: delay, reason }, 'DGI envelope status not final yet; polling again');
     return 'retry';
   }
 
