@@ -81,7 +81,7 @@ describe('happy path: exportarExcel and its configuration', () => {
     assert.deepEqual((await t.call(admin, 'GET', `/api/v1/cferecibido/getConfiguracionExportacionCfe?idEmpresa=${p.b.id}`)).body.columnas, ['serie', 'numero']);
     // The issued CFEs' configuration is another one.
     assert.equal((await t.call(admin, 'GET', `/api/v1/cfeemitido/getConfiguracionExportacionCfe?idEmpresa=${c.id}`)).body.predeterminada, true);
-    const { rows } = await sheetOf((await excel({ idEmpresa: c.id, estado: 'pendiente' })).raw);
+    const { rows } = await sheetOf((await excel({ idEmpresa: c.id, estado: ['pendiente'] })).raw);
     assert.deepEqual(rows, [['RUT emisor', 'Total'], ['210000000011', 1000.5]]);
   });
 });
@@ -102,7 +102,7 @@ describe('happy path: descargarPdfsFiltrados', () => {
     assert.equal(files.get(names[1])!.toString('utf8'), stored);
     const onlyPdf = readZip((await zip({ idEmpresa: p.b.id, incluirXml: false, formato: 'ticket80' })).raw);
     assert.deepEqual([...onlyPdf.keys()].map((n) => n.slice(0, 4)), ['pdf/']);
-    const bad = readZip((await zip({ idEmpresa: c.id, estado: 'rechazado_formato', incluirXml: false })).raw);
+    const bad = readZip((await zip({ idEmpresa: c.id, estado: ['rechazado_formato'], incluirXml: false })).raw);
     assert.deepEqual([...bad.keys()], [`xml/CFE_desconocido_0_${ids.r3}_id${ids.r3}.xml`]);
     assert.equal(readZip((await zip({ idEmpresa: c.id, rutEmisor: '219999999999' })).raw).size, 0);
   });

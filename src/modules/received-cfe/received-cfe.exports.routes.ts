@@ -11,7 +11,7 @@ import * as s from './received-cfe.exports.schemas.js';
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const tags = ['CFE recibido'];
 
-const FILTERS = 'Filters and sort: the same fields as GET /api/v1/cferecibido/buscar (`tipoFiltro`, `fechaComprobanteDesde`, `fechaComprobanteHasta`, `estado`, `rutEmisor`, `razonSocialEmisor`, `tipoCfe`, `serie`, `numero`, `montoDesde`, `montoHasta`, `moneda`, `vencimientoRespuestaHasta`, `desdeSecuencia`, `importadoStock` (a boolean in the body); `orden`, `direccion`), in the JSON body with `idEmpresa`. Lists (`estado`, `tipoCfe`) are arrays or comma-separated strings. Inconsistent ranges: 400 VALIDACION.';
+const FILTERS = 'Filters and sort: the same fields as GET /api/v1/cferecibido/buscar (`tipoFiltro`, `fechaComprobanteDesde`, `fechaComprobanteHasta`, `estado`, `rutEmisor`, `razonSocialEmisor`, `tipoCfe`, `serie`, `numero`, `montoDesde`, `montoHasta`, `moneda`, `vencimientoRespuestaHasta`, `desdeSecuencia`, `importadoStock` (a boolean in the body); `orden`, `direccion`), in the JSON body with `idEmpresa`. Lists (`estado`, `tipoCfe`) are JSON arrays (comma-separated text is for query strings only: a body takes exactly the types of its schema). Inconsistent ranges: 400 VALIDACION.';
 const COLUMNS = `Column catalogue (key: header): ${RECEIVED_EXPORT_COLUMN_KEYS.map((k) => `\`${k}\`: ${RECEIVED_EXPORT_COLUMNS[k].header}`).join('; ')}. Default set: ${DEFAULT_RECEIVED_EXPORT_COLUMNS.join(', ')}.`;
 
 export function receivedCfeExportsRoutes(exports: ReceivedExports): FastifyPluginAsyncZod {

@@ -37,6 +37,7 @@ export function toAppError(err: FastifyError | Error, request: FastifyRequest): 
           return { campo: at ? `${at}.${k}` : k, mensaje: `campo desconocido: no forma parte de la operación${near ? ` (¿quiso decir ${near}?)` : ''}` };
         });
       }
+      if (v.keyword === 'invalid_union') return unionFields(at, v.params as { errors?: UnionIssue[][] }, v.message ?? 'inválido', context);
       return [{ campo: at || context, mensaje: v.message ?? 'inválido' }];
     });
     const mapper = request.routeOptions.config?.mapValidationError;
@@ -70,6 +71,22 @@ export function toAppError(err: FastifyError | Error, request: FastifyRequest): 
     return errors.VALIDACION(fe.message || 'Solicitud inválida.');
   }
   return errors.ERROR_INTERNO();
+}
+
+type UnionIssue = { code: string; path: Array<string | number>; message: string; errors?: UnionIssue[][] };
+
+/**
+ * A value that matched no branch of a union is named by the fields of the branch it came closest to
+ * (fewest issues), so `{"idEmpresa":"3","host":"x"}` names `idEmpresa`, not the whole body.
+ */
+function unionFields(at: string, params: { errors?: UnionIssue[][] }, message: string, context: string): Array<{ campo: string; mensaje: string }> {
+  const branches = (params.errors ?? []).filter((b) => b.length > 0);
+  if (branches.length === 0) return [{ campo: at || context, mensaje: message }];
+  const closest = branches.reduce((a, b) => (b.length < a.length ? b : a));
+  return closest.flatMap((issue) => {
+    const campo = [at, ...issue.path.map(String)].filter((p) => p !== '').join('.');
+    return issue.code === 'invalid_union' ? unionFields(campo, issue, issue.message, context) : [{ campo: campo || context, mensaje: issue.message }];
+  });
 }
 
 /** The keys the route's body schema declares at a JSON pointer ("/cfe/totales"), for the did-you-mean hint. */

@@ -38,3 +38,21 @@ describe('strictSchema', () => {
     assert.equal(o.safeParse({ a: 'x', b: 1 }).success, true); // the original (responses, other users) is untouched
   });
 });
+
+describe('strictSchema: JSON types', () => {
+  it('drops coercion inside bodies: a number, boolean or string field takes only its own JSON type', () => {
+    const id = z.coerce.number().int().positive().describe('Company id');
+    const s = strictSchema(z.object({ idEmpresa: id, flags: z.array(z.object({ on: z.coerce.boolean() })).optional(), n: z.coerce.string().optional() }));
+    for (const bad of ['3', [3], ' 3 ', '0x3', '3e0', true, null]) {
+      const r = s.safeParse({ idEmpresa: bad });
+      assert.equal(r.success, false, JSON.stringify(bad));
+      assert.deepEqual(r.error!.issues.map((i) => i.path.join('.')), ['idEmpresa']);
+    }
+    assert.equal(s.safeParse({ idEmpresa: 3, flags: [{ on: 'true' }] }).success, false);
+    assert.equal(s.safeParse({ idEmpresa: 3, n: 5 }).success, false);
+    assert.deepEqual(s.safeParse({ idEmpresa: 3, flags: [{ on: true }], n: 'x' }).data, { idEmpresa: 3, flags: [{ on: true }], n: 'x' });
+    assert.equal(s.safeParse({ idEmpresa: 0 }).success, false, 'checks are kept');
+    assert.equal(z.globalRegistry.get((strictSchema(id) as unknown) as z.ZodType)?.description, 'Company id');
+    assert.equal(id.safeParse('3').data, 3, 'the shared field keeps coercing in query strings');
+  });
+});

@@ -6,9 +6,12 @@
  * its JSON path (error-handler.ts), instead of being dropped in silence. Objects that chose their
  * own mode (passthrough, catchall) keep it; the alternate names an operation documents are declared
  * fields of its schema and stay accepted. The OpenAPI document shows `additionalProperties: false`.
+ * The same rebuild drops zod's coercion inside bodies: JSON carries types, and only query strings and
+ * path parameters (text by nature) are converted.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { queryListSteps } from './query-filters.js';
 
 type AnySchema = z.core.$ZodType;
 type Def = Record<string, unknown> & { type: string };
@@ -18,10 +21,10 @@ const done = new WeakMap<AnySchema, AnySchema>();
 
 const defOf = (s: AnySchema): Def => s._zod.def as unknown as Def;
 
-/** A copy of `s` with `def` (checks kept), carrying the same OpenAPI metadata (description, example). */
-function rebuilt(s: AnySchema, def: Def): AnySchema {
+/** A copy of `s` with `def` (checks kept), carrying the OpenAPI metadata (description, example) of `metaOf`. */
+function rebuilt(s: AnySchema, def: Def, metaOf: AnySchema = s): AnySchema {
   const copy = new (s._zod.constr as new (d: unknown) => AnySchema)(def);
-  const meta = z.globalRegistry.get(s);
+  const meta = z.globalRegistry.get(metaOf);
   if (meta) {
     const { id: _id, ...rest } = meta as Record<string, unknown>;
     z.globalRegistry.add(copy, rest);
@@ -56,6 +59,8 @@ function strictOf(s: AnySchema): AnySchema {
     case 'array':
       return withChildren(s, def, ['element']);
     case 'pipe':
+      // A query-string list (comma-separated text or repeated) is a plain JSON array in a body.
+      if (queryListSteps.has(def.in as object)) return rebuilt(def.out as AnySchema, { ...defOf(strictSchema(def.out as AnySchema)) }, s);
       return withChildren(s, def, ['in', 'out']);
     case 'record':
       return withChildren(s, def, ['valueType']);
@@ -64,6 +69,11 @@ function strictOf(s: AnySchema): AnySchema {
       const next = options.map((o) => strictSchema(o));
       return next.some((o, i) => o !== options[i]) ? rebuilt(s, { ...def, options: next }) : s;
     }
+    // A JSON body takes exactly the type its OpenAPI says (issue 43 point 1): the coercion some
+    // shared fields carry for query strings and path parameters (`z.coerce.number()`) is dropped here,
+    // so "3", [3], true or "0x3" for a number is a 400 naming the field, never a silent conversion.
+    case 'number': case 'boolean': case 'bigint': case 'string': case 'date':
+      return def.coerce ? rebuilt(s, { ...def, coerce: false }) : s;
     // Intersections (each side would refuse the other's keys) and lazy schemas are left as declared.
     default:
       return s;
