@@ -260,3 +260,38 @@ describe('matrix: another company\'s id answers exactly like a missing one', () 
     });
   }
 });
+
+/**
+ * The same matrix with the company left out where the operation allows it (issue 43 point 2): the
+ * caller administers one company, the service acts on it, and its ids are the only ones accepted.
+ */
+describe('matrix without idEmpresa: the company chosen for the caller is the one ids must belong to', () => {
+  const withoutCompany = (r: { method: string; url: string; body?: Json }) => {
+    const url = r.url.replace(/([?&])idEmpresa=\d+&?/, '$1').replace(/[?&]$/, '');
+    const body = r.body && 'idEmpresa' in r.body ? Object.fromEntries(Object.entries(r.body).filter(([k]) => k !== 'idEmpresa')) : r.body;
+    return { method: r.method, url, body };
+  };
+  const naming = cases.filter((c) => {
+    const r = c.request(1, { company: 1 } as Fixture);
+    return r.url.includes('idEmpresa=') || (r.body !== undefined && 'idEmpresa' in r.body);
+  });
+  /** Whether the operation refuses a request that names no company (then no id can get through it). */
+  const needsCompany = (r: { status: number; body: any }) => r.status === 400 && (r.body?.campos ?? []).some((f: { campo: string }) => /(^|\.)idEmpresa$/.test(f.campo));
+  let ran = 0;
+
+  for (const c of naming) {
+    it(c.field, async (ctx) => {
+      const send = (r: { method: string; url: string; body?: Json }) => t.call(token, r.method, r.url, r.body);
+      const own = await send(withoutCompany(c.request(c.pick(A), A)));
+      if (needsCompany(own)) return ctx.skip('idEmpresa is required here');
+      ran++;
+      const foreign = await send(withoutCompany(c.request(c.pick(B), A)));
+      const missing = await send(withoutCompany(c.request(MISSING, A)));
+      assert.ok(foreign.status >= 400, `foreign id accepted without idEmpresa: ${foreign.status} ${JSON.stringify(foreign.body)}`);
+      assert.deepEqual([foreign.status, foreign.body.code, foreign.body.error], [missing.status, missing.body.code, missing.body.error]);
+      assert.notEqual(own.body?.code, missing.body.code, `own id refused like a missing one: ${JSON.stringify(own.body)}`);
+    });
+  }
+
+  it('some operations took the company from the caller (contracts at least)', () => assert.ok(ran >= 1));
+});

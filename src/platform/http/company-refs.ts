@@ -8,8 +8,9 @@
  *   (`CompanyRefResolvers`, wired in modules/index.ts): an id of another company gets exactly the
  *   answer of an id that does not exist (the kind's not-found error, or the field's own).
  * The request's company is its `idEmpresa` (body or query), else the company of the field marked
- * `anchor` (the resource the route acts on, e.g. the order of ordenventa/editar). An anchor the
- * caller cannot see is left to the service, which answers its own 404 for it.
+ * `anchor` (the resource the route acts on, e.g. the order of ordenventa/editar), else the caller's
+ * only company (what the services choose when none is named). An anchor the caller cannot see is
+ * left to the service, which answers its own 404 for it.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -166,14 +167,24 @@ async function checkRefs(request: FastifyRequest, fields: RefField[], values: { 
   if (companyId !== undefined && !canSeeCompany(actor, companyId)) return;
   if (companyId === undefined) {
     const anchor = found.find((r) => r.field.anchor);
-    if (!anchor) return;
-    companyId = (await resolvers[anchor.field.kind].companyOf([anchor.id])).get(anchor.id);
-    if (companyId === undefined || !canSeeCompany(actor, companyId)) return;
+    if (anchor) {
+      companyId = (await resolvers[anchor.field.kind].companyOf([anchor.id])).get(anchor.id);
+      if (companyId === undefined || !canSeeCompany(actor, companyId)) return;
+    } else if (!actor.isOperator && actor.companies.size === 1) {
+      // No company named: the services act on the caller's only company (usage.access.ts, webhooks,
+      // price books, recurring history), so that is the company every id must belong to.
+      companyId = [...actor.companies.keys()][0]!;
+    }
   }
   for (const kind of new Set(refs.map((r) => r.field.kind))) {
     const ofKind = refs.filter((r) => r.field.kind === kind);
     const owners = await resolvers[kind].companyOf(ofKind.map((r) => r.id));
-    const miss = ofKind.find((r) => owners.get(r.id) !== companyId);
+    // Company still unknown (an operator or a user of several companies naming none; the service
+    // will ask for idEmpresa): every id must at least be of one company the caller can see.
+    const first = owners.get(ofKind[0]!.id);
+    const expected = companyId ?? (first !== undefined && canSeeCompany(actor, first) ? first : undefined);
+    const miss = ofKind.find((r) => expected === undefined || owners.get(r.id) !== expected);
     if (miss) throw miss.field.error ? new AppError(miss.field.error) : resolvers[kind].notFound();
+    companyId ??= expected;
   }
 }
