@@ -119,3 +119,23 @@ export function readZip(buf: Buffer): Map<string, Buffer> {
   }
   return out;
 }
+
+/** The text of each page of a PDF (pdfinfo for the count, pdftotext page by page). */
+export function pdfPageTexts(pdf: Buffer): string[] {
+  const file = writeTemp(pdf, 'pages.pdf');
+  const pages = Number(/Pages:\s+(\d+)/.exec(execFileSync('pdfinfo', [file], { encoding: 'utf8' }))?.[1] ?? 0);
+  return Array.from({ length: pages }, (_, i) => execFileSync('pdftotext', ['-layout', '-f', String(i + 1), '-l', String(i + 1), file, '-'], { encoding: 'utf8' }));
+}
+
+/**
+ * The one check every PDF the service serves must pass: at least one page, none of them blank (no
+ * text), and `firstPage` on page 1 (a blank first page, as pdfkit's automatic page before an
+ * addPage() gives, fails it).
+ */
+export function assertPdfPages(pdf: Buffer, firstPage: RegExp): void {
+  const pages = pdfPageTexts(pdf);
+  if (pages.length === 0) throw new Error('the PDF has no page');
+  const blank = pages.map((p, i) => (p.trim() === '' ? i + 1 : 0)).filter(Boolean);
+  if (blank.length) throw new Error(`blank page(s) ${blank.join(', ')} of ${pages.length}`);
+  if (!firstPage.test(pages[0]!)) throw new Error(`page 1 does not show ${firstPage}: ${pages[0]!.slice(0, 300)}`);
+}

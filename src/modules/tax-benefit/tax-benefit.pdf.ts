@@ -27,7 +27,7 @@ const uyDateTime = (iso: string) => formatFechaHora(new Date(Date.parse(iso) - 3
 
 export async function renderDeclarationPdf(d: DeclarationView, printedAt: Date): Promise<Buffer> {
   const PDFDocument = await pdfkit();
-  const doc = new PDFDocument({ size: 'A4', margin: 50, font: null as unknown as string, compress: true, info: { Title: `Declaración jurada ${d.id}`, Author: d.hechos.empresa.razonSocial, Subject: 'Beneficio fiscal' } });
+  const doc = new PDFDocument({ size: 'A4', margin: 50, autoFirstPage: false, font: null as unknown as string, compress: true, info: { Title: `Declaración jurada ${d.id}`, Author: d.hechos.empresa.razonSocial, Subject: 'Beneficio fiscal' } });
   loadStandardFonts(doc);
   doc.addPage();
   const x = 50;
