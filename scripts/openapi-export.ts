@@ -1,33 +1,13 @@
 /**
  * `npm run openapi:export [-- file]`: writes the OpenAPI document that the service serves at
  * /openapi.json to a file (default `openapi.json`), for client generators and API gateways that
- * want it without a running service. The document comes from the route schemas alone, so the app
- * is built against a database it never connects to (no PostgreSQL is started) and a throw-away
- * DATA_DIR (building the app creates a local master key there).
+ * want it without a running service (scripts/openapi-document.ts).
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { connectDatabase } from '../src/platform/db/client.js';
-import { createLogger } from '../src/platform/logger.js';
-import { createMailer } from '../src/platform/mailer.js';
+import { openApiDocument } from './openapi-document.js';
 
 const out = path.resolve(process.argv[2] ?? 'openapi.json');
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'openapi-export-'));
-const jwtSecret = 'openapi-export-only-never-signs-a-token-000000';
-try {
-  const config = loadConfig({ NODE_ENV: 'development', DATABASE_URL: 'postgres://openapi-export@127.0.0.1:1/never-connected', DATA_DIR: dataDir, JWT_SECRET: jwtSecret, LOG_LEVEL: 'silent' });
-  const logger = createLogger(config);
-  const database = connectDatabase(config.db.url!, { max: 1 });
-  const { app } = await buildApp({ config, logger, database, mailer: createMailer(config.mail, logger), jwtSecret });
-  await app.ready();
-  const doc = app.swagger() as { paths: Record<string, unknown> };
-  fs.writeFileSync(out, JSON.stringify(doc, null, 2) + '\n');
-  console.log(`openapi: ${Object.keys(doc.paths).length} paths written to ${out}`);
-  await app.close();
-  await database.close();
-} finally {
-  fs.rmSync(dataDir, { recursive: true, force: true });
-}
+const doc = await openApiDocument();
+fs.writeFileSync(out, JSON.stringify(doc, null, 2) + '\n');
+console.log(`openapi: ${Object.keys(doc.paths).length} paths written to ${out}`);

@@ -4,6 +4,7 @@ import { errorBody, errorResponses } from '../../platform/http/error-body.js';
 import { requireActor } from '../../platform/http/tenancy.js';
 import type { Lookups } from '../lookups/lookups.service.js';
 import * as s from './issued-cfe.schemas.js';
+import { issuedCfeDetailResponse, issuedCfeResponse } from './issued-cfe.response.js';
 import type { IssuedCfeService } from './issued-cfe.service.js';
 
 export const EMITIR_DESCRIPTION = `Issues a CFE (spec 4.1, rules 2.2-2.4): validates, numbers (CAE), builds the DGI XML, signs it (XMLDSig rsa-sha256, enveloped, inclusive C14N, X509IssuerSerial), validates it against DGI's XSD 1.44.2 and stores it, in one transaction.
@@ -25,13 +26,14 @@ export function issuedCfeRoutes(service: IssuedCfeService, lookups: Lookups): Fa
   return async (app) => {
     app.addHook('onClose', async () => lookups.close());
 
-    // No response schema on purpose: zod serialization costs ~40 % on the hot path (STACK 4d); documented above.
+    // The 200 schema documents the answer; the view is sent already serialized (a string skips the
+    // serializer): zod serialization costs ~40 % on the hot path (STACK 4d).
     app.post('/api/v1/comprobante/emitir', {
       config: { minRole: 'emisor' },
       schema: {
         tags: ['Comprobante'], summary: 'Issue a CFE', description: EMITIR_DESCRIPTION, body: s.issueCfeBody,
         headers: z.object({ 'idempotency-key': z.string().min(1).max(200).optional() }).passthrough(),
-        response: { ...errorResponses, 409: errorBody, 422: errorBody, 429: errorBody },
+        response: { 200: issuedCfeResponse, ...errorResponses, 409: errorBody, 422: errorBody, 429: errorBody },
       },
     }, async (req, reply) => {
       requireActor(req);
@@ -49,7 +51,7 @@ The number must lie in a CFC range registered with \`POST /api/v1/cae/altaCfc\` 
 **Rejections:** every emitir code, plus 422 TIPO_CFE_INVALIDO (not a 2xx type), CFC_NUMERO_NO_DISPONIBLE (outside a registered range, range expired, or already transcribed).`,
         body: s.contingencyBody,
         headers: z.object({ 'idempotency-key': z.string().min(1).max(200).optional() }).passthrough(),
-        response: { ...errorResponses, 409: errorBody, 422: errorBody, 429: errorBody },
+        response: { 200: issuedCfeResponse, ...errorResponses, 409: errorBody, 422: errorBody, 429: errorBody },
       },
     }, async (req, reply) => {
       requireActor(req);
@@ -61,12 +63,12 @@ The number must lie in a CFC range registered with \`POST /api/v1/cae/altaCfc\` 
     const getDescription = 'The issued CFE: the emitir response shape, with the current `estado` (DGI side: firmado, en_cola_dgi, sobre_recibido, sobre_rechazado, aceptado, rechazado, observado, aceptado_manual), `estadoReceptor` (receptor_pendiente/aceptado/rechazado/observado, null when the receiver is not an electronic issuer) and `historial`: every state change oldest first (`lado` dgi|receptor, `estadoAnterior`, `estado`, `codigo`, `motivos` [{codigo, glosa, detalle}], `mensaje`, `referencia` (envelope/ACK), `idUsuario` + `motivo` for manual changes, `fecha` ISO), starting with the implicit `firmado` at signing time. Another company\'s CFE answers 404 CFE_NO_ENCONTRADO.';
     app.get('/api/v1/cfeemitido/:id', {
       config: { minRole: 'lectura' },
-      schema: { tags: ['CFE emitido'], summary: 'Get issued CFE by id', description: getDescription, params: s.cfeIdParams, response: errorResponses },
+      schema: { tags: ['CFE emitido'], summary: 'Get issued CFE by id', description: getDescription, params: s.cfeIdParams, response: { 200: issuedCfeDetailResponse, ...errorResponses } },
     }, async (req, reply) => reply.type('application/json').send(JSON.stringify(await service.get(requireActor(req), req.params.id)) as never));
 
     app.get('/api/v1/comprobante/getByIdCfeEmitido', {
       config: { minRole: 'lectura' },
-      schema: { tags: ['Comprobante'], summary: 'Get issued CFE by id', description: getDescription, querystring: s.getByIdQuery, response: errorResponses },
+      schema: { tags: ['Comprobante'], summary: 'Get issued CFE by id', description: getDescription, querystring: s.getByIdQuery, response: { 200: issuedCfeDetailResponse, ...errorResponses } },
     }, async (req, reply) => reply.type('application/json').send(JSON.stringify(await service.get(requireActor(req), req.query.idCfeEmitido)) as never));
 
     app.get('/api/v1/cfeemitido/:id/xml', {
