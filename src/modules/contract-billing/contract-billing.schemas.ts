@@ -62,7 +62,8 @@ export const stateView = z.object({
   idContrato: z.number().int(), estado: z.string(), desde: z.string(), motivo: cause.nullable(), suspensionManual: z.boolean(),
   periodoAbierto: z.object({ desde: z.string(), hasta: z.string(), inicio: z.string(), fin: z.string() }),
   moneda: z.string().nullable(), idVersionListaPrecios: z.number().int().nullable(),
-  uso: z.array(z.object({ metrica: z.string(), dimensiones: z.record(z.string(), z.string()).optional(), cantidad: z.string() })),
+  uso: z.array(z.object({ metrica: z.string(), dimensiones: z.record(z.string(), z.string()).optional(), cantidad: z.string() }))
+    .describe('The usage rated so far: per metric its period aggregate, or, when the price book prices it by dimension, one row per value of those keys (count/sum) or per price (max, unique_count, latest: the fallback\'s groups measured together). Same figures as GET /contracts/{id}/usage.'),
   montoHastaAhora: z.string().nullable().describe('Amount rated so far against the prices (null when no version prices the period).'),
   reglas: z.array(z.object({ id: z.string(), objetivo: z.string(), metrica: z.string().optional(), umbral: z.string(), accion: z.string(), levantamiento: z.string(), valorObservado: z.string(), alcanzada: z.boolean(), estado: z.enum(['libre', 'alcanzada', 'levantada']), estadoDesde: z.string().nullable() })),
   acciones: z.array(z.string()),

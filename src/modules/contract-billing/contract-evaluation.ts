@@ -7,7 +7,6 @@
  * the same path, so their history and events read the same way.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { Decimal } from 'decimal.js';
 import type { Db, DbOrTx } from '../../platform/db/client.js';
 import { evaluateRules, type ManualLift, type RulesState, type Transition, type TransitionCause } from '../contract-rules/usage-rules.js';
 import type { EventsService } from '../events/events.service.js';
@@ -16,6 +15,7 @@ import { ratePeriod, type RatingResult } from '../price-books/rating.js';
 import type { UsageBillingPort } from '../usage/usage.billing-port.js';
 import type { ContractState } from '../usage/usage.tables.js';
 import * as repo from './contract-billing.repository.js';
+import { periodUsage } from './period-usage.js';
 import { periodAt, type Period } from './periods.js';
 
 
@@ -48,12 +48,10 @@ export async function versionFor(deps: EvaluationDeps, terms: repo.TermsRow, per
   return deps.priceBooks.versionInForce(terms.companyId, terms.priceBookCode, periodStart);
 }
 
-/** Usage so far in the period containing `now`, per metric (all dimensions) and rated. */
+/** Usage so far in the period containing `now`, per metric as its prices group it (period-usage.ts), and rated. */
 export async function observe(deps: EvaluationDeps, terms: repo.TermsRow, contract: { id: number; metricIds: number[] }, period: Period): Promise<Observed> {
-  const usage = await deps.usage.periodUsage(contract, period.start, period.end);
-  const unidades: Record<string, string> = {};
-  for (const u of usage) unidades[u.metrica] = new Decimal(unidades[u.metrica] ?? 0).plus(u.cantidad).toFixed();
   const version = await versionFor(deps, terms, period.desde);
+  const { usage, unidades } = await periodUsage(deps.usage, contract, period.start, period.end, version?.precios);
   return { period, usage, unidades, rating: version ? ratePeriod(version, usage) : null, versionId: version?.id ?? null };
 }
 
