@@ -18,7 +18,7 @@ export const ruleBody = z.object({
   objetivo: z.enum(['unidades', 'monto']).describe('`unidades` of `metrica` in the open period, or the period\'s `monto` rated so far.'),
   metrica: z.string().min(1).max(100).optional().describe('Metric code; required with objetivo=unidades.'),
   umbral: decimal.describe('Reached when the observed value ≥ umbral.'),
-  accion: z.enum(ruleActions).describe('notificar: event only; advertir: state en_advertencia; suspender: state suspendido.'),
+  accion: z.enum(ruleActions).describe('notificar: event only; advertir: state en_advertencia; suspender: state suspendido. Every action raises event Contrato.ReglaAlcanzada when the rule is reached, once per rule and period (see /api/v1/webhooks/catalogo).'),
   levantamiento: z.enum(ruleLifts).default('reinicioPeriodo').describe('reinicioPeriodo: lifted when a new period opens; manual: only by the levantar action.'),
 });
 
