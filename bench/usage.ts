@@ -60,6 +60,32 @@ async function seedQueryContract(db: Db, contractId: number, metricId: number, c
   await db.execute(sql`vacuum analyze usage_rollups`);
 }
 
+/**
+ * p50/p99 of the time the service itself reports for POST /usage-events (`responseTime` of its
+ * "request completed" log lines written after `from`): from routing to the reply, so the difference
+ * to the client's figure is time spent before the request reached a handler (CPU, accept queue).
+ */
+function serverTimes(logFile: string, from: number): { p50: number | null; p99: number | null } {
+  const times: number[] = [];
+  const fd = fs.openSync(logFile, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const buf = Buffer.alloc(Math.max(0, size - from));
+    fs.readSync(fd, buf, 0, buf.length, from);
+    for (const line of buf.toString('utf8').split('\n')) {
+      if (!line.includes('/api/v1/usage-events')) continue;
+      try {
+        const j = JSON.parse(line) as { responseTime?: number };
+        if (typeof j.responseTime === 'number') times.push(j.responseTime);
+      } catch { /* a partial line */ }
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (!times.length) return { p50: null, p99: null };
+  return { p50: Number(pct(times, 0.5)!.toFixed(1)), p99: Number(pct(times, 0.99)!.toFixed(1)) };
+}
+
 const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 
 /** Options exist for the smoke test (bench/bench-smoke.int.test.ts), which runs a second of it. */
@@ -99,9 +125,11 @@ export async function runUsageBench(opts: { seconds?: number; clients?: number; 
     // The raw baseline, in this run, just before the measured load (the machine as it is now).
     const baseline = rsaBaseline(opts.seconds !== undefined && opts.seconds < 3 ? 1 : 3);
     const load0 = os.loadavg()[0]!;
+    const logFrom = fs.statSync(service.logFile).size;
     const cpu0 = service.cpu();
     const m0 = machineSnapshot();
     const run = await load.run(seconds);
+    const serverSide = serverTimes(service.logFile, logFrom);
     const spent = cpuDelta(cpu0, service.cpu());
     const machine = machineReport(m0, machineSnapshot());
     const perEvent = (ms: number) => Number((ms / Math.max(run.aceptados, 1)).toFixed(4));
@@ -125,13 +153,13 @@ export async function runUsageBench(opts: { seconds?: number; clients?: number; 
     const ingestion = {
       asRun: 'npm start (own process, worker in process, default log level into a file, embedded PostgreSQL)',
       acceptedEventsPerSec: Math.round(run.aceptados / run.seconds), eventsSentPerSec: Math.round(run.eventsSent / run.seconds), batches: run.batches,
-      p50BatchMs: run.latencyMs.p50, p99BatchMs: run.latencyMs.p99, perSecond: run.perSecond, maxBatchMs: run.latencyMs.max, duplicates: run.duplicados, non200: run.non200 + run.errors,
+      p50BatchMs: run.latencyMs.p50, p99BatchMs: run.latencyMs.p99, serverP50Ms: serverSide.p50, serverP99Ms: serverSide.p99, perSecond: run.perSecond, maxBatchMs: run.latencyMs.max, duplicates: run.duplicados, non200: run.non200 + run.errors,
       uniqueSent: unique, counted, countedViaApi: viaApi, totalsOk, rollupRowsAfterFold: afterFold.rows, foldSeconds,
       cpuMsPerAcceptedEvent: serverCpuMs, apiCpuMsPerEvent: perEvent(apiMs), ourPostgresCpuMsPerEvent: perEvent(pgMs),
       loadGeneratorCpuMsPerEvent: Number((run.cpuMs / Math.max(run.eventsSent, 1)).toFixed(4)), cpu, machine, loadAverage1m: load0, serviceLogLines: logLines,
       baseline, eventsPerRsaSign: baseline ? Number((baseline.msPerSign / serverCpuMs).toFixed(2)) : null,
     };
-    console.log(`ingestion (${ingestion.asRun}): ${ingestion.acceptedEventsPerSec} accepted events/s (${ingestion.eventsSentPerSec} sent/s incl. 10 % repeats) from ${clients} clients, batch p50 ${run.latencyMs.p50} ms p99 ${run.latencyMs.p99} ms max ${run.latencyMs.max} ms; non-2xx ${ingestion.non200}${run.sampleError ? ` (${run.sampleError})` : ''}; totals ${totalsOk ? 'OK' : 'MISMATCH'} (unique ${unique}, rollups ${counted.rollups}, raw ${counted.raw}, keys ${counted.keys}, API ${viaApi})`);
+    console.log(`ingestion (${ingestion.asRun}): ${ingestion.acceptedEventsPerSec} accepted events/s (${ingestion.eventsSentPerSec} sent/s incl. 10 % repeats) from ${clients} clients, batch p50 ${run.latencyMs.p50} ms p99 ${run.latencyMs.p99} ms max ${run.latencyMs.max} ms (inside the service, from its log's responseTime: p50 ${serverSide.p50} ms p99 ${serverSide.p99} ms; the rest waits for the CPU or the socket); non-2xx ${ingestion.non200}${run.sampleError ? ` (${run.sampleError})` : ''}; totals ${totalsOk ? 'OK' : 'MISMATCH'} (unique ${unique}, rollups ${counted.rollups}, raw ${counted.raw}, keys ${counted.keys}, API ${viaApi})`);
     console.log(`  CPU ${serverCpuMs} ms per accepted event (service ${ingestion.apiCpuMsPerEvent} + its PostgreSQL ${ingestion.ourPostgresCpuMsPerEvent}; load generator ${ingestion.loadGeneratorCpuMsPerEvent} apart); baseline ${baseline ? `${baseline.what}: ${baseline.signsPerSec} signs/s, ${baseline.msPerSign} ms per sign → one event costs 1/${ingestion.eventsPerRsaSign} of an RSA-2048 signature` : 'unavailable (no openssl)'}; machine ${JSON.stringify(machine)}, load average ${load0.toFixed(2)} on ${os.cpus().length} cores; service log ${logLines} lines`);
     console.log(cpu);
     console.log(`per second (batches/p99 ms): ${run.perSecond.map((x) => `${x.batches}/${x.p99}`).join(' ')}`);
