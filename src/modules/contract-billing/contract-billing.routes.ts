@@ -7,7 +7,7 @@ import type { PeriodCloseService } from './period-close.service.js';
 
 const ACTIONS = {
   activar: 'Activate a draft contract (borrador → activo).',
-  suspender: 'Suspend by hand: the contract stays suspendido whatever its rules say, until reanudar.',
+  suspender: 'Suspend by hand: the contract stays suspendido whatever its rules say, until reanudar. A suspended contract (by hand or by a `suspender` rule) still meters: its events are accepted, counted and billed at the period\'s close; the suspension tells the integrator to stop serving, it never loses usage that happened.',
   reanudar: 'End a manual suspension: the state the usage rules give applies again.',
   cancelar: 'Cancel the contract (final).',
   levantar: 'Lift reached usage rules (body `reglas`, default all): they hold lifted until the period changes.',

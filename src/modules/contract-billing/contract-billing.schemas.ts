@@ -18,7 +18,7 @@ export const ruleBody = z.object({
   objetivo: z.enum(['unidades', 'monto']).describe('`unidades` of `metrica` in the open period, or the period\'s `monto` rated so far.'),
   metrica: z.string().min(1).max(100).optional().describe('Metric code; required with objetivo=unidades.'),
   umbral: decimal.describe('Reached when the observed value ≥ umbral.'),
-  accion: z.enum(ruleActions).describe('notificar: event only; advertir: state en_advertencia; suspender: state suspendido.'),
+  accion: z.enum(ruleActions).describe('notificar: event only; advertir: state en_advertencia; suspender: state suspendido. Every action raises event Contrato.ReglaAlcanzada when the rule is reached, once per rule and period (see /api/v1/webhooks/catalogo).'),
   levantamiento: z.enum(ruleLifts).default('reinicioPeriodo').describe('reinicioPeriodo: lifted when a new period opens; manual: only by the levantar action.'),
 });
 
@@ -62,7 +62,8 @@ export const stateView = z.object({
   idContrato: z.number().int(), estado: z.string(), desde: z.string(), motivo: cause.nullable(), suspensionManual: z.boolean(),
   periodoAbierto: z.object({ desde: z.string(), hasta: z.string(), inicio: z.string(), fin: z.string() }),
   moneda: z.string().nullable(), idVersionListaPrecios: z.number().int().nullable(),
-  uso: z.array(z.object({ metrica: z.string(), dimensiones: z.record(z.string(), z.string()).optional(), cantidad: z.string() })),
+  uso: z.array(z.object({ metrica: z.string(), dimensiones: z.record(z.string(), z.string()).optional(), cantidad: z.string() }))
+    .describe('The usage rated so far: per metric its period aggregate, or, when the price book prices it by dimension, one row per value of those keys (count/sum) or per price (max, unique_count, latest: the fallback\'s groups measured together). Same figures as GET /contracts/{id}/usage.'),
   montoHastaAhora: z.string().nullable().describe('Amount rated so far against the prices (null when no version prices the period).'),
   reglas: z.array(z.object({ id: z.string(), objetivo: z.string(), metrica: z.string().optional(), umbral: z.string(), accion: z.string(), levantamiento: z.string(), valorObservado: z.string(), alcanzada: z.boolean(), estado: z.enum(['libre', 'alcanzada', 'levantada']), estadoDesde: z.string().nullable() })),
   acciones: z.array(z.string()),

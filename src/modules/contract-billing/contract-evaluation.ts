@@ -7,15 +7,15 @@
  * the same path, so their history and events read the same way.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { Decimal } from 'decimal.js';
 import type { Db, DbOrTx } from '../../platform/db/client.js';
-import { evaluateRules, type ManualLift, type RulesState, type Transition, type TransitionCause } from '../contract-rules/usage-rules.js';
+import { evaluateRules, type ManualLift, type RuleCrossing, type RulesState, type Transition, type TransitionCause } from '../contract-rules/usage-rules.js';
 import type { EventsService } from '../events/events.service.js';
 import type { PriceBooksService, PriceBookVersionView } from '../price-books/price-books.service.js';
 import { ratePeriod, type RatingResult } from '../price-books/rating.js';
 import type { UsageBillingPort } from '../usage/usage.billing-port.js';
 import type { ContractState } from '../usage/usage.tables.js';
 import * as repo from './contract-billing.repository.js';
+import { periodUsage } from './period-usage.js';
 import { periodAt, type Period } from './periods.js';
 
 
@@ -48,12 +48,10 @@ export async function versionFor(deps: EvaluationDeps, terms: repo.TermsRow, per
   return deps.priceBooks.versionInForce(terms.companyId, terms.priceBookCode, periodStart);
 }
 
-/** Usage so far in the period containing `now`, per metric (all dimensions) and rated. */
+/** Usage so far in the period containing `now`, per metric as its prices group it (period-usage.ts), and rated. */
 export async function observe(deps: EvaluationDeps, terms: repo.TermsRow, contract: { id: number; metricIds: number[] }, period: Period): Promise<Observed> {
-  const usage = await deps.usage.periodUsage(contract, period.start, period.end);
-  const unidades: Record<string, string> = {};
-  for (const u of usage) unidades[u.metrica] = new Decimal(unidades[u.metrica] ?? 0).plus(u.cantidad).toFixed();
   const version = await versionFor(deps, terms, period.desde);
+  const { usage, unidades } = await periodUsage(deps.usage, contract, period.start, period.end, version?.precios);
   return { period, usage, unidades, rating: version ? ratePeriod(version, usage) : null, versionId: version?.id ?? null };
 }
 
@@ -79,6 +77,25 @@ export async function recordHistory(deps: Pick<EvaluationDeps, 'events'>, tx: Db
     await deps.events.record(tx, {
       type: 'Contrato.EstadoCambiado', companyId: terms.companyId,
       resource: { idContrato: terms.contractId, estadoAnterior: t.desde, estadoNuevo: t.hacia, en: t.en, motivo: t.causa },
+    });
+  }
+}
+
+/**
+ * Event `Contrato.ReglaAlcanzada` (issue 40 point 3) for each rule this evaluation found reached,
+ * whatever its action (a `notificar` rule does nothing else). Raised in the transaction that stores
+ * the rule as reached under the terms row's lock: a reached rule stays latched until a new period
+ * (or a lift, which holds until the period changes), so each rule is notified at most once per period.
+ */
+async function recordCrossings(deps: Pick<EvaluationDeps, 'events'>, tx: DbOrTx, terms: repo.TermsRow, period: Period, crossings: RuleCrossing[]) {
+  for (const c of crossings) {
+    const rule = terms.rules.find((r) => r.id === c.regla);
+    await deps.events.record(tx, {
+      type: 'Contrato.ReglaAlcanzada', companyId: terms.companyId,
+      resource: {
+        idContrato: terms.contractId, regla: c.regla, accion: c.accion, objetivo: rule?.objetivo ?? null, metrica: rule?.metrica ?? null,
+        umbral: c.umbral, valorObservado: c.valorObservado, periodo: { desde: period.desde, hasta: period.hasta }, en: c.en,
+      },
     });
   }
 }
@@ -119,6 +136,7 @@ export async function evaluateContract(deps: EvaluationDeps, contractId: number,
     const ev = evaluateRules(terms.rules, rulesPrev, { periodo: period.desde, unidades: obs.unidades, monto: obs.rating?.total ?? '0', en: now.toISOString() }, change.lift);
     const lastCause = ev.transiciones.at(-1)?.causa;
     await repo.updateTerms(tx, contractId, { rulesState: ev.state, ...(lastCause && !terms.manualSuspension ? { stateCause: lastCause } : {}) });
+    await recordCrossings(deps, tx, terms, period, ev.alcanzadas);
     // An operator's suspension holds whatever the rules say: their transitions are kept in rulesState only.
     const transitions = (terms.manualSuspension ? [] : ev.transiciones.filter((t) => t.desde !== t.hacia))
       .map((t) => (t.causa.tipo === 'manual' ? { ...t, causa: { ...t.causa, accion: 'levantar' } } : t));

@@ -21,6 +21,7 @@ import * as repo from './contract-billing.repository.js';
 import { periodView } from './contract-billing.service.js';
 import { evaluateContract, versionFor, type EvaluationDeps } from './contract-evaluation.js';
 import { correctionNotes } from './period-corrections.js';
+import { periodUsage } from './period-usage.js';
 import { nextPeriod, periodOfDate } from './periods.js';
 
 const HOUR_MS = 3_600_000;
@@ -43,9 +44,9 @@ export function createPeriodCloseService(deps: EvaluationDeps & { issuedCfe: Pic
   async function bodyOf(terms: repo.TermsRow, periodStart: string, now: Date, known?: Contract) {
     const contract = known ?? (await deps.usage.contract(terms.contractId))!;
     const period = periodOfDate(periodStart, terms.anchorDay);
-    const usage = await deps.usage.periodUsage(contract, period.start, period.end);
     const version = await versionFor(deps, terms, period.desde);
     if (!version) return { error: `Ninguna versión de la lista de precios ${terms.priceBookCode} está vigente el ${period.desde}.` } as const;
+    const { usage } = await periodUsage(deps.usage, contract, period.start, period.end, version.precios);
     const rating = ratePeriod(version, usage);
     const body = buildPeriodCfe(rating, version, {
       idEmpresa: terms.companyId, codComercio: terms.codComercio, codTerminal: terms.codTerminal, tipoCfe: terms.cfeType,

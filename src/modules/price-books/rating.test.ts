@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Price, PriceBookVersion } from './price-books.model.js';
-import { ratePeriod } from './rating.js';
+import { pricedKeys, ratePeriod } from './rating.js';
 
 const fiscal = { indicadorFacturacion: 3, nombreItem: 'Llamadas API' };
 const tiers = [
@@ -146,5 +146,15 @@ describe('dimensions', () => {
     assert.equal(r.lineas.length, 0);
     assert.equal(r.sinPrecio.length, 2);
     assert.equal(r.total, '0.00');
+  });
+});
+
+describe('pricedKeys (issue 40 point 1)', () => {
+  test('the union of the dimension keys of one metric\'s prices, sorted; none without dimensioned prices', () => {
+    const p = (metrica: string, dimensiones?: Record<string, string>) => ({ metrica, ...(dimensiones ? { dimensiones } : {}), modelo: 'estandar', precioUnitario: '1', indicadorFacturacion: 3, nombreItem: 'x' }) as Price;
+    const prices = [p('a', { region: 'n', plan: 'x' }), p('a', { region: 's', plan: 'y' }), p('a'), p('b')];
+    assert.deepEqual(pricedKeys(prices, 'a'), ['plan', 'region']);
+    assert.deepEqual(pricedKeys(prices, 'b'), []);
+    assert.deepEqual(pricedKeys(prices, 'c'), []);
   });
 });

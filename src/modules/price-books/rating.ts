@@ -101,6 +101,16 @@ export function priceFor(prices: readonly Price[], row: UsageRow): Price | undef
   return best;
 }
 
+/**
+ * The dimension keys the prices of `metrica` are written with (sorted): the keys its usage must be
+ * grouped by to be rated (issue 40 point 1). None: the metric is rated on its period aggregate.
+ */
+export function pricedKeys(prices: readonly Price[], metrica: string): string[] {
+  const keys = new Set<string>();
+  for (const p of prices) if (p.metrica === metrica) for (const k of Object.keys(p.dimensiones ?? {})) keys.add(k);
+  return [...keys].sort();
+}
+
 function tierPiece(t: Tier, units: Dec): RatedPiece {
   return { desde: t.desde, hasta: t.hasta, cantidad: plain(units), precioUnitario: t.precioUnitario, monto: amount(m2(units.times(t.precioUnitario))) };
 }

@@ -18,6 +18,11 @@ export interface UsageQuery {
   groupBy: string[];
   window: UsageWindow | null;
   zone: string;
+  /**
+   * Only events of these groups (values of the keys named, null: the event did not carry the key),
+   * e.g. the groups one price bills. Passed as one jsonb parameter, so the statement stays the same.
+   */
+  only?: { keys: string[]; groups: Array<Record<string, string | null>> };
 }
 export interface UsageRow { inicio: Date; fin: Date; grupo: Record<string, string | null>; cantidad: string }
 
@@ -45,7 +50,10 @@ export async function queryUsage(db: Db, q: UsageQuery): Promise<UsageRow[]> {
   const picked = q.groupBy.map((k, i) => sql`, groups->>${k}::text as ${keys[i]}`);
   const groupedBy = keys.map((g) => sql`, ${g}`);
   const grupo = q.groupBy.length ? sql`jsonb_build_object(${sql.join(q.groupBy.map((k, i) => sql`${k}::text, ${keys[i]}`), sql`, `)})` : sql`'{}'::jsonb`;
-  const where = sql`contract_id = ${q.contractId} and metric_id = ${q.metric.id} and bucket >= ${q.start.toISOString()}::timestamptz and bucket < ${q.end.toISOString()}::timestamptz`;
+  const only = q.only
+    ? sql` and exists (select 1 from jsonb_array_elements(${JSON.stringify(q.only.groups)}::jsonb) f where ${sql.join([sql`true`, ...q.only.keys.map((k) => sql`(groups->>${k}::text) is not distinct from (f->>${k}::text)`)], sql` and `)})`
+    : sql``;
+  const where = sql`contract_id = ${q.contractId} and metric_id = ${q.metric.id} and bucket >= ${q.start.toISOString()}::timestamptz and bucket < ${q.end.toISOString()}::timestamptz${only}`;
   const windowed = q.metric.aggregation === 'unique_count'
     // Distinct values do not compose from hourly counts: counted over the window's value rows.
     ? sql`select ${local} as w, ${grupo} as grupo, count(distinct value) as cantidad from (

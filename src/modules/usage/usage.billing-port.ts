@@ -1,7 +1,7 @@
 /**
  * What contract billing (issue 34, module contract-billing) reads and changes in usage metering,
- * without HTTP or actors: a contract's row, its period usage per metric and dimension set (from the
- * rollups, as the usage query reads them), its grace, and the state the usage rules give it.
+ * without HTTP or actors: a contract's row, its metrics and their period usage (from the rollups,
+ * as the usage query reads them), its grace, and the state the usage rules give it.
  */
 import { Decimal } from 'decimal.js';
 import { eq, inArray } from 'drizzle-orm';
@@ -9,9 +9,10 @@ import type { Db, DbOrTx } from '../../platform/db/client.js';
 import { queryUsage } from './usage-query.repository.js';
 import * as repo from './usage.repository.js';
 import { USAGE_TIME_ZONE } from './usage.rules.js';
-import { usageContracts, type ContractState } from './usage.tables.js';
+import { usageContracts, type Aggregation, type ContractState } from './usage.tables.js';
 
-export interface PeriodUsageRow { metrica: string; dimensiones?: Record<string, string>; cantidad: string }
+export interface PeriodMetric { id: number; code: string; aggregation: Aggregation; groupKeys: string[] }
+export interface MetricUsageRow { grupo: Record<string, string | null>; cantidad: string }
 
 export function createUsageBillingPort(deps: { db: Db; defaultGraceHours: number }) {
   const { db } = deps;
@@ -22,18 +23,21 @@ export function createUsageBillingPort(deps: { db: Db; defaultGraceHours: number
       return db.select().from(usageContracts).where(inArray(usageContracts.id, ids));
     },
     graceHours: async (companyId: number) => (await repo.graceHoursOf(db, companyId)) ?? deps.defaultGraceHours,
-    /** Usage of [start, end) per metric and combination of the metric's group keys (the dimensions a price may match). */
-    async periodUsage(contract: { id: number; metricIds: number[] }, start: Date, end: Date): Promise<PeriodUsageRow[]> {
-      const metrics = await repo.metricsByIds(db, contract.metricIds);
-      const out: PeriodUsageRow[] = [];
-      for (const m of metrics) {
-        const rows = await queryUsage(db, { contractId: contract.id, metric: { id: m.id, aggregation: m.aggregation }, start, end, groupBy: m.groupKeys, window: null, zone: USAGE_TIME_ZONE });
-        for (const r of rows) {
-          const dims = Object.fromEntries(Object.entries(r.grupo).filter((e): e is [string, string] => e[1] !== null));
-          out.push({ metrica: m.code, ...(Object.keys(dims).length ? { dimensiones: dims } : {}), cantidad: new Decimal(r.cantidad).toFixed() });
-        }
-      }
-      return out;
+    /** The contract's metrics, by code. */
+    async metrics(contract: { metricIds: number[] }): Promise<PeriodMetric[]> {
+      return (await repo.metricsByIds(db, contract.metricIds)).map((m) => ({ id: m.id, code: m.code, aggregation: m.aggregation, groupKeys: m.groupKeys }));
+    },
+    /**
+     * One metric's usage of [start, end) with the metric's own aggregation, exactly as
+     * GET /contracts/{id}/usage answers it: one row per value combination of `groupBy` (one row,
+     * or none without usage, when empty), optionally over the events of the groups in `only` alone.
+     */
+    async metricUsage(contractId: number, metric: PeriodMetric, start: Date, end: Date, groupBy: string[], only?: { keys: string[]; groups: Array<Record<string, string | null>> }): Promise<MetricUsageRow[]> {
+      const rows = await queryUsage(db, {
+        contractId, metric: { id: metric.id, aggregation: metric.aggregation }, start, end, groupBy, window: null, zone: USAGE_TIME_ZONE,
+        ...(only ? { only } : {}),
+      });
+      return rows.map((r) => ({ grupo: r.grupo, cantidad: new Decimal(r.cantidad).toFixed() }));
     },
     /** The state usage rules or a billing action gave the contract, in the caller's transaction. */
     async setState(tx: DbOrTx, id: number, state: ContractState, at: Date) {

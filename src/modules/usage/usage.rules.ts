@@ -79,7 +79,12 @@ export function decimalOf(v: unknown): string | null {
 export interface MetricDef { id: number; code: string; aggregation: Aggregation; property: string | null; groupKeys: string[] }
 export interface ContractDef { id: number; externalId: string; state: string; startsAt: Date; endsAt: Date | null; metricIds: number[] }
 
-/** States in which a contract meters usage; borrador has not started, cancelado and finalizado have ended. */
+/**
+ * States in which a contract meters usage; borrador has not started, cancelado and finalizado have
+ * ended. A suspension (by hand or by a `suspender` rule) still meters (issue 40 point 7): it tells the
+ * integrator to stop serving; usage that was served meanwhile is still counted and billed (the
+ * integrator decides what to serve, the meter records what was served).
+ */
 export const METERING_STATES = new Set(['activo', 'en_advertencia', 'suspendido']);
 
 /**
