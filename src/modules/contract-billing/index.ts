@@ -8,22 +8,25 @@ import type { IngestionDeps } from '../usage/ingestion.service.js';
 import type { UsageBillingPort } from '../usage/usage.billing-port.js';
 import type { ContractStateHook, UsageService } from '../usage/usage.service.js';
 import { recordHistory } from './contract-evaluation.js';
-import { contractBillingCrontab, contractBillingJobHandlers } from './contract-billing.jobs.js';
+import { contractBillingCrontab, contractBillingJobHandlers, runClose } from './contract-billing.jobs.js';
 import { createEvaluationQueue } from './evaluation-queue.js';
 import { contractBillingRoutes } from './contract-billing.routes.js';
 import { createContractBillingService } from './contract-billing.service.js';
 import { createPeriodCloseService } from './period-close.service.js';
+import { createPeriodRecovery } from './period-recovery.js';
 
 export function createContractBillingModule(deps: {
   db: Db; logger: Logger; events: EventsService; priceBooks: PriceBooksService; issuedCfe: IssuedCfeService;
+  /** The scheduling clock (platform/clock.ts): the close and the open period follow it. */
+  now: () => Date;
   usage: {
     service: UsageService; billing: UsageBillingPort;
     onEventsStored: (hook: NonNullable<IngestionDeps['afterStore']>) => void; onStateChanged: (hook: ContractStateHook) => void;
   };
 }) {
-  const evaluation = { db: deps.db, usage: deps.usage.billing, priceBooks: deps.priceBooks, events: deps.events, versions: new Map() };
-  const service = createContractBillingService({ ...evaluation, usageService: deps.usage.service });
+  const evaluation = { db: deps.db, usage: deps.usage.billing, priceBooks: deps.priceBooks, events: deps.events, versions: new Map(), now: deps.now };
   const close = createPeriodCloseService({ ...evaluation, issuedCfe: deps.issuedCfe, loadContract: deps.usage.service.loadContract });
+  const service = createContractBillingService({ ...evaluation, usageService: deps.usage.service, close });
   // After a batch's events are stored its contracts are marked; every 250 ms each marked contract is evaluated once (evaluation-queue.ts).
   const queue = createEvaluationQueue({ ...evaluation, logger: deps.logger });
   deps.usage.onEventsStored(async (_companyId, events) => queue.touch(events.map((e) => e.contractId)));
@@ -31,5 +34,11 @@ export function createContractBillingModule(deps: {
   deps.usage.onStateChanged((tx, c) => recordHistory(evaluation, tx, c, [{
     desde: c.from, hacia: c.to, en: c.at.toISOString(), causa: { tipo: 'manual', usuario: c.usuario, reglas: [], accion: 'patch' },
   }]));
-  return { service, close, queue, routes: [contractBillingRoutes(service, close)], jobs: contractBillingJobHandlers(evaluation, close), cron: contractBillingCrontab };
+  const recovery = createPeriodRecovery({ db: deps.db, logger: deps.logger });
+  return {
+    service, close, queue, recovery,
+    /** The close at `at` (the sandbox clock runs it when moved). */
+    runClose: (at: Date) => runClose(close, recovery, at),
+    routes: [contractBillingRoutes(service, close)], jobs: contractBillingJobHandlers(evaluation, close, recovery, deps.now), cron: contractBillingCrontab,
+  };
 }

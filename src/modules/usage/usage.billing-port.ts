@@ -22,6 +22,8 @@ export function createUsageBillingPort(deps: { db: Db; defaultGraceHours: number
       return db.select().from(usageContracts).where(inArray(usageContracts.id, ids));
     },
     graceHours: async (companyId: number) => (await repo.graceHoursOf(db, companyId)) ?? deps.defaultGraceHours,
+    /** What the company chose for usage that arrives after its period closed (usage_settings.lateUsagePolicy). */
+    lateUsagePolicy: async (companyId: number) => (await repo.settingsOf(db, companyId))?.lateUsagePolicy ?? 'marcar',
     /** Usage of [start, end) per metric and combination of the metric's group keys (the dimensions a price may match). */
     async periodUsage(contract: { id: number; metricIds: number[] }, start: Date, end: Date): Promise<PeriodUsageRow[]> {
       const metrics = await repo.metricsByIds(db, contract.metricIds);

@@ -55,8 +55,12 @@ export const contractListQuery = pagingQuery.extend(companyQuery.shape).extend({
   idExterno: z.string().max(200).optional(),
 });
 
-export const settingsBody = z.object({ graciaHoras: z.number().int().min(0).max(24 * 31).describe('Hours after a period ends during which its late events are still accepted.') });
-export const settingsView = z.object({ idEmpresa: z.number().int(), graciaHoras: z.number().int() });
+const lateUsage = z.enum(['marcar', 'automatica']).describe('Usage accepted for a period already closed (its event answer says `periodoCerrado`): `marcar` (default) only marks the period (`usoTardio` in GET /contracts/{id}/periods) and leaves the correction to you (POST .../correct); `automatica` also corrects it (debit/credit note referencing its CFE) when the contract\'s next period closes.');
+export const settingsBody = z.object({
+  graciaHoras: z.number().int().min(0).max(24 * 31).optional().describe('Hours after a contract\'s period ends during which its late events are still accepted (the period is the contract\'s own, anchored on its diaAncla). Left out: unchanged (default USAGE_GRACE_HOURS).'),
+  usoTardio: lateUsage.optional().describe('Left out: unchanged (default marcar).'),
+});
+export const settingsView = z.object({ idEmpresa: z.number().int(), graciaHoras: z.number().int(), usoTardio: lateUsage });
 
 export const eventsDescription = `A batch of up to ${MAX_BATCH} usage events. Each element: \`idTransaccion\` (string ≤ 200, the dedup key per company, kept ≥ 35 days), \`idContrato\` (number) **or** \`idExternoContrato\` (string), \`metrica\` (code), \`fechaHora\` (RFC 3339 with offset), \`propiedades\` (object of string, number or boolean values; decimals as strings, e.g. \`"12.5"\`; a JSON number with more than 15 significant digits is refused).
 

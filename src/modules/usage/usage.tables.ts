@@ -60,6 +60,11 @@ export const usageContracts = pgTable(
 export const usageSettings = pgTable('usage_settings', {
   companyId: integer().primaryKey().references(() => companies.id, { onDelete: 'cascade' }),
   graceHours: integer().notNull(),
+  /**
+   * Usage that arrives for a closed period (issue 40 point 6): `marcar` flags the period only (a person
+   * calls correct); `automatica` also corrects it (debit/credit note) at the contract's next close.
+   */
+  lateUsagePolicy: text({ enum: ['marcar', 'automatica'] }).notNull().default('marcar'),
   ...timestamps,
 });
 
