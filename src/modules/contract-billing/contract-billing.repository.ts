@@ -200,3 +200,11 @@ export async function pendingPeriodsOf(db: DbOrTx, contractId: number): Promise<
     .where(and(eq(contractPeriods.contractId, contractId), eq(contractPeriods.status, 'pendiente'))).orderBy(asc(contractPeriods.periodStart));
   return rows.map((r) => ({ contractId, periodStart: r.periodStart }));
 }
+
+/** Marks the periods late events fell in (issue 40 point 6): `days` are the events' local days. */
+export async function markLateUsage(db: DbOrTx, days: Array<{ contractId: number; day: string }>): Promise<void> {
+  if (!days.length) return;
+  await db.execute(sql`update contract_periods p set late_usage_at = now(), updated_at = now()
+    from (select distinct * from jsonb_to_recordset(${JSON.stringify(days)}::jsonb) as x("contractId" int, day date)) x
+    where p.contract_id = x."contractId" and x.day between p.period_start and p.period_end`);
+}

@@ -84,11 +84,14 @@ export function createContractBillingService(deps: EvaluationDeps & { usageServi
       checkRules(input.reglas, view.metricas);
       const existing = await repo.findTerms(db, id);
       const open = existing?.openPeriodStart ?? uyToday(contract.startsAt);
-      const row = await repo.upsertTerms(db, {
+      const row = await db.transaction(async (tx) => {
+        await deps.usage.setAnchorDay(tx, id, input.diaAncla);
+        return repo.upsertTerms(tx, {
         contractId: id, companyId: contract.companyId, priceBookVersionId: input.idVersionListaPrecios ?? null, priceBookCode: code!, anchorDay: input.diaAncla,
         cfeType: input.tipoCfe, codComercio: input.codComercio, codTerminal: input.codTerminal, paymentTerm: input.formaPago, rules: input.reglas,
         rulesState: existing?.rulesState ?? { estado: contract.state, periodo: currentPeriod(open, input.diaAncla, now).desde, reglas: {} },
         openPeriodStart: open,
+        });
       });
       // New thresholds may already be crossed by the usage counted so far.
       await evaluateContract(deps, id, { kind: 'rules' }, now);

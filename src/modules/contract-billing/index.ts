@@ -7,6 +7,8 @@ import type { PriceBooksService } from '../price-books/price-books.service.js';
 import type { IngestionDeps } from '../usage/ingestion.service.js';
 import type { UsageBillingPort } from '../usage/usage.billing-port.js';
 import type { ContractStateHook, UsageService } from '../usage/usage.service.js';
+import { uyToday } from '../../lib/dates.js';
+import { markLateUsage } from './contract-billing.repository.js';
 import { recordHistory } from './contract-evaluation.js';
 import { contractBillingCrontab, contractBillingJobHandlers, runClose } from './contract-billing.jobs.js';
 import { createEvaluationQueue } from './evaluation-queue.js';
@@ -29,7 +31,12 @@ export function createContractBillingModule(deps: {
   const service = createContractBillingService({ ...evaluation, usageService: deps.usage.service, close });
   // After a batch's events are stored its contracts are marked; every 250 ms each marked contract is evaluated once (evaluation-queue.ts).
   const queue = createEvaluationQueue({ ...evaluation, logger: deps.logger });
-  deps.usage.onEventsStored(async (_companyId, events) => queue.touch(events.map((e) => e.contractId)));
+  deps.usage.onEventsStored(async (_companyId, events) => {
+    queue.touch(events.map((e) => e.contractId));
+    // Events in a closed period (ingestion said so in their outcome) mark that period as having late usage.
+    const late = events.filter((e) => e.late);
+    if (late.length) await markLateUsage(deps.db, late.map((e) => ({ contractId: e.contractId, day: uyToday(e.at) })));
+  });
   // A state set through usage's PATCH /contracts/{id} gets its history row and event 8 in the same transaction.
   deps.usage.onStateChanged((tx, c) => recordHistory(evaluation, tx, c, [{
     desde: c.from, hacia: c.to, en: c.at.toISOString(), causa: { tipo: 'manual', usuario: c.usuario, reglas: [], accion: 'patch' },

@@ -168,6 +168,8 @@ export function createPeriodCloseService(deps: EvaluationDeps & { issuedCfe: Pic
           const rows = await repo.claimDuePeriods(tx, due, LEASE_SECONDS);
           await repo.enqueueIssueJobs(tx, ISSUE_JOB, rows, PERIODS_PER_JOB);
           await repo.skipPeriods(tx, skipped);
+          const next = new Map(due.map((d) => [d.contractId, d.nextStart]));
+          await deps.usage.setBilledUntil(tx, rows.map((r) => ({ id: r.contractId, billedUntil: next.get(r.contractId)! })));
           return rows;
         });
         claimed += rows.length;
@@ -200,13 +202,15 @@ export function createPeriodCloseService(deps: EvaluationDeps & { issuedCfe: Pic
         const terms = await repo.findTerms(tx, contractId, true);
         if (!terms) return 0;
         let n = 0;
-        for (let open = terms.openPeriodStart; open <= today;) {
+        let open = terms.openPeriodStart;
+        while (open <= today) {
           const p = periodFrom(open, terms.anchorDay);
           const hasta = p.hasta < today ? p.hasta : today;
           const next = addDays(hasta, 1);
           n += (await repo.claimDuePeriods(tx, [{ contractId, periodStart: open, periodEnd: hasta, nextStart: next, companyId: terms.companyId }], LEASE_SECONDS)).length;
           open = next;
         }
+        if (n) await deps.usage.setBilledUntil(tx, [{ id: contractId, billedUntil: open }]);
         return n;
       });
       // A failure leaves its row `pendiente` (shown in /periods) for the sweep to retry; the end itself stands.

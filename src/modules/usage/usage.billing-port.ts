@@ -4,7 +4,7 @@
  * rollups, as the usage query reads them), its grace, and the state the usage rules give it.
  */
 import { Decimal } from 'decimal.js';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../platform/db/client.js';
 import { queryUsage } from './usage-query.repository.js';
 import * as repo from './usage.repository.js';
@@ -36,6 +36,17 @@ export function createUsageBillingPort(deps: { db: Db; defaultGraceHours: number
         }
       }
       return out;
+    },
+    /** The contract's anchor day (grace follows its period), in the caller's transaction. */
+    async setAnchorDay(tx: DbOrTx, id: number, anchorDay: number) {
+      await tx.update(usageContracts).set({ periodAnchorDay: anchorDay }).where(eq(usageContracts.id, id));
+    },
+    /** The first day not yet closed of each contract (events before it are late usage), in the caller's transaction. */
+    async setBilledUntil(tx: DbOrTx, items: Array<{ id: number; billedUntil: string }>) {
+      if (!items.length) return;
+      await tx.execute(sql`update usage_contracts c set billed_until = x."billedUntil"
+        from jsonb_to_recordset(${JSON.stringify(items)}::jsonb) as x(id int, "billedUntil" date)
+        where c.id = x.id and (c.billed_until is null or c.billed_until < x."billedUntil")`);
     },
     /** The state usage rules or a billing action gave the contract, in the caller's transaction. */
     async setState(tx: DbOrTx, id: number, state: ContractState, at: Date) {

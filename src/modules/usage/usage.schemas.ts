@@ -64,7 +64,7 @@ export const settingsView = z.object({ idEmpresa: z.number().int(), graciaHoras:
 
 export const eventsDescription = `A batch of up to ${MAX_BATCH} usage events. Each element: \`idTransaccion\` (string ≤ 200, the dedup key per company, kept ≥ 35 days), \`idContrato\` (number) **or** \`idExternoContrato\` (string), \`metrica\` (code), \`fechaHora\` (RFC 3339 with offset), \`propiedades\` (object of string, number or boolean values; decimals as strings, e.g. \`"12.5"\`; a JSON number with more than 15 significant digits is refused).
 
-Each event is judged on its own and reported in \`resultados\` by index: \`aceptado\`, \`duplicado\` (same idTransaccion and content: a harmless retry), \`conflicto\` (same idTransaccion, other content: not counted) or \`rechazado\` with \`codigo\` (${rejectionReasons.join(', ')}). A rejected event does not reserve its idTransaccion. HTTP 200 when every event was accepted or a duplicate, 207 when at least one was refused; never all-or-nothing. More than ${MAX_BATCH} events: 400 USO_LOTE_EXCEDIDO and nothing is stored. Events are accepted from the start of the period (calendar month, America/Montevideo) that was open \`graciaHoras\` ago (see /api/v1/usage-settings) up to 5 minutes in the future, and inside the contract's inicio/fin while it is activo.`;
+Each event is judged on its own and reported in \`resultados\` by index: \`aceptado\`, \`duplicado\` (same idTransaccion and content: a harmless retry), \`conflicto\` (same idTransaccion, other content: not counted) or \`rechazado\` with \`codigo\` (${rejectionReasons.join(', ')}). A rejected event does not reserve its idTransaccion. HTTP 200 when every event was accepted or a duplicate, 207 when at least one was refused; never all-or-nothing. More than ${MAX_BATCH} events: 400 USO_LOTE_EXCEDIDO and nothing is stored. Events are accepted from the start of the contract's period (anchored on its terms' diaAncla, calendar months without terms, America/Montevideo) that was open \`graciaHoras\` ago (see /api/v1/usage-settings) up to 5 minutes in the future, and inside the contract's inicio/fin while it is activo. An accepted event that falls in a period already closed says so (\`periodoCerrado\`).`;
 
 export const eventsBody = z.object({
   idEmpresa: positiveInt4.optional().describe('Company; needed when the caller has access to more than one company.'),
@@ -75,6 +75,8 @@ export const eventsBody = z.object({
 export const eventResult = z.object({
   indice: z.number().int(), idTransaccion: z.string().nullable(), estado: z.enum(['aceptado', 'duplicado', 'conflicto', 'rechazado']),
   codigo: z.enum([...rejectionReasons, 'conflicto']).optional(), error: z.string().optional(),
+  periodoCerrado: z.literal(true).optional().describe('aceptado only: the event falls in a period of the contract already closed (its CFE issued or being issued). It counts as late usage of that period, which GET /contracts/{id}/periods marks (`usoTardio`); it is billed by a correction note (POST /contracts/{id}/periods/{desde}/correct, or at the next close when /usage-settings usoTardio is automatica).'),
+  aviso: z.string().optional().describe('With periodoCerrado: the same in words.'),
 });
 export const eventsAnswer = z.object({
   resultados: z.array(eventResult), aceptados: z.number().int(), duplicados: z.number().int(), conflictos: z.number().int(), rechazados: z.number().int(),
