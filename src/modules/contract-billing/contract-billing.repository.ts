@@ -91,6 +91,8 @@ export async function claimDuePeriods(db: DbOrTx, candidates: Array<{ contractId
       select * from jsonb_to_recordset(${JSON.stringify(candidates)}::jsonb) as x("contractId" int, "periodStart" date, "periodEnd" date, "nextStart" date, "companyId" int)
     ), locked as (
       select t.contract_id, c."periodStart", c."periodEnd", c."nextStart", c."companyId" from contract_terms t join c on c."contractId" = t.contract_id and t.open_period_start = c."periodStart"
+      -- Never a period overlapping one already closed (it would bill those days twice): left for the check to report.
+      where not exists (select 1 from contract_periods p where p.contract_id = t.contract_id and p.period_end >= c."periodStart")
       for update of t skip locked
     ), moved as (
       update contract_terms t set open_period_start = l."nextStart", updated_at = now() from locked l where t.contract_id = l.contract_id returning t.contract_id
@@ -177,7 +179,7 @@ export async function listPeriods(db: DbOrTx, contractId: number, paging: { star
     db.select().from(contractPeriods).where(where).orderBy(desc(contractPeriods.periodStart)).limit(paging.length).offset(paging.start),
     db.select({ n: count() }).from(contractPeriods).where(where) as Promise<Array<{ n: number }>>,
   ]);
-  const notes = data.length ? await db.select().from(contractPeriodNotes).where(and(where, inArray(contractPeriodNotes.periodStart, data.map((d) => d.periodStart))))
+  const notes = data.length ? await db.select().from(contractPeriodNotes).where(and(eq(contractPeriodNotes.contractId, contractId), inArray(contractPeriodNotes.periodStart, data.map((d) => d.periodStart))))
     .orderBy(asc(contractPeriodNotes.seq), asc(contractPeriodNotes.kind)) : [];
   return { data: data.map((p) => ({ row: p, notes: notes.filter((x) => x.periodStart === p.periodStart) })), total: Number(n) };
 }

@@ -45,14 +45,14 @@ export function createPeriodRecovery(deps: { db: Db; logger: Logger }) {
     async check(stuck: StuckPeriod[]): Promise<CloseAlert[]> {
       const started = new Date();
       const alerts = new Map<number, string>();
-      for (const s of stuck) {
-        alerts.set(s.contractId, `El período que empieza el ${s.periodStart} está vencido desde ${s.overdueSince.toISOString()} y ningún cierre lo tomó.`);
-      }
       const changed = await repo.termsChangedSince(db, new Date(checkedFrom.getTime() - CHECK_OVERLAP_MS));
       for (const t of changed) {
-        if (t.lastClosedEnd !== null && t.lastClosedEnd >= t.openPeriodStart && !alerts.has(t.contractId)) {
+        if (t.lastClosedEnd !== null && t.lastClosedEnd >= t.openPeriodStart) {
           alerts.set(t.contractId, `El período abierto empieza el ${t.openPeriodStart}, dentro de un período ya cerrado (hasta ${t.lastClosedEnd}): ningún cierre lo facturaría.`);
         }
+      }
+      for (const s of stuck) {
+        if (!alerts.has(s.contractId)) alerts.set(s.contractId, `El período que empieza el ${s.periodStart} está vencido desde ${s.overdueSince.toISOString()} y ningún cierre lo tomó.`);
       }
       checkedFrom = started;
       const cleared = changed.filter((t) => t.closeAlert !== null && !alerts.has(t.contractId)).map((t) => ({ contractId: t.contractId, alert: null }));
