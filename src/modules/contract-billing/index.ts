@@ -35,7 +35,11 @@ export function createContractBillingModule(deps: {
     queue.touch(events.map((e) => e.contractId));
     // Events in a closed period (ingestion said so in their outcome) mark that period as having late usage.
     const late = events.filter((e) => e.late);
-    if (late.length) await markLateUsage(deps.db, late.map((e) => ({ contractId: e.contractId, day: uyToday(e.at) })));
+    // (Their outcome already says periodoCerrado; a failure here is logged rather than failing a batch already counted.)
+    if (late.length) {
+      await markLateUsage(deps.db, late.map((e) => ({ contractId: e.contractId, day: uyToday(e.at) })))
+        .catch((err: unknown) => deps.logger.error({ err, events: late.length }, 'late usage not marked on its periods'));
+    }
   });
   // A state set through usage's PATCH /contracts/{id} gets its history row and event 8 in the same transaction.
   deps.usage.onStateChanged((tx, c) => recordHistory(evaluation, tx, c, [{

@@ -43,6 +43,12 @@ export const PERIODS_PER_JOB = 100;
 export const ISSUE_CONCURRENCY = 24;
 /** Seconds a claimed row stays leased to its queued or running issue job (renewed every third of it while the job runs). */
 export const LEASE_SECONDS = 40;
+/**
+ * Lease of a row claimed by the close while its job waits in the queue: a queued job is not locked by
+ * any process (a restart runs it), so this only keeps the sweep from queuing a second job for rows a
+ * busy queue has not reached yet.
+ */
+export const QUEUED_LEASE_SECONDS = 180;
 /** A catch-up (a contract started in the past, a long downtime) claims one period per contract a pass; passes per close run. */
 const MAX_PASSES = 60;
 
@@ -165,7 +171,7 @@ export function createPeriodCloseService(deps: EvaluationDeps & { issuedCfe: Pic
           if (c.endsAt && c.endsAt.getTime() <= p.end.getTime() && !ENDED.includes(c.state)) ending.push({ contractId: c.id, fin: c.endsAt });
         }
         const rows = await db.transaction(async (tx) => {
-          const rows = await repo.claimDuePeriods(tx, due, LEASE_SECONDS);
+          const rows = await repo.claimDuePeriods(tx, due, QUEUED_LEASE_SECONDS);
           await repo.enqueueIssueJobs(tx, ISSUE_JOB, rows, PERIODS_PER_JOB);
           await repo.skipPeriods(tx, skipped);
           const next = new Map(due.map((d) => [d.contractId, d.nextStart]));

@@ -3,8 +3,10 @@
  * - `sweep`: `pendiente` rows whose lease ran out (their issue job died with a killed process and
  *   graphile-worker keeps it locked for 4 hours, or it never ran) are leased again and queued in new
  *   jobs. A second job for a row is harmless: emission's Idempotency-Key per period replays the same
- *   CFE, and a row already issued is skipped. With a 40 s lease and the cron every minute, a crash
- *   is recovered within about 100 s of the restart.
+ *   CFE, and a row already issued is skipped. A running job renews its rows' lease to 40 s
+ *   every ~13 s, so with the cron every minute a crash is recovered within about 100 s of the
+ *   restart. (A job still waiting in the queue is not locked by anyone: a restart runs it; its rows
+ *   hold a 3-minute lease so a busy queue does not get them twice.)
  * - `check`: a contract whose open period no close will take. With the open period always read by
  *   periodFrom this should not happen; the check finds it if it does (an open period starting inside a
  *   closed one, or one due for over an hour that the close did not take), logs a warning and sets
@@ -13,7 +15,7 @@
 import type { Db } from '../../platform/db/client.js';
 import type { Logger } from '../../platform/logger.js';
 import * as repo from './contract-billing.repository.js';
-import { ISSUE_JOB, LEASE_SECONDS, PERIODS_PER_JOB, type StuckPeriod } from './period-close.service.js';
+import { ISSUE_JOB, PERIODS_PER_JOB, QUEUED_LEASE_SECONDS, type StuckPeriod } from './period-close.service.js';
 
 const SWEEP_SLICE = 1000;
 /** Terms changed since the previous check (less this overlap) are checked again; a new process checks all once. */
@@ -30,7 +32,7 @@ export function createPeriodRecovery(deps: { db: Db; logger: Logger }) {
       let total = 0;
       for (;;) {
         const n = await db.transaction(async (tx) => {
-          const rows = await repo.takeExpiredPending(tx, SWEEP_SLICE, LEASE_SECONDS);
+          const rows = await repo.takeExpiredPending(tx, SWEEP_SLICE, QUEUED_LEASE_SECONDS);
           await repo.enqueueIssueJobs(tx, ISSUE_JOB, rows, PERIODS_PER_JOB);
           return rows.length;
         });

@@ -33,7 +33,7 @@ export const contractBody = z.object({
   idCliente: companyRef(positiveInt4, 'cliente').describe('Customer (of the company) the contract meters.'),
   idExterno: z.string().min(1).max(200).describe('The integrator\'s id of the contract (unique per company); events may name the contract by it.'),
   metricas: z.array(code).max(50).describe('Codes of the metrics the contract meters (may be empty while in borrador).'),
-  inicio: instant.describe('First instant usage counts (RFC 3339).'),
+  inicio: instant.describe('First instant usage counts (RFC 3339). May be in the past: once billing terms are set, every period since this day is billed (the first one from this day to the next anchor day), the periods already over at the next close run.'),
   fin: instant.nullable().optional().describe('End (exclusive); null: open-ended.'),
   estado: z.enum(['borrador', 'activo']).optional().describe('Default activo. A borrador meters nothing until activated.'),
 });
