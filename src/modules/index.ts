@@ -56,6 +56,8 @@ import { createTaxBenefitModule } from './tax-benefit/index.js';
 import { createUsageModule } from './usage/index.js';
 import { createRecurringModule } from './recurring/index.js';
 import { createContractBillingModule } from './contract-billing/index.js';
+import { createSandboxClockModule } from './sandbox-clock/index.js';
+import { createShiftableClock } from '../platform/clock.js';
 import * as issuedCfeStates from './issued-cfe/issued-cfe.history.js';
 import * as issuedCfeHandoff from './issued-cfe/issued-cfe.handoff.js';
 import { SIMULATOR_PATHS } from './dgi/dgi.simulator.js';
@@ -72,7 +74,7 @@ export interface ModuleDeps {
   logger: Logger;
   mailer: Mailer;
   jwtSecret: string;
-  /** The clock of time-driven modules (recurring plans); tests move it. Default the system's. */
+  /** The base of the scheduling clock (recurring plans, contract closes); tests move it. Default the system's. */
   now?: () => Date;
 }
 
@@ -193,11 +195,13 @@ export function createModules(deps: ModuleDeps) {
     registryEntry: (ruc, askAs) => issuerRegistry.service.entry(ruc, askAs),
     rate: async (currency, date) => issuedCfe.lookups.getRate(currency, date),
   });
+  // The one scheduling clock every scheduler reads; the sandbox moves it (sandbox-clock, issue 40 point 5).
+  const clock = createShiftableClock(deps.now);
   // Usage metering (issue 33): metrics, contracts, usage events and the usage query.
   const usage = createUsageModule({ db, config, invalidation });
   // Recurring invoicing plans (issue 32): issue through emission (prepare, emit with the run key as Idempotency-Key).
   const recurring = createRecurringModule({
-    db, logger, now: deps.now, sandbox: sandboxEnabled,
+    db, logger, now: clock.now,
     ports: {
       prepare: (body) => issuedCfe.service.prepare(body),
       emit: (body, key) => issuedCfe.service.emit(body, key),
@@ -207,7 +211,22 @@ export function createModules(deps: ModuleDeps) {
     },
   });
   // Contract billing (issue 34): terms, usage-rule states (event 8), period CFEs through emission, corrections.
-  const contractBilling = createContractBillingModule({ db, logger, events, priceBooks, issuedCfe: issuedCfe.service, usage });
+  const contractBilling = createContractBillingModule({ db, logger, events, priceBooks, issuedCfe: issuedCfe.service, usage, now: clock.now });
+  const sandboxClock = createSandboxClockModule({
+    clock,
+    schedulers: {
+      async recurring(at) {
+        const reanudados = await recurring.service.resumeDue(at);
+        const { plans, runs } = await recurring.scheduler.tick(at);
+        return { reanudados, planes: plans, ejecuciones: runs };
+      },
+      async contracts(at) {
+        const { requeued, claimed, alerts } = await contractBilling.runClose(at);
+        const emitidos = await contractBilling.close.issuePending(at);
+        return { reencolados: requeued, periodosCerrados: claimed, emitidos, alertas: alerts };
+      },
+    },
+  });
 
   const dgiSandbox = createDgiSandboxService({ simulator: simulatorControl, company: companies.get, assertCaeRules: cae.assertRangeRules });
 
@@ -238,7 +257,7 @@ export function createModules(deps: ModuleDeps) {
     ...recurring.routes,
     ...contractBilling.routes,
     // Sandbox-only routes: absent (404) in DGI_MODE=real, with an external simulator and in production.
-    ...(sandboxEnabled ? [dgiSandboxRoutes(dgiSandbox)] : []),
+    ...(sandboxEnabled ? [dgiSandboxRoutes(dgiSandbox), ...sandboxClock.routes] : []),
   ] as unknown as FastifyPluginAsync[];
 
   const jobs: JobHandler[] = [
@@ -261,7 +280,7 @@ export function createModules(deps: ModuleDeps) {
   jobs.push(...contractBilling.jobs);
   const cron: string[] = [...receivedCfe.cron, ...recurring.cron, ...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron, ...issuerRegistry.cron, ...usage.cron, ...contractBilling.cron];
 
-  return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, priceBooks, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, issuerRegistry: issuerRegistry.service, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker, usage: usage.service, usageIngestion: usage.ingestion, usageQuery: usage.query, recurring: recurring.service, recurringScheduler: recurring.scheduler, contractBilling: contractBilling.service, contractPeriods: contractBilling.close, contractRulesQueue: contractBilling.queue }, routes, jobs, cron,
+  return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, priceBooks, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, issuerRegistry: issuerRegistry.service, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker, usage: usage.service, usageIngestion: usage.ingestion, usageQuery: usage.query, recurring: recurring.service, recurringScheduler: recurring.scheduler, contractBilling: contractBilling.service, contractPeriods: contractBilling.close, contractRulesQueue: contractBilling.queue, contractRecovery: contractBilling.recovery, clock }, routes, jobs, cron,
     /** How each kind of company-owned id in a request is resolved (issue 28 point 5). */
     companyRefs: companyRefResolvers({ customers, products, companies, cae, certificates, issuedCfe: issuedCfe.service, salesOrders, priceBooks, recurring: recurring.service }),
     /** Releases what modules hold beyond the database (the CFE sealing worker threads). */

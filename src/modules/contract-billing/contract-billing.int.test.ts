@@ -31,8 +31,9 @@ let seq = 0;
 const calls = (contractId: number, n: number, at = new Date().toISOString()) =>
   Array.from({ length: n }, () => ({ idTransaccion: `tx-${++seq}`, idContrato: contractId, metrica: 'api_calls', fechaHora: at }));
 
+/** Starts with the current month: a contract started earlier bills every period since (see lifecycle tests). */
 async function newContract(ext: string) {
-  const c = await co.contract(ext, ['api_calls']);
+  const c = await co.contract(ext, ['api_calls'], { inicio: periodAt(new Date(), 1).start.toISOString() });
   await ok(t.call(admin, 'PUT', `/api/v1/contracts/${c.id}/terms`, terms()), 200);
   return c.id as number;
 }

@@ -25,7 +25,7 @@ export const ruleBody = z.object({
 export const termsBody = z.object({
   idVersionListaPrecios: companyRef(positiveInt4, 'versionListaPrecios').optional().describe('Pin this price-book version (its code is then the contract\'s).'),
   codigoListaPrecios: z.string().min(1).max(50).optional().describe('Follow the version of this code in force on each period\'s first day (when no version is pinned).'),
-  diaAncla: z.number().int().min(1).max(31).default(1).describe('Day periods start on (America/Montevideo); 29-31 fall back to a shorter month\'s last day. Default 1 (calendar months).'),
+  diaAncla: z.number().int().min(1).max(31).default(1).describe('Day periods start on (America/Montevideo); 29-31 fall back to a shorter month\'s last day. Default 1 (calendar months). Changed on a contract with terms: the open period closes short, on the day before the first new anchor day after its start (e.g. open since 2026-11-01, 1 → 28: that period is 2026-11-01 to 2026-11-27, billed at its close; the next starts 2026-11-28); periods already closed are not touched.'),
   tipoCfe: z.union([z.literal(101), z.literal(111)]).describe('101 e-Ticket or 111 e-Factura.'),
   codComercio: z.string().min(1).max(50).describe('Emission point (spec 2.1).'),
   codTerminal: z.string().min(1).max(50),
@@ -36,6 +36,7 @@ export const termsBody = z.object({
 export const actionBody = z.object({
   reglas: z.array(z.string().min(1).max(40)).max(20).optional().describe('levantar: the rules to lift (default: every reached rule).'),
   motivo: z.string().max(200).optional(),
+  facturar: z.boolean().optional().describe('cancelar / finalizar only: end billing now and issue the open period\'s CFE at once, for the days up to today (a shorter period; any earlier period still waiting for its close too). One CFE per period: repeating the call answers the same state and CFE. Default false: the period holding the end is billed at its normal close.'),
 });
 
 export const historyQuery = z.object({
@@ -51,12 +52,27 @@ export const termsView = z.object({
   idContrato: z.number().int(), idVersionListaPrecios: z.number().int().nullable(), codigoListaPrecios: z.string(), diaAncla: z.number().int(),
   tipoCfe: z.number().int(), codComercio: z.string(), codTerminal: z.string(), formaPago: z.number().int(), reglas: z.array(z.record(z.string(), z.unknown())),
   periodoAbierto: z.string().describe('First day of the first period not yet closed into a CFE.'),
+  periodoAbiertoHasta: z.string().describe('Last day of that period (shorter than a month after a change of diaAncla).'),
+  alertaCierre: z.string().nullable().describe('Set when the close\'s check finds that no close would take the open period (should never happen; the operator is told in the log too); null when fine.'),
 });
 
 const periodView = z.object({
-  desde: z.string(), hasta: z.string(), estado: z.string(), idCfeEmitido: z.number().int().nullable(), total: z.string().nullable(), error: z.string().nullable(),
-  notas: z.array(z.object({ tipo: z.string(), idCfeEmitido: z.number().int(), monto: z.string(), en: z.string() })),
+  desde: z.string().describe('First day (America/Montevideo), as PeriodoDesde of its CFE.'),
+  hasta: z.string().describe('Last day, inclusive (shorter than the anchored period for a contract ended with facturar or after a change of diaAncla).'),
+  estado: z.enum(['pendiente', 'emitido', 'sin_consumo', 'error']).describe('pendiente: claimed, its CFE being issued; emitido: CFE issued; sin_consumo: nothing to bill (no CFE); error: emission refused or no price version (see error), needs a person.'),
+  idCfeEmitido: z.number().int().nullable().describe('The period\'s CFE (GET /api/v1/cfeemitido/{id}).'),
+  total: z.string().nullable().describe('Amount rated for the period BEFORE IVA (the sum of its priced lines and minimums, in `moneda`); the CFE adds IVA per its lines\' indicadorFacturacion. After a correction, the corrected amount.'),
+  moneda: z.string().nullable(),
+  error: z.string().nullable(),
+  cerradoEn: z.string().nullable().describe('When its CFE (or sin_consumo) was decided.'),
+  usoTardio: z.object({
+    ultimoEvento: z.string().describe('When the last event for this period was accepted after it closed.'),
+    pendienteDeCorregir: z.boolean().describe('true while that usage is not billed yet (POST .../correct, or automatic at the next close with usoTardio automatica in /usage-settings).'),
+    corregidoEn: z.string().nullable(),
+  }).nullable().describe('Usage accepted after the period closed; null: none.'),
+  notas: z.array(z.object({ tipo: z.string(), idCfeEmitido: z.number().int(), monto: z.string().describe('Before IVA.'), en: z.string() })).describe('Credit/debit notes of corrections, oldest first.'),
 });
+export const periodsPage = z.object({ data: z.array(periodView), total: z.number().int(), start: z.number().int(), length: z.number().int() });
 
 export const stateView = z.object({
   idContrato: z.number().int(), estado: z.string(), desde: z.string(), motivo: cause.nullable(), suspensionManual: z.boolean(),
@@ -68,6 +84,7 @@ export const stateView = z.object({
   reglas: z.array(z.object({ id: z.string(), objetivo: z.string(), metrica: z.string().optional(), umbral: z.string(), accion: z.string(), levantamiento: z.string(), valorObservado: z.string(), alcanzada: z.boolean(), estado: z.enum(['libre', 'alcanzada', 'levantada']), estadoDesde: z.string().nullable() })),
   acciones: z.array(z.string()),
   ultimoPeriodo: periodView.nullable(),
+  alertaCierre: z.string().nullable().describe('See the terms\' alertaCierre.'),
 });
 
 export const historyItem = z.object({ id: z.number().int(), estadoAnterior: z.string(), estadoNuevo: z.string(), en: z.string(), motivo: cause });

@@ -11,30 +11,36 @@ import type { UsageService } from '../usage/usage.service.js';
 import { billingErrors as E } from './contract-billing.errors.js';
 import * as repo from './contract-billing.repository.js';
 import { evaluateContract, observe, type EvaluationDeps } from './contract-evaluation.js';
-import { localMidnight, periodAt } from './periods.js';
-import { addDays, isCalendarDate } from '../../lib/dates.js';
+import { currentPeriod, localMidnight, periodFrom } from './periods.js';
+import { addDays, isCalendarDate, uyToday } from '../../lib/dates.js';
+import type { PeriodCloseService } from './period-close.service.js';
 
 export interface TermsInput {
   idVersionListaPrecios?: number; codigoListaPrecios?: string; diaAncla: number; tipoCfe: 101 | 111;
   codComercio: string; codTerminal: string; formaPago: 1 | 2; reglas: Array<Omit<UsageRule, 'levantamiento'> & { levantamiento: UsageRule['levantamiento'] }>;
 }
-export const billingActions = ['activar', 'suspender', 'reanudar', 'cancelar', 'levantar'] as const;
+export const billingActions = ['activar', 'suspender', 'reanudar', 'cancelar', 'finalizar', 'levantar'] as const;
 export type BillingAction = (typeof billingActions)[number];
 
 const termsView = (t: repo.TermsRow) => ({
   idContrato: t.contractId, idVersionListaPrecios: t.priceBookVersionId, codigoListaPrecios: t.priceBookCode, diaAncla: t.anchorDay, tipoCfe: t.cfeType,
   codComercio: t.codComercio, codTerminal: t.codTerminal, formaPago: t.paymentTerm, reglas: t.rules as unknown as Array<Record<string, unknown>>, periodoAbierto: t.openPeriodStart,
+  periodoAbiertoHasta: periodFrom(t.openPeriodStart, t.anchorDay).hasta, alertaCierre: t.closeAlert,
 });
 
 export function periodView(p: repo.PeriodRow, notes: repo.NoteRow[]) {
+  const lateOpen = p.lateUsageAt !== null && (p.lateCorrectedAt === null || p.lateCorrectedAt < p.lateUsageAt);
   return {
-    desde: p.periodStart, hasta: p.periodEnd, estado: p.status, idCfeEmitido: p.issuedCfeId, total: p.total, error: p.error,
+    desde: p.periodStart, hasta: p.periodEnd, estado: p.status, idCfeEmitido: p.issuedCfeId, total: p.total, moneda: p.rating?.moneda ?? null, error: p.error,
+    cerradoEn: p.closedAt?.toISOString() ?? null,
+    usoTardio: p.lateUsageAt ? { ultimoEvento: p.lateUsageAt.toISOString(), pendienteDeCorregir: lateOpen, corregidoEn: p.lateCorrectedAt?.toISOString() ?? null } : null,
     notas: notes.map((n) => ({ tipo: n.kind, idCfeEmitido: n.issuedCfeId, monto: n.amount, en: n.createdAt.toISOString() })),
   };
 }
 
-export function createContractBillingService(deps: EvaluationDeps & { usageService: UsageService }) {
+export function createContractBillingService(deps: EvaluationDeps & { usageService: UsageService; close: Pick<PeriodCloseService, 'terminate'> }) {
   const { db } = deps;
+  const clock = () => deps.now?.() ?? new Date();
 
   function checkRules(reglas: TermsInput['reglas'], metricCodes: string[]) {
     const ids = reglas.map((r) => r.id);
@@ -55,9 +61,15 @@ export function createContractBillingService(deps: EvaluationDeps & { usageServi
 
   return {
     /** Evaluates the contract's rules at `now` (the evaluation job does this after each batch). */
-    evaluate: (id: number, now = new Date()) => evaluateContract(deps, id, { kind: 'rules' }, now),
+    evaluate: (id: number, now = clock()) => evaluateContract(deps, id, { kind: 'rules' }, now),
 
-    async setTerms(actor: Actor, id: number, input: TermsInput, now = new Date()) {
+    /**
+     * Sets the terms. On a contract that already has terms, each field applies as the OpenAPI of PUT
+     * terms says (issue 40 point 2): diaAncla closes the open period short (periodFrom), the rest
+     * applies to the open period's CFE. The first period starts on the contract's start day, also
+     * in the past: the close then bills every period since (issue 40 point 7).
+     */
+    async setTerms(actor: Actor, id: number, input: TermsInput, now = clock()) {
       const contract = await deps.usageService.loadContract(actor, id, 'emisor');
       const view = await deps.usageService.getContract(actor, id);
       if ((input.idVersionListaPrecios === undefined) === (input.codigoListaPrecios === undefined)) {
@@ -71,15 +83,15 @@ export function createContractBillingService(deps: EvaluationDeps & { usageServi
       }
       checkRules(input.reglas, view.metricas);
       const existing = await repo.findTerms(db, id);
-      const closed = existing ? await repo.lastPeriod(db, id) : undefined;
-      if (existing && closed && existing.anchorDay !== input.diaAncla) throw E.CONDICIONES_INVALIDAS('El día de anclaje no cambia una vez cerrado un período.');
-      const from = contract.startsAt > now ? contract.startsAt : now;
-      const open = existing?.openPeriodStart ?? periodAt(from, input.diaAncla).desde;
-      const row = await repo.upsertTerms(db, {
+      const open = existing?.openPeriodStart ?? uyToday(contract.startsAt);
+      const row = await db.transaction(async (tx) => {
+        await deps.usage.setAnchorDay(tx, id, input.diaAncla);
+        return repo.upsertTerms(tx, {
         contractId: id, companyId: contract.companyId, priceBookVersionId: input.idVersionListaPrecios ?? null, priceBookCode: code!, anchorDay: input.diaAncla,
         cfeType: input.tipoCfe, codComercio: input.codComercio, codTerminal: input.codTerminal, paymentTerm: input.formaPago, rules: input.reglas,
-        rulesState: existing?.rulesState ?? { estado: contract.state, periodo: periodAt(now, input.diaAncla).desde, reglas: {} },
+        rulesState: existing?.rulesState ?? { estado: contract.state, periodo: currentPeriod(open, input.diaAncla, now).desde, reglas: {} },
         openPeriodStart: open,
+        });
       });
       // New thresholds may already be crossed by the usage counted so far.
       await evaluateContract(deps, id, { kind: 'rules' }, now);
@@ -90,9 +102,9 @@ export function createContractBillingService(deps: EvaluationDeps & { usageServi
       return termsView((await loadWithTerms(actor, id, 'lectura')).terms);
     },
 
-    async state(actor: Actor, id: number, now = new Date()) {
+    async state(actor: Actor, id: number, now = clock()) {
       const { contract, terms } = await loadWithTerms(actor, id, 'lectura');
-      const period = periodAt(now, terms.anchorDay);
+      const period = currentPeriod(terms.openPeriodStart, terms.anchorDay, now);
       const obs = await observe(deps, terms, contract, period);
       const monto = obs.rating?.total ?? '0';
       const samePeriod = terms.rulesState.periodo === period.desde;
@@ -115,7 +127,15 @@ export function createContractBillingService(deps: EvaluationDeps & { usageServi
         }),
         acciones: actions,
         ultimoPeriodo: last ? periodView(last, await repo.notesOf(db, id, last.periodStart)) : null,
+        alertaCierre: terms.closeAlert,
       };
+    },
+
+    /** GET /contracts/{id}/periods: the closed periods, newest first. */
+    async periods(actor: Actor, id: number, paging: { start: number; length: number }) {
+      await loadWithTerms(actor, id, 'lectura');
+      const { data, total } = await repo.listPeriods(db, id, paging);
+      return { data: data.map((p) => periodView(p.row, p.notes)), total };
     },
 
     async history(actor: Actor, id: number, q: { start?: string; end?: string; offset: number; length: number }) {
@@ -131,8 +151,9 @@ export function createContractBillingService(deps: EvaluationDeps & { usageServi
     },
 
     /** Manual actions (issue 34 point 2): each checked against the current state, recorded with the user. */
-    async act(actor: Actor, id: number, action: BillingAction, body: { reglas?: string[]; motivo?: string }, now = new Date()) {
+    async act(actor: Actor, id: number, action: BillingAction, body: { reglas?: string[]; motivo?: string; facturar?: boolean }, now = clock()) {
       const { contract, terms } = await loadWithTerms(actor, id, 'emisor');
+      if (body.facturar && action !== 'cancelar' && action !== 'finalizar') throw E.CONTRATO_ACCION_INVALIDA('facturar solo acompaña a cancelar o finalizar.', { accion: action });
       const usuario = actor.email;
       const cause = { tipo: 'manual' as const, usuario, accion: action, reglas: body.reglas ?? [] };
       const state = contract.state;
@@ -152,9 +173,21 @@ export function createContractBillingService(deps: EvaluationDeps & { usageServi
           await evaluateContract(deps, id, { kind: 'set', manualSuspension: false, cause }, now);
           break;
         case 'cancelar':
-          if (['cancelado', 'finalizado'].includes(state)) throw refuse();
-          await evaluateContract(deps, id, { kind: 'set', rulesState: 'cancelado', manualSuspension: false, cause }, now);
+        case 'finalizar': {
+          const target = action === 'cancelar' ? 'cancelado' : 'finalizado';
+          // A retry of an end with facturar answers the same state and CFE (the period's key makes the CFE once).
+          if (body.facturar && state === target) {
+            await deps.close.terminate(id, now);
+            break;
+          }
+          if (!allowedActions(state).includes(action)) throw refuse();
+          // The open period up to today is claimed first: a crash between the two leaves a contract still
+          // active whose retry claims nothing more and then ends it.
+          const billed = body.facturar ? await deps.close.terminate(id, now, false) : undefined;
+          await evaluateContract(deps, id, { kind: 'set', rulesState: target, manualSuspension: false, cause }, now);
+          if (billed) await deps.close.terminate(id, now);
           break;
+        }
         case 'levantar':
           if (!['en_advertencia', 'suspendido'].includes(state) || terms.manualSuspension) throw refuse();
           await evaluateContract(deps, id, { kind: 'rules', lift: { usuario, reglas: body.reglas } }, now);

@@ -1,4 +1,5 @@
 import { boolean, date, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { timestamps } from '../../platform/db/columns.js';
 import type { RulesState, TransitionCause, UsageRule } from '../contract-rules/usage-rules.js';
 import type { RatingResult } from '../price-books/rating.js';
@@ -27,6 +28,8 @@ export const contractTerms = pgTable('contract_terms', {
   manualSuspension: boolean().notNull().default(false),
   stateCause: jsonb().$type<TransitionCause | { tipo: 'alta' }>(),
   openPeriodStart: date({ mode: 'string' }).notNull(),
+  /** Set by the close's check (issue 40 point 2) when the open period was due and no close claimed it; null when fine. */
+  closeAlert: text(),
   ...timestamps,
 }, (t) => [index('contract_terms_due_idx').on(t.openPeriodStart, t.contractId)]);
 
@@ -63,8 +66,18 @@ export const contractPeriods = pgTable('contract_periods', {
   /** Corrections completed; the next one's notes carry seq = correctionSeq + 1 in their Idempotency-Key. */
   correctionSeq: integer().notNull().default(0),
   closedAt: timestamp({ withTimezone: true, mode: 'date' }),
+  /**
+   * Until when an issue job is known to be working on this `pendiente` row (set when queued, renewed
+   * while the job runs). A row past it is re-queued by the recovery sweep (issue 40 point 4), so a
+   * job left locked by a killed process does not hold its periods for graphile-worker's 4 hours.
+   */
+  leaseUntil: timestamp({ withTimezone: true, mode: 'date' }),
+  /** Last time an event was accepted for this period after it closed (issue 40 point 6). */
+  lateUsageAt: timestamp({ withTimezone: true, mode: 'date' }),
+  /** Last correction that took the late usage into account. */
+  lateCorrectedAt: timestamp({ withTimezone: true, mode: 'date' }),
   ...timestamps,
-}, (t) => [primaryKey({ columns: [t.contractId, t.periodStart] })]);
+}, (t) => [primaryKey({ columns: [t.contractId, t.periodStart] }), index('contract_periods_pending_idx').on(t.leaseUntil).where(sql`${t.status} = 'pendiente'`)]);
 
 /** Credit and debit notes issued for late corrections of a closed period, in order (`seq` feeds their Idempotency-Key). */
 export const contractPeriodNotes = pgTable('contract_period_notes', {

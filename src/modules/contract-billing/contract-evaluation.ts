@@ -16,7 +16,7 @@ import type { UsageBillingPort } from '../usage/usage.billing-port.js';
 import type { ContractState } from '../usage/usage.tables.js';
 import * as repo from './contract-billing.repository.js';
 import { periodUsage } from './period-usage.js';
-import { periodAt, type Period } from './periods.js';
+import { currentPeriod, type Period } from './periods.js';
 
 
 export interface Observed {
@@ -31,6 +31,8 @@ export interface EvaluationDeps {
   db: Db; usage: UsageBillingPort; priceBooks: PriceBooksService; events: EventsService;
   /** Pinned versions by id: versions are immutable, so evaluations after each batch need not read them again. */
   versions?: Map<number, PriceBookVersionView>;
+  /** The scheduling clock (platform/clock.ts; the sandbox moves it). Default the system's. */
+  now?: () => Date;
 }
 
 /** The price-book version that prices a period: the pinned one, or the code's version in force on the period's first day. */
@@ -104,12 +106,12 @@ async function recordCrossings(deps: Pick<EvaluationDeps, 'events'>, tx: DbOrTx,
  * Evaluates one contract now (or applies a manual change) and stores the outcome. Answers the
  * transitions recorded. Contracts without terms, or in borrador/cancelado/finalizado, do not move by rules.
  */
-export async function evaluateContract(deps: EvaluationDeps, contractId: number, change: StateChange = { kind: 'rules' }, now = new Date()): Promise<Transition[]> {
+export async function evaluateContract(deps: EvaluationDeps, contractId: number, change: StateChange = { kind: 'rules' }, now = deps.now?.() ?? new Date()): Promise<Transition[]> {
   const pre = await repo.findTerms(deps.db, contractId);
   const contract = await deps.usage.contract(contractId);
   if (!pre || !contract) return [];
   // The observation is read before the lock (it reads rollups); a batch that commits meanwhile queues another evaluation.
-  const observed = change.kind === 'rules' ? await observe(deps, pre, contract, periodAt(now, pre.anchorDay)) : undefined;
+  const observed = change.kind === 'rules' ? await observe(deps, pre, contract, currentPeriod(pre.openPeriodStart, pre.anchorDay, now)) : undefined;
   if (observed && change.kind === 'rules' && !change.lift) {
     // Most evaluations after a batch change nothing: answered without a transaction or a write.
     const prev: RulesState = { ...pre.rulesState, estado: pre.manualSuspension ? pre.rulesState.estado : contract.state };
@@ -129,7 +131,7 @@ export async function evaluateContract(deps: EvaluationDeps, contractId: number,
       await record(deps, tx, terms, transitions);
       return transitions;
     }
-    const period = observed?.period ?? periodAt(now, terms.anchorDay);
+    const period = observed?.period ?? currentPeriod(terms.openPeriodStart, terms.anchorDay, now);
     const obs = observed ?? await observe(deps, terms, current!, period);
     // The contract's own state is the truth (usage's PATCH may have activated or cancelled it), except under a manual suspension.
     const rulesPrev: RulesState = { ...terms.rulesState, estado: terms.manualSuspension ? terms.rulesState.estado : state };

@@ -53,3 +53,32 @@ export const periodAt = (at: Date, anchorDay: number): Period => periodOfDate(uy
 
 /** The period that follows the one containing the day `desde`. */
 export const nextPeriod = (desde: string, anchorDay: number): Period => periodAt(periodOfDate(desde, anchorDay).end, anchorDay);
+
+/**
+ * The period that starts on `desde`, any day: it ends where the first period of the anchor after
+ * `desde` starts. On an anchor date this is the anchored period; elsewhere (the open period after a
+ * change of diaAncla, issue 40 point 2) it is a shorter one that brings the contract onto the new
+ * anchor. The close always bills the contract's open period through this function, so an open period
+ * can never be one no close matches.
+ */
+export function periodFrom(desde: string, anchorDay: number): Period {
+  const holding = periodOfDate(desde, anchorDay);
+  return { desde, hasta: holding.hasta, start: localMidnight(desde), end: holding.end };
+}
+
+/** A stored period [desde, hasta] (days, inclusive) as instants. */
+export function periodBetween(desde: string, hasta: string): Period {
+  return { desde, hasta, start: localMidnight(desde), end: localMidnight(nextDay(hasta)) };
+}
+
+/** The contract's period holding `now`: its open period when `now` is inside it, else the anchored one. */
+export function currentPeriod(openStart: string, anchorDay: number, now: Date): Period {
+  const open = periodFrom(openStart, anchorDay);
+  return now >= open.start && now < open.end ? open : periodAt(now, anchorDay);
+}
+
+function nextDay(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}

@@ -12,6 +12,7 @@
  * | suspendido                                   | its rules lifted, no other rule reached            | activo         | periodo / manual, user |
  * | borrador, activo, en_advertencia, suspendido | cancellation (manual)                              | cancelado      | manual, user           |
  * | activo, en_advertencia, suspendido           | the contract's end date passes                     | finalizado     | fin de contrato        |
+ * | activo, en_advertencia, suspendido           | finalizar (manual; with facturar, billed to today) | finalizado     | manual, user           |
  *
  * `cancelado` and `finalizado` are final. Rules are evaluated only in activo, en_advertencia and
  * suspendido (`RULE_STATES`); `notificar` rules never change the state (they raise the event only).
@@ -32,6 +33,7 @@ export const FINAL_STATES: ReadonlySet<ContractState> = new Set(['cancelado', 'f
 export const MANUAL_ACTIONS = {
   activar: ['borrador'],
   cancelar: ['borrador', 'activo', 'en_advertencia', 'suspendido'],
+  finalizar: ['activo', 'en_advertencia', 'suspendido'],
   levantar: ['en_advertencia', 'suspendido'],
 } as const satisfies Record<string, readonly ContractState[]>;
 export type ManualAction = keyof typeof MANUAL_ACTIONS;

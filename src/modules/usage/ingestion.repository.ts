@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { executePrepared, type Db } from '../../platform/db/client.js';
-import type { ContractDef, MetricDef, PreparedEvent } from './usage.rules.js';
+import { zonedDayStart, type ContractDef, type MetricDef, type PreparedEvent } from './usage.rules.js';
 
 /** How a rollup row absorbs another one for the same key: every aggregate composes (rollups alias r). */
 const MERGE_ROLLUP_TEXT = `do update set
@@ -25,7 +25,7 @@ type DefRow = { kind: 'c' | 'm' | 's'; doc: Record<string, any> };
 /** Contracts named by id or external id, metrics named by code, and the company's grace: one round trip. */
 export async function loadBatchDefs(db: Db, companyId: number, contractIds: number[], externalIds: string[], metricCodes: string[]): Promise<BatchDefs> {
   const res = await executePrepared<DefRow>(db, sql`
-    select 'c' as kind, json_build_object('id', id, 'externalId', external_id, 'state', state, 'startsAt', starts_at, 'endsAt', ends_at, 'metricIds', metric_ids) as doc
+    select 'c' as kind, json_build_object('id', id, 'externalId', external_id, 'state', state, 'startsAt', starts_at, 'endsAt', ends_at, 'metricIds', metric_ids, 'anchorDay', period_anchor_day, 'billedUntil', billed_until) as doc
       from usage_contracts where company_id = ${companyId} and (id = any(${sql.param(contractIds)}::int[]) or external_id = any(${sql.param(externalIds)}::text[]))
     union all
     select 'm', json_build_object('id', id, 'code', code, 'aggregation', aggregation, 'property', property, 'groupKeys', group_keys)
@@ -34,7 +34,7 @@ export async function loadBatchDefs(db: Db, companyId: number, contractIds: numb
     select 's', json_build_object('graceHours', grace_hours) from usage_settings where company_id = ${companyId}`);
   const out: BatchDefs = { contracts: [], metrics: [], graceHours: null };
   for (const { kind, doc } of res.rows) {
-    if (kind === 'c') out.contracts.push({ ...doc, startsAt: new Date(doc.startsAt), endsAt: doc.endsAt ? new Date(doc.endsAt) : null } as ContractDef);
+    if (kind === 'c') out.contracts.push({ ...doc, startsAt: new Date(doc.startsAt), endsAt: doc.endsAt ? new Date(doc.endsAt) : null, billedUntil: doc.billedUntil ? zonedDayStart(doc.billedUntil) : null } as ContractDef);
     else if (kind === 'm') out.metrics.push(doc as MetricDef);
     else out.graceHours = doc.graceHours;
   }

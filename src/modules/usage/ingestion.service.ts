@@ -14,7 +14,13 @@ import { usageErrors } from './usage.errors.js';
 import { companyFor } from './usage.access.js';
 
 export type Outcome = 'aceptado' | 'duplicado' | 'conflicto' | 'rechazado';
-export interface EventResult { indice: number; idTransaccion: string | null; estado: Outcome; codigo?: RejectionReason | 'conflicto'; error?: string }
+export interface EventResult { indice: number; idTransaccion: string | null; estado: Outcome; codigo?: RejectionReason | 'conflicto'; error?: string; periodoCerrado?: true; aviso?: string }
+
+/** What an accepted event that falls in a closed period adds to its outcome (issue 40 point 6). */
+const LATE = {
+  periodoCerrado: true,
+  aviso: 'El evento cae en un período del contrato ya cerrado: se contó como uso tardío de ese período, que queda marcado (GET /contracts/{id}/periods); se factura con una corrección (POST .../correct, o al próximo cierre si usoTardio es automatica).',
+} as const;
 
 /** PostgreSQL deadlock / serialization failure: the whole statement rolled back and may simply run again. */
 const RETRYABLE = new Set(['40P01', '40001']);
@@ -75,7 +81,16 @@ export function createIngestionService(deps: IngestionDeps) {
         [...new Set(valid.flatMap((e) => (e.idContrato ? [e.idContrato] : [])))],
         [...new Set(valid.flatMap((e) => (e.idExternoContrato ? [e.idExternoContrato] : [])))],
         [...new Set(valid.map((e) => e.metrica))]);
-      const from = admissibleFrom(now, defs.graceHours ?? deps.defaultGraceHours);
+      const grace = defs.graceHours ?? deps.defaultGraceHours;
+      const from = admissibleFrom(now, grace);
+      // Grace follows each contract's own period (its anchor day); calendar months without terms.
+      const fromByAnchor = new Map<number, Date>();
+      const fromOf = (anchorDay: number | null | undefined) => {
+        if (!anchorDay || anchorDay === 1) return from;
+        let f = fromByAnchor.get(anchorDay);
+        if (!f) fromByAnchor.set(anchorDay, (f = admissibleFrom(now, grace, anchorDay)));
+        return f;
+      };
 
       // First valid occurrence of each id in the batch is the candidate; later ones are judged against it.
       const candidates = new Map<string, PreparedEvent>();
@@ -83,7 +98,7 @@ export function createIngestionService(deps: IngestionDeps) {
       parsed.forEach((e, i) => {
         if (!e) return;
         const contract = (e.idContrato !== undefined ? defs.byId.get(e.idContrato) : defs.byExternal.get(e.idExternoContrato!)) ?? undefined;
-        const checked = checkEvent(i, e, { contract, metric: defs.metrics.get(e.metrica) ?? undefined, now, admissibleFrom: from });
+        const checked = checkEvent(i, e, { contract, metric: defs.metrics.get(e.metrica) ?? undefined, now, admissibleFrom: fromOf(contract?.anchorDay) });
         if (!checked.ok) {
           results[i] = { indice: i, idTransaccion: e.idTransaccion, estado: 'rechazado', codigo: checked.reason, error: checked.message };
         } else if (candidates.has(e.idTransaccion)) {
@@ -112,7 +127,7 @@ export function createIngestionService(deps: IngestionDeps) {
         storedHash === e.hash
           ? { indice: e.index, idTransaccion: e.transactionId, estado: 'duplicado' }
           : { indice: e.index, idTransaccion: e.transactionId, estado: 'conflicto', codigo: 'conflicto', error: 'Ya se registró un evento con este idTransaccion y otro contenido; este no se contó.' };
-      for (const e of batch) results[e.index] = fresh.has(e.transactionId) ? { indice: e.index, idTransaccion: e.transactionId, estado: 'aceptado' } : judge(e, stored.get(e.transactionId));
+      for (const e of batch) results[e.index] = fresh.has(e.transactionId) ? { indice: e.index, idTransaccion: e.transactionId, estado: 'aceptado', ...(e.late ? LATE : {}) } : judge(e, stored.get(e.transactionId));
       if (deps.afterStore && fresh.size) await deps.afterStore(companyId, batch.filter((e) => fresh.has(e.transactionId)));
       for (const e of repeats) results[e.index] = judge(e, fresh.has(e.transactionId) ? candidates.get(e.transactionId)!.hash : stored.get(e.transactionId));
 

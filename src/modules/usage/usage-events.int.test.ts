@@ -189,7 +189,7 @@ describe('rejections', () => {
     await ok(t.call(admin, 'PUT', `/api/v1/usage-settings${a.q}`, { graciaHoras: 0 }), 200);
     const refused = await send(t, emisorA, undefined, [ev('late-2')]);
     assert.equal(refused.body.resultados[0].codigo, 'fecha_fuera_de_plazo');
-    assert.deepEqual(await ok(t.call(emisorA, 'GET', '/api/v1/usage-settings'), 200), { idEmpresa: a.companyId, graciaHoras: 0 });
+    assert.deepEqual(await ok(t.call(emisorA, 'GET', '/api/v1/usage-settings'), 200), { idEmpresa: a.companyId, graciaHoras: 0, usoTardio: 'marcar' });
     await ok(t.call(admin, 'PUT', `/api/v1/usage-settings${a.q}`, { graciaHoras: 72 }), 200);
   });
 });

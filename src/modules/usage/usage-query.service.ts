@@ -56,7 +56,7 @@ export function createUsageQueryService(deps: { db: Db; usage: UsageService; def
         }
       }
       const grace = (await repo.graceHoursOf(db, contract.companyId)) ?? deps.defaultGraceHours;
-      const openFrom = admissibleFrom(now, grace);
+      const openFrom = admissibleFrom(now, grace, contract.periodAnchorDay);
       return {
         idContrato: contract.id, desde: start.toISOString(), hasta: end.toISOString(), ventana: p.ventana ?? null, zona: USAGE_TIME_ZONE, group_by: groupBy,
         final: end <= openFrom, admiteEventosDesde: openFrom.toISOString(), datos,

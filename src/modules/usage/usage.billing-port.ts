@@ -4,7 +4,7 @@
  * as the usage query reads them), its grace, and the state the usage rules give it.
  */
 import { Decimal } from 'decimal.js';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../platform/db/client.js';
 import { queryUsage } from './usage-query.repository.js';
 import * as repo from './usage.repository.js';
@@ -23,6 +23,8 @@ export function createUsageBillingPort(deps: { db: Db; defaultGraceHours: number
       return db.select().from(usageContracts).where(inArray(usageContracts.id, ids));
     },
     graceHours: async (companyId: number) => (await repo.graceHoursOf(db, companyId)) ?? deps.defaultGraceHours,
+    /** What the company chose for usage that arrives after its period closed (usage_settings.lateUsagePolicy). */
+    lateUsagePolicy: async (companyId: number) => (await repo.settingsOf(db, companyId))?.lateUsagePolicy ?? 'marcar',
     /** The contract's metrics, by code. */
     async metrics(contract: { metricIds: number[] }): Promise<PeriodMetric[]> {
       return (await repo.metricsByIds(db, contract.metricIds)).map((m) => ({ id: m.id, code: m.code, aggregation: m.aggregation, groupKeys: m.groupKeys }));
@@ -38,6 +40,17 @@ export function createUsageBillingPort(deps: { db: Db; defaultGraceHours: number
         ...(only ? { only } : {}),
       });
       return rows.map((r) => ({ grupo: r.grupo, cantidad: new Decimal(r.cantidad).toFixed() }));
+    },
+    /** The contract's anchor day (grace follows its period), in the caller's transaction. */
+    async setAnchorDay(tx: DbOrTx, id: number, anchorDay: number) {
+      await tx.update(usageContracts).set({ periodAnchorDay: anchorDay }).where(eq(usageContracts.id, id));
+    },
+    /** The first day not yet closed of each contract (events before it are late usage), in the caller's transaction. */
+    async setBilledUntil(tx: DbOrTx, items: Array<{ id: number; billedUntil: string }>) {
+      if (!items.length) return;
+      await tx.execute(sql`update usage_contracts c set billed_until = x."billedUntil"
+        from jsonb_to_recordset(${JSON.stringify(items)}::jsonb) as x(id int, "billedUntil" date)
+        where c.id = x.id and (c.billed_until is null or c.billed_until < x."billedUntil")`);
     },
     /** The state usage rules or a billing action gave the contract, in the caller's transaction. */
     async setState(tx: DbOrTx, id: number, state: ContractState, at: Date) {

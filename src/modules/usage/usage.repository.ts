@@ -97,7 +97,12 @@ export async function graceHoursOf(db: DbOrTx, companyId: number): Promise<numbe
   return row?.h;
 }
 
-export async function setGraceHours(db: DbOrTx, companyId: number, graceHours: number): Promise<void> {
-  await db.insert(usageSettings).values({ companyId, graceHours })
-    .onConflictDoUpdate({ target: usageSettings.companyId, set: { graceHours, updatedAt: new Date() } });
+export async function settingsOf(db: DbOrTx, companyId: number): Promise<{ graceHours: number; lateUsagePolicy: 'marcar' | 'automatica' } | undefined> {
+  const [row] = await db.select({ graceHours: usageSettings.graceHours, lateUsagePolicy: usageSettings.lateUsagePolicy }).from(usageSettings).where(eq(usageSettings.companyId, companyId));
+  return row;
+}
+
+export async function setSettings(db: DbOrTx, companyId: number, values: { graceHours: number; lateUsagePolicy: 'marcar' | 'automatica' }): Promise<void> {
+  await db.insert(usageSettings).values({ companyId, ...values })
+    .onConflictDoUpdate({ target: usageSettings.companyId, set: { ...values, updatedAt: new Date() } });
 }

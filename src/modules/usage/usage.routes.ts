@@ -102,7 +102,7 @@ export function usageRoutes(usage: UsageService, ingestion: IngestionService, qu
     }, async (req) => usage.getSettings(requireActor(req), req.query.idEmpresa));
     app.put('/api/v1/usage-settings', {
       config: { minRole: 'administrador' },
-      schema: { tags, summary: 'Set the usage settings of a company', description: 'graciaHoras: hours after a period (calendar month) ends during which its late events are still accepted; default USAGE_GRACE_HOURS.', querystring: s.companyQuery, body: s.settingsBody, response: { 200: s.settingsView, ...errorResponses } },
-    }, async (req) => usage.setSettings(requireActor(req), req.query.idEmpresa, req.body.graciaHoras));
+      schema: { tags, summary: 'Set the usage settings of a company', description: 'graciaHoras: hours after a contract\'s period ends during which its late events are still accepted; default USAGE_GRACE_HOURS. usoTardio: what happens to usage accepted for a period already closed (marcar: flag only, the default; automatica: corrected at the next close).', querystring: s.companyQuery, body: s.settingsBody, response: { 200: s.settingsView, ...errorResponses } },
+    }, async (req) => usage.setSettings(requireActor(req), req.query.idEmpresa, req.body));
   };
 }

@@ -89,3 +89,19 @@ describe('the fast path of event validation', () => {
     assert.equal(samples.filter((s) => isPlainValidItem(s)).length, 4);
   });
 });
+
+test('grace follows the contract\'s own period (issue 40 point 6): anchored period start, month ends and February', async () => {
+  const { admissibleFrom, anchoredPeriodStart } = await import('./usage.rules.js');
+  // Anchor 15, Montevideo (UTC−3): on 2026-12-03 the open period began 2026-11-15 at 03:00 UTC.
+  assert.equal(anchoredPeriodStart(new Date('2026-12-03T12:00:00Z'), 15).toISOString(), '2026-11-15T03:00:00.000Z');
+  assert.equal(anchoredPeriodStart(new Date('2026-12-15T03:00:00Z'), 15).toISOString(), '2026-12-15T03:00:00.000Z');
+  assert.equal(anchoredPeriodStart(new Date('2026-12-15T02:59:00Z'), 15).toISOString(), '2026-11-15T03:00:00.000Z');
+  // Anchor 31 in March before the 31st: the period began on February's last day; across the year end.
+  assert.equal(anchoredPeriodStart(new Date('2027-03-10T12:00:00Z'), 31).toISOString(), '2027-02-28T03:00:00.000Z');
+  assert.equal(anchoredPeriodStart(new Date('2027-01-05T12:00:00Z'), 28).toISOString(), '2026-12-28T03:00:00.000Z');
+  // 48 h of grace on 2026-12-16 with anchor 15: the period open 48 h before (from 11-15) still takes events...
+  assert.equal(admissibleFrom(new Date('2026-12-16T12:00:00Z'), 48, 15).toISOString(), '2026-11-15T03:00:00.000Z');
+  // ...and once the grace ran out only the new one; anchor 1 / null keep calendar months.
+  assert.equal(admissibleFrom(new Date('2026-12-18T12:00:00Z'), 48, 15).toISOString(), '2026-12-15T03:00:00.000Z');
+  assert.equal(admissibleFrom(new Date('2026-12-18T12:00:00Z'), 48, null).toISOString(), '2026-12-01T03:00:00.000Z');
+});

@@ -77,7 +77,11 @@ export function decimalOf(v: unknown): string | null {
 }
 
 export interface MetricDef { id: number; code: string; aggregation: Aggregation; property: string | null; groupKeys: string[] }
-export interface ContractDef { id: number; externalId: string; state: string; startsAt: Date; endsAt: Date | null; metricIds: number[] }
+export interface ContractDef {
+  id: number; externalId: string; state: string; startsAt: Date; endsAt: Date | null; metricIds: number[];
+  /** Day the contract's periods start on (null: calendar months) and the instant its closed periods end (null: none closed). */
+  anchorDay: number | null; billedUntil: Date | null;
+}
 
 /**
  * States in which a contract meters usage; borrador has not started, cancelado and finalizado have
@@ -133,8 +137,34 @@ function offsetMs(at: Date, zone: string): number {
  * Until the grace after a month's end runs out, that month's events are still accepted; after, only
  * the new month's. (Monthly periods in the company's zone; part 2 may give contracts other periods.)
  */
-export function admissibleFrom(now: Date, graceHours: number): Date {
-  return zonedMonthStart(new Date(now.getTime() - graceHours * HOUR_MS));
+export function admissibleFrom(now: Date, graceHours: number, anchorDay: number | null = null): Date {
+  const then = new Date(now.getTime() - graceHours * HOUR_MS);
+  return anchorDay === null || anchorDay === 1 ? zonedMonthStart(then) : anchoredPeriodStart(then, anchorDay);
+}
+
+/**
+ * Start of the contract period holding `at` for periods starting on `anchorDay` (1-31; a shorter
+ * month starts it on its last day), at midnight in `zone`: grace follows the contract's own period
+ * (issue 40 point 6), as contract billing's periods.ts computes them.
+ */
+export function anchoredPeriodStart(at: Date, anchorDay: number, zone = USAGE_TIME_ZONE): Date {
+  const p = zonedParts(at, zone);
+  const anchorOf = (y: number, m0: number) => Math.min(anchorDay, new Date(Date.UTC(y, m0 + 1, 0)).getUTCDate());
+  let y = p.year;
+  let m0 = p.month - 1;
+  if (p.day < anchorOf(y, m0)) {
+    m0 -= 1;
+    if (m0 < 0) (m0 = 11), (y -= 1);
+  }
+  return zonedDayStart(new Date(Date.UTC(y, m0, anchorOf(y, m0))).toISOString().slice(0, 10), zone);
+}
+
+/** Midnight starting the day `ymd` (YYYY-MM-DD) in `zone`. */
+export function zonedDayStart(ymd: string, zone = USAGE_TIME_ZONE): Date {
+  const wall = Date.parse(`${ymd}T00:00:00Z`);
+  let guess = wall;
+  for (let i = 0; i < 2; i++) guess = wall - offsetMs(new Date(guess), zone);
+  return new Date(guess);
 }
 
 /** Canonical JSON of an object with sorted keys (group sets and content hashes must not depend on key order). */
@@ -208,6 +238,8 @@ export interface PreparedEvent {
   properties: Record<string, unknown>; value: string | null; distinct: string | null; groups: Record<string, string>; groupKey: string; hash: string;
   /** canonical(properties): hashed, and stored as the raw event's jsonb. */
   propertiesJson: string;
+  /** It falls in a period the contract already closed (accepted all the same; issue 40 point 6). */
+  late: boolean;
 }
 export type Checked = { ok: true; event: PreparedEvent } | { ok: false; reason: RejectionReason; message: string };
 
@@ -247,6 +279,7 @@ export function checkEvent(index: number, e: EventItem, ctx: {
     event: {
       index, transactionId: e.idTransaccion, contractId: contract.id, metricId: metric.id, at, properties, value, distinct,
       groups, groupKey: canonical(groups), hash: contentHash(contract.id, metric.code, at, properties, propertiesJson), propertiesJson,
+      late: contract.billedUntil !== null && at < contract.billedUntil,
     },
   };
 }

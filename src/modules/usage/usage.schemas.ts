@@ -33,7 +33,7 @@ export const contractBody = z.object({
   idCliente: companyRef(positiveInt4, 'cliente').describe('Customer (of the company) the contract meters.'),
   idExterno: z.string().min(1).max(200).describe('The integrator\'s id of the contract (unique per company); events may name the contract by it.'),
   metricas: z.array(code).max(50).describe('Codes of the metrics the contract meters (may be empty while in borrador).'),
-  inicio: instant.describe('First instant usage counts (RFC 3339).'),
+  inicio: instant.describe('First instant usage counts (RFC 3339). May be in the past: once billing terms are set, every period since this day is billed (the first one from this day to the next anchor day), the periods already over at the next close run.'),
   fin: instant.nullable().optional().describe('End (exclusive); null: open-ended.'),
   estado: z.enum(['borrador', 'activo']).optional().describe('Default activo. A borrador meters nothing until activated.'),
 });
@@ -55,12 +55,16 @@ export const contractListQuery = pagingQuery.extend(companyQuery.shape).extend({
   idExterno: z.string().max(200).optional(),
 });
 
-export const settingsBody = z.object({ graciaHoras: z.number().int().min(0).max(24 * 31).describe('Hours after a period ends during which its late events are still accepted.') });
-export const settingsView = z.object({ idEmpresa: z.number().int(), graciaHoras: z.number().int() });
+const lateUsage = z.enum(['marcar', 'automatica']).describe('Usage accepted for a period already closed (its event answer says `periodoCerrado`): `marcar` (default) only marks the period (`usoTardio` in GET /contracts/{id}/periods) and leaves the correction to you (POST .../correct); `automatica` also corrects it (debit/credit note referencing its CFE) when the contract\'s next period closes.');
+export const settingsBody = z.object({
+  graciaHoras: z.number().int().min(0).max(24 * 31).optional().describe('Hours after a contract\'s period ends during which its late events are still accepted (the period is the contract\'s own, anchored on its diaAncla). Left out: unchanged (default USAGE_GRACE_HOURS).'),
+  usoTardio: lateUsage.optional().describe('Left out: unchanged (default marcar).'),
+});
+export const settingsView = z.object({ idEmpresa: z.number().int(), graciaHoras: z.number().int(), usoTardio: lateUsage });
 
 export const eventsDescription = `A batch of up to ${MAX_BATCH} usage events. Each element: \`idTransaccion\` (string ≤ 200, the dedup key per company, kept ≥ 35 days), \`idContrato\` (number) **or** \`idExternoContrato\` (string), \`metrica\` (code), \`fechaHora\` (RFC 3339 with offset), \`propiedades\` (object of string, number or boolean values; decimals as strings, e.g. \`"12.5"\`; a JSON number with more than 15 significant digits is refused).
 
-Each event is judged on its own and reported in \`resultados\` by index: \`aceptado\`, \`duplicado\` (same idTransaccion and content: a harmless retry), \`conflicto\` (same idTransaccion, other content: not counted) or \`rechazado\` with \`codigo\` (${rejectionReasons.join(', ')}). A rejected event does not reserve its idTransaccion. HTTP 200 when every event was accepted or a duplicate, 207 when at least one was refused; never all-or-nothing. More than ${MAX_BATCH} events: 400 USO_LOTE_EXCEDIDO and nothing is stored. Events are accepted from the start of the period (calendar month, America/Montevideo) that was open \`graciaHoras\` ago (see /api/v1/usage-settings) up to 5 minutes in the future, and inside the contract's inicio/fin while it meters: \`activo\`, \`en_advertencia\` or \`suspendido\` (a suspension still meters: its events are counted and billed at the period's close, see POST /api/v1/contracts/{id}/suspender); \`borrador\`, \`cancelado\` and \`finalizado\` refuse them with \`contrato_no_vigente\`.`;
+Each event is judged on its own and reported in \`resultados\` by index: \`aceptado\`, \`duplicado\` (same idTransaccion and content: a harmless retry), \`conflicto\` (same idTransaccion, other content: not counted) or \`rechazado\` with \`codigo\` (${rejectionReasons.join(', ')}). A rejected event does not reserve its idTransaccion. HTTP 200 when every event was accepted or a duplicate, 207 when at least one was refused; never all-or-nothing. More than ${MAX_BATCH} events: 400 USO_LOTE_EXCEDIDO and nothing is stored. Events are accepted from the start of the contract's period (anchored on its terms' diaAncla, calendar months without terms, America/Montevideo) that was open \`graciaHoras\` ago (see /api/v1/usage-settings) up to 5 minutes in the future, and inside the contract's inicio/fin while it meters: \`activo\`, \`en_advertencia\` or \`suspendido\` (a suspension still meters: its events are counted and billed at the period's close, see POST /api/v1/contracts/{id}/suspender); \`borrador\`, \`cancelado\` and \`finalizado\` refuse them with \`contrato_no_vigente\`. An accepted event that falls in a period already closed says so (\`periodoCerrado\`).`;
 
 export const eventsBody = z.object({
   idEmpresa: positiveInt4.optional().describe('Company; needed when the caller has access to more than one company.'),
@@ -71,6 +75,8 @@ export const eventsBody = z.object({
 export const eventResult = z.object({
   indice: z.number().int(), idTransaccion: z.string().nullable(), estado: z.enum(['aceptado', 'duplicado', 'conflicto', 'rechazado']),
   codigo: z.enum([...rejectionReasons, 'conflicto']).optional(), error: z.string().optional(),
+  periodoCerrado: z.literal(true).optional().describe('aceptado only: the event falls in a period of the contract already closed (its CFE issued or being issued). It counts as late usage of that period, which GET /contracts/{id}/periods marks (`usoTardio`); it is billed by a correction note (POST /contracts/{id}/periods/{desde}/correct, or at the next close when /usage-settings usoTardio is automatica).'),
+  aviso: z.string().optional().describe('With periodoCerrado: the same in words.'),
 });
 export const eventsAnswer = z.object({
   resultados: z.array(eventResult), aceptados: z.number().int(), duplicados: z.number().int(), conflictos: z.number().int(), rechazados: z.number().int(),

@@ -193,12 +193,16 @@ export function createUsageService(deps: { db: Db; defaultGraceHours: number; st
 
     async getSettings(actor: Actor, idEmpresa: number | undefined) {
       const companyId = companyFor(actor, idEmpresa, 'lectura');
-      return { idEmpresa: companyId, graciaHoras: (await repo.graceHoursOf(db, companyId)) ?? deps.defaultGraceHours };
+      const row = await repo.settingsOf(db, companyId);
+      return { idEmpresa: companyId, graciaHoras: row?.graceHours ?? deps.defaultGraceHours, usoTardio: row?.lateUsagePolicy ?? 'marcar' };
     },
-    async setSettings(actor: Actor, idEmpresa: number | undefined, graciaHoras: number) {
+    /** A field left out keeps its current value (or default). */
+    async setSettings(actor: Actor, idEmpresa: number | undefined, input: { graciaHoras?: number; usoTardio?: 'marcar' | 'automatica' }) {
       const companyId = companyFor(actor, idEmpresa, 'administrador');
-      await repo.setGraceHours(db, companyId, graciaHoras);
-      return { idEmpresa: companyId, graciaHoras };
+      const row = await repo.settingsOf(db, companyId);
+      const values = { graceHours: input.graciaHoras ?? row?.graceHours ?? deps.defaultGraceHours, lateUsagePolicy: input.usoTardio ?? row?.lateUsagePolicy ?? 'marcar' };
+      await repo.setSettings(db, companyId, values);
+      return { idEmpresa: companyId, graciaHoras: values.graceHours, usoTardio: values.lateUsagePolicy };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { bigint, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, date, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { timestamps } from '../../platform/db/columns.js';
 import { companies } from '../companies/companies.tables.js';
@@ -48,6 +48,14 @@ export const usageContracts = pgTable(
     endsAt: timestamp({ withTimezone: true, mode: 'date' }),
     metricIds: integer().array().notNull(),
     stateSince: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /**
+     * Written by contract billing (through the billing port) so ingestion needs no other read
+     * (issue 40 point 6): the day its periods start on (grace follows the contract's own period; null:
+     * no terms, calendar months) and the first day not yet closed (an event before it falls in a
+     * closed period: accepted, and said so in its outcome; null: nothing closed).
+     */
+    periodAnchorDay: integer(),
+    billedUntil: date({ mode: 'string' }),
     ...timestamps,
   },
   (t) => [
@@ -60,6 +68,11 @@ export const usageContracts = pgTable(
 export const usageSettings = pgTable('usage_settings', {
   companyId: integer().primaryKey().references(() => companies.id, { onDelete: 'cascade' }),
   graceHours: integer().notNull(),
+  /**
+   * Usage that arrives for a closed period (issue 40 point 6): `marcar` flags the period only (a person
+   * calls correct); `automatica` also corrects it (debit/credit note) at the contract's next close.
+   */
+  lateUsagePolicy: text({ enum: ['marcar', 'automatica'] }).notNull().default('marcar'),
   ...timestamps,
 });
 
