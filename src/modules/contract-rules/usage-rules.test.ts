@@ -97,7 +97,7 @@ describe('states outside the rules', () => {
   });
   test('allowed manual actions per state', () => {
     assert.deepEqual(allowedActions('borrador'), ['activar', 'cancelar']);
-    assert.deepEqual(allowedActions('suspendido'), ['cancelar', 'levantar']);
+    assert.deepEqual(allowedActions('suspendido'), ['cancelar', 'finalizar', 'levantar']);
     assert.deepEqual(allowedActions('finalizado'), []);
   });
 });
