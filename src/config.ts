@@ -137,6 +137,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     http: { port: e.PORT, host: e.HOST, publicUrl: e.PUBLIC_URL, shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS, authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE },
     logLevel: e.LOG_LEVEL,
     dataDir,
+    /** Started by `npm start`/`npm run worker` (npm sets npm_lifecycle_event): the process stops when npm dies (issue 44 point 2). */
+    underNpm: Boolean(env.npm_lifecycle_event),
     db: {
       url: e.DATABASE_URL,
       embeddedPort: e.EMBEDDED_PG_PORT,
