@@ -28,7 +28,6 @@ export async function startRuntime(config: AppConfig, logger: Logger): Promise<R
   let embedded: EmbeddedServer | undefined;
   let url = config.db.url;
   if (!url) {
-    ensureWritableDataDir(config.dataDir);
     const dir = path.join(config.dataDir, 'pg');
     logger.info({ dir, port: config.db.embeddedPort }, 'starting embedded PostgreSQL');
     embedded = await startEmbeddedPostgres({ dir, port: config.db.embeddedPort, logger });
