@@ -100,12 +100,18 @@ describe('npm start as a service', () => {
 
   it('after kill -9 of node alone, the watchdog stops PostgreSQL and the next start is healthy with the data kept', async () => {
     const first = start();
-    await healthy(first);
+    const address = await healthy(first);
+    // Written just before the kill: a committed row must be there after the restart.
+    const login = await (await fetch(`${address}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ usuario: 'admin@lifecycle.uy', clave: PASSWORD }) })).json();
+    const created = await fetch(`${address}/api/v1/usuario/crear`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${login.accessToken}` }, body: JSON.stringify({ usuario: 'kept@lifecycle.uy', clave: 'kept-password-1', nombre: 'Kept' }) });
+    assert.equal(created.status, 201, await created.text());
     const pm = postmaster();
     process.kill(first.node(), 'SIGKILL');
     await until('the orphaned PostgreSQL to be stopped by its watchdog', () => !alive(pm));
     const again = start();
-    await healthy(again);
+    const address2 = await healthy(again);
+    const kept = await fetch(`${address2}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ usuario: 'kept@lifecycle.uy', clave: 'kept-password-1' }) });
+    assert.equal(kept.status, 200, 'the user created just before kill -9 is there');
     assert.match(again.output(), /ADMIN_PASSWORD ignored: the database already has users/);
     process.kill(again.child.pid!, 'SIGTERM');
     await again.exited;
