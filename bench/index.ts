@@ -13,6 +13,7 @@ const scenarios: Array<[file: string, exportName: string]> = [
   ['./signature-micro.ts', 'runSignatureMicroBench'],
   ['./intake.ts', 'runIntakeBench'],
   ['./lifecycle.ts', 'runLifecycleBench'],
+  ['./startup.ts', 'runStartupBench'],
   ['./usage-pricing.ts', 'runUsagePricingBench'],
 ];
 // Usage metering (issue 33): ingestion over HTTP and the query over 10M events: only with `--usage`.

@@ -17,7 +17,7 @@
  * `--thread-memory` imports bench/thread-memory.mjs into every thread of the service and prints
  * each thread's V8 heap and WebAssembly memory with the RSS figures.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,7 +40,7 @@ const CASHIER = { usuario: 'caja@bench.uy', clave: 'bench-password-2' };
 /** States in which a receipt still waits for DGI's verdict. */
 const WAITING = ['firmado', 'en_cola_dgi', 'sobre_recibido'];
 
-export interface LifecycleOptions { seconds?: number; connections?: number; drainLimitSeconds?: number; settleSeconds?: number; cpuProf?: boolean; heapSnapshot?: boolean; threadMemory?: boolean; quiet?: boolean }
+export interface LifecycleOptions { seconds?: number; connections?: number; drainLimitSeconds?: number; settleSeconds?: number; cpuProf?: boolean; heapSnapshot?: boolean; threadMemory?: boolean; quiet?: boolean; entry?: 'src' | 'dist' }
 
 interface Memory { rssMb: number; heapUsedMb: number; heapTotalMb: number; externalMb: number; arrayBuffersMb: number }
 
@@ -105,9 +105,10 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
   const { NA } = sim.control.issueCae({ rucEmisor: RUT, tipoCfe: 101, serie: 'A', desde: 1, hasta: 9_999_999, fechaVencimiento: `${Number(today.slice(0, 4)) + 1}-12-31` });
   await sim.close();
 
-  // `npm start` is `node --import tsx <node flags> src/main.ts`: the same node with the flags package.json
-  // gives is started directly here, to measure and signal its own pid (an older `tsx <node flags> src/main.ts`
-  // only relayed to such a node child, and is run the same way when comparing with an older commit).
+  // `npm start` runs `node <flags> <entry>`: the same node with the flags package.json gives is started
+  // directly here, to measure and signal its own pid. `entry` picks the production build (dist/main.js,
+  // built first when stale) or TypeScript through tsx (src/main.ts) whichever npm start uses, to
+  // compare the two in one run (issue 44 point 6).
   const env: Record<string, string | undefined> = { ...process.env, PORT: String(httpPort), EMBEDDED_PG_PORT: String(pgPort), DATA_DIR: dataDir, ADMIN_USER: ADMIN.usuario, ADMIN_PASSWORD: ADMIN.clave, AUTH_RATE_LIMIT_PER_MINUTE: '100000' };
   const threadMemoryDir = path.join(dataDir, 'thread-memory');
   if (opts.threadMemory) {
@@ -116,10 +117,16 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
   }
   for (const k of ['DATABASE_URL', 'NODE_ENV', 'LOG_LEVEL', 'WORKER_IN_PROCESS', 'DGI_MODE', 'DGI_SIMULATOR_URL', 'JWT_SECRET']) delete env[k];
   const profileDir = path.join(ROOT, 'bench', 'profiles');
-  const start = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
-  const viaNode = start[0] === 'node' && start[1] === '--import' && start[2] === 'tsx';
-  if ((!viaNode && start[0] !== 'tsx') || start.at(-1) !== 'src/main.ts') throw new Error(`lifecycle bench: unexpected npm start script ${start.join(' ')}`);
-  const nodeArgs = [...(viaNode ? [] : ['--import', 'tsx']), ...start.slice(1, -1), ...(opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(opts.heapSnapshot ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${profileDir}`] : []), ...(opts.threadMemory ? ['--import', './bench/thread-memory.mjs'] : []), 'src/main.ts'];
+  const TSX_ENTRY = ['--import', 'tsx', '--v8-pool-size=1', '--import', './src/platform/loader/register.mjs', 'src/main.ts'];
+  const DIST_ENTRY = ['--enable-source-maps', '--v8-pool-size=1', 'dist/main.js'];
+  const script = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/).filter((t) => t !== 'exec');
+  if (script[0] !== 'node') throw new Error(`lifecycle bench: unexpected npm start script ${script.join(' ')}`);
+  const scriptEntry = script.at(-1) === 'dist/main.js' ? 'dist' : 'src';
+  const entry = opts.entry ?? scriptEntry;
+  const entryArgs = entry === scriptEntry ? script.slice(1) : entry === 'dist' ? DIST_ENTRY : TSX_ENTRY;
+  if (entry === 'dist') execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
+  const nodeArgs = [...entryArgs.slice(0, -1), ...(opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(opts.heapSnapshot ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${profileDir}`] : []), ...(opts.threadMemory ? ['--import', './bench/thread-memory.mjs'] : []), entryArgs.at(-1)!];
+  say(`service: node ${nodeArgs.join(' ')}`);
   const logFile = path.join(dataDir, 'service.log');
   const logFd = fs.openSync(logFile, 'a');
   const service: ChildProcess = spawn(process.execPath, nodeArgs, { cwd: ROOT, env, stdio: ['ignore', logFd, logFd] });
@@ -305,7 +312,7 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const arg = (name: string) => { const i = process.argv.indexOf(name); return i > 0 ? Number(process.argv[i + 1]) : undefined; };
-  runLifecycleBench({ seconds: arg('--seconds'), connections: arg('--connections'), cpuProf: process.argv.includes('--cpu-prof'), heapSnapshot: process.argv.includes('--heap-snapshot'), threadMemory: process.argv.includes('--thread-memory') }).then(() => process.exit(0), (err) => {
+  runLifecycleBench({ seconds: arg('--seconds'), connections: arg('--connections'), cpuProf: process.argv.includes('--cpu-prof'), heapSnapshot: process.argv.includes('--heap-snapshot'), threadMemory: process.argv.includes('--thread-memory'), entry: process.argv.includes('--entry') ? (process.argv[process.argv.indexOf('--entry') + 1] as 'src' | 'dist') : undefined }).then(() => process.exit(0), (err) => {
     console.error(err);
     process.exit(1);
   });

@@ -40,6 +40,7 @@ try {
   await modules.services.users.ensureFirstAdmin(config.auth.adminUser, config.auth.adminPassword);
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   console.log(`demo: API on ${base} (database: ${config.db.url ? 'DATABASE_URL' : `embedded under ${config.dataDir}`})`);
+  console.log(`demo: log in as ${config.auth.adminUser} / ${config.auth.adminPassword} (POST ${base}/api/auth/login {"usuario","clave"}; API docs at ${base}/docs)`);
 
   async function api(token: string | undefined, method: string, path: string, body?: unknown) {
     const res = await fetch(base + path, { method, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
@@ -202,6 +203,10 @@ try {
     console.log(`  charts: GET /api/v1/cfeemitido/graficaDiaria?idEmpresa=${idEmpresa}, /api/v1/cfeemitido/graficaFacturacionMensual?idEmpresa=${idEmpresa}`);
   }
   console.log('\ndemo: done');
+  // The demo's own server stops with it; this is how to look at its data afterwards.
+  const port = config.http.port === 0 ? 3000 : config.http.port;
+  console.log(`demo: to browse this data, start the service on it: DATA_DIR=${env.DATA_DIR} EMBEDDED_PG_PORT=${config.db.embeddedPort} PORT=${port} npm start`);
+  console.log(`      then log in at http://127.0.0.1:${port}/api/auth/login as ${config.auth.adminUser} / ${config.auth.adminPassword} (docs: http://127.0.0.1:${port}/docs)`);
 } finally {
   await app.close();
   await runtime.close();

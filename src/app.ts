@@ -24,6 +24,8 @@ import { registerOpenApi } from './platform/http/openapi.js';
 import { declareRoles, registerTenancy } from './platform/http/tenancy.js';
 import { registerCompanyRefs } from './platform/http/company-refs.js';
 import { createModules } from './modules/index.js';
+import { stateCollectors } from './modules/metrics/metrics.repository.js';
+import { registerMetrics } from './platform/metrics.js';
 
 export const APP_VERSION = '0.1.0';
 
@@ -123,6 +125,8 @@ export async function buildApp(deps: AppDeps) {
       return reply.status(503).send({ status: 'unavailable' as const, error: (err as Error).message, memoria: processMemory() });
     }
   });
+
+  registerMetrics(app, { token: deps.config.metrics.token, pool: deps.database.pool, collectors: stateCollectors(deps.database.db) });
 
   for (const routes of modules.routes) await app.register(routes);
   await app.register(registerNotImplemented);

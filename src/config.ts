@@ -42,6 +42,8 @@ const envSchema = z.object({
   /** Webhook deliveries in flight at once per delivery engine, and its poll fallback when NOTIFY is missed. */
   WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(5000).default(512),
   WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+  /** Bearer token of GET /metrics (Prometheus); unset = no /metrics at all (issue 44 point 5). */
+  METRICS_TOKEN: z.string().min(16).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Per-IP requests per minute on login / password-recovery endpoints. */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
@@ -137,6 +139,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     http: { port: e.PORT, host: e.HOST, publicUrl: e.PUBLIC_URL, shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS, authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE },
     logLevel: e.LOG_LEVEL,
     dataDir,
+    /** Started by `npm start`/`npm run worker` (npm sets npm_lifecycle_event): the process stops when npm dies (issue 44 point 2). */
+    underNpm: Boolean(env.npm_lifecycle_event),
     db: {
       url: e.DATABASE_URL,
       embeddedPort: e.EMBEDDED_PG_PORT,
@@ -182,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     receivedCfe: { maxAttachmentBytes: e.RECEIVED_MAX_ATTACHMENT_BYTES, pollBatch: e.RECEIVED_POLL_BATCH, responseDays: e.RECEIVED_RESPONSE_DAYS, verifyWorkers: e.RECEIVED_VERIFY_WORKERS ?? Math.max(1, os.availableParallelism() - 1) },
     usage: { dedupDays: e.USAGE_DEDUP_DAYS, rawRetentionDays: e.USAGE_RAW_RETENTION_DAYS, defaultGraceHours: e.USAGE_GRACE_HOURS },
     emission: { uiValue: e.UI_VALUE, sealWorkers: e.EMISSION_SEAL_WORKERS ?? Math.max(1, os.availableParallelism() - 1) },
+    metrics: { token: e.METRICS_TOKEN },
     webhooks: { allowPrivateUrls: e.WEBHOOK_ALLOW_PRIVATE_URLS, timeoutMs: e.WEBHOOK_TIMEOUT_MS, maxInFlight: e.WEBHOOK_MAX_IN_FLIGHT, pollIntervalMs: e.WEBHOOK_POLL_INTERVAL_MS },
   });
 }

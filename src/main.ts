@@ -4,6 +4,7 @@ import { loadConfigOrExit } from './config.js';
 import { startJobRunner, type JobRunner } from './platform/jobs/runner.js';
 import { createLogger } from './platform/logger.js';
 import { startProcess } from './bootstrap.js';
+import { watchParent } from './platform/lifecycle.js';
 
 async function main() {
   const config = loadConfigOrExit();
@@ -15,6 +16,8 @@ async function main() {
   if (admin.created) {
     const pw = admin.generatedPassword ? `password (shown only once): ${admin.generatedPassword}` : 'password from ADMIN_PASSWORD';
     console.log(`\nFirst administrator created: ${admin.email} / ${pw}\n`);
+  } else if (config.auth.adminPassword) {
+    logger.warn({ adminUser: config.auth.adminUser }, 'ADMIN_PASSWORD ignored: the database already has users, and it only sets the first administrator on an empty database; change passwords through POST /api/auth/recuperarClave, or start on a fresh data directory (README "Starting from a fresh data directory")');
   }
 
   let runner: JobRunner | undefined;
@@ -52,6 +55,7 @@ async function main() {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  if (config.underNpm) watchParent(() => void shutdown('npm exited'));
 }
 
 main().catch((err) => {

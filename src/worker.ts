@@ -4,6 +4,7 @@ import { createModules } from './modules/index.js';
 import { startJobRunner } from './platform/jobs/runner.js';
 import { createLogger } from './platform/logger.js';
 import { startProcess } from './bootstrap.js';
+import { watchParent } from './platform/lifecycle.js';
 
 async function main() {
   const config = loadConfigOrExit();
@@ -23,6 +24,7 @@ async function main() {
   };
   process.on('SIGINT', () => void shutdown());
   process.on('SIGTERM', () => void shutdown());
+  if (config.underNpm) watchParent(() => void shutdown());
 }
 
 main().catch((err) => {

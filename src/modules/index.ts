@@ -2,6 +2,7 @@
  * Wires the modules in dependency order, one line each. A module reaches another only through the
  * service created here (STYLE 5.3).
  */
+import { operatorCheckHandlers, operatorChecksCrontab } from './metrics/operator-checks.jobs.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppConfig } from '../config.js';
 import type { Database } from '../platform/db/client.js';
@@ -278,7 +279,8 @@ export function createModules(deps: ModuleDeps) {
   jobs.push(...usage.jobs);
   jobs.push(...recurring.jobs);
   jobs.push(...contractBilling.jobs);
-  const cron: string[] = [...receivedCfe.cron, ...recurring.cron, ...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron, ...issuerRegistry.cron, ...usage.cron, ...contractBilling.cron];
+  jobs.push(...operatorCheckHandlers(deps.database.db));
+  const cron: string[] = [...receivedCfe.cron, ...recurring.cron, ...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron, ...issuerRegistry.cron, ...usage.cron, ...contractBilling.cron, ...operatorChecksCrontab];
 
   return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, priceBooks, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, issuerRegistry: issuerRegistry.service, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker, usage: usage.service, usageIngestion: usage.ingestion, usageQuery: usage.query, recurring: recurring.service, recurringScheduler: recurring.scheduler, contractBilling: contractBilling.service, contractPeriods: contractBilling.close, contractRulesQueue: contractBilling.queue, contractRecovery: contractBilling.recovery, clock }, routes, jobs, cron,
     /** How each kind of company-owned id in a request is resolved (issue 28 point 5). */

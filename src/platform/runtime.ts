@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AppConfig } from '../config.js';
+import { DataDirError, ensureWritableDataDir, explainFsError } from './data-dir.js';
 import { connectDatabase, type Database } from './db/client.js';
 import { ensureDatabase, startEmbeddedPostgres, type EmbeddedServer } from './db/embedded.js';
 import { migrateDatabase } from './db/migrate.js';
@@ -61,9 +62,13 @@ function localJwtSecret(dataDir: string): string {
   try {
     return fs.readFileSync(file, 'utf8').trim();
   } catch {
-    fs.mkdirSync(dataDir, { recursive: true });
+    ensureWritableDataDir(dataDir);
     const secret = randomBytes(48).toString('base64url');
-    fs.writeFileSync(file, secret, { mode: 0o600 });
+    try {
+      fs.writeFileSync(file, secret, { mode: 0o600 });
+    } catch (err) {
+      throw new DataDirError(`DATA_DIR ${dataDir} cannot keep the generated JWT secret: ${explainFsError(err)}. Set JWT_SECRET, or DATA_DIR to a writable folder.`);
+    }
     return secret;
   }
 }

@@ -115,6 +115,27 @@ export function createCaeService(deps: CaeServiceDeps) {
   }
 
   /**
+   * Operator lines (issue 44 point 7): a warn once when a range's remaining numbers cross
+   * max(10, 10 % of its size), an error when an emission finds none (at most once a minute per
+   * company, type and serie: under load every refused receipt would repeat it).
+   */
+  function warnIfRunningOut(companyId: number, tipoCfe: number, got: { first: repo.ReservedNumber; taken: number }) {
+    const { DNro, HNro, NA } = got.first.cae;
+    const threshold = Math.max(10, Math.floor((HNro - DNro + 1) / 10));
+    const after = HNro - (got.first.numero + got.taken - 1);
+    if (after <= threshold && after + got.taken > threshold) {
+      deps.logger.warn({ companyId, tipoCfe, serie: got.first.serie, NA, remaining: after }, `CAE running out: company ${companyId} type ${tipoCfe} serie ${got.first.serie} has ${after} numbers left in CAE ${NA}; import the next one`);
+    }
+  }
+  const outOfNumbersLogged = new Map<string, number>();
+  function logOutOfNumbers(companyId: number, tipoCfe: number, serie: string | null) {
+    const key = `${companyId}/${tipoCfe}/${serie ?? ''}`;
+    if (Date.now() - (outOfNumbersLogged.get(key) ?? 0) < 60_000) return;
+    outOfNumbersLogged.set(key, Date.now());
+    deps.logger.error({ companyId, tipoCfe, serie }, `CAE exhausted: company ${companyId} cannot issue type ${tipoCfe}${serie ? ` serie ${serie}` : ''} (no CAE with numbers left); import one`);
+  }
+
+  /**
    * `count` consecutive-as-possible numbers for a batch of emissions (issue 5 point 11): one
    * statement per range used. Ranges are taken in the same order as reserveNumber; when one runs
    * out mid-batch the rest come from the next. All or nothing: CAE_SIN_NUMEROS if not enough.
@@ -130,7 +151,9 @@ export function createCaeService(deps: CaeServiceDeps) {
         continue;
       }
       for (let k = 0; k < got.taken; k++) numbers.push({ ...got.first, numero: got.first.numero + k });
+      warnIfRunningOut(input.companyId, input.tipoCfe, got);
     }
+    if (numbers.length < count) logOutOfNumbers(input.companyId, input.tipoCfe, input.serie ?? null);
     if (numbers.length < count) throw caeErrors.CAE_SIN_NUMEROS(`No hay un CAE vigente con números disponibles para el tipo ${input.tipoCfe}${input.serie ? ` serie ${input.serie}` : ''}: cargue uno con POST /api/v1/cae/importar (el archivo XML del CAE firmado por DGI) o POST /api/v1/cae/importar-manual (los datos de un CAE recibido en papel).`);
     return numbers;
   }

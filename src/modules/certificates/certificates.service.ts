@@ -84,7 +84,7 @@ export function createCertificatesService(deps: { db: Db; logger: Logger; master
 
   function warnIfExpiring(r: repo.CertificateRow) {
     const v = view(r);
-    if (v.porVencer) deps.logger.warn({ companyId: r.companyId, certificateId: r.id, venceEnDias: v.venceEnDias }, 'active signing certificate expires soon');
+    if (v.porVencer) deps.logger.warn({ companyId: r.companyId, certificateId: r.id, venceEnDias: v.venceEnDias }, `signing certificate of company ${r.companyId} expires in ${v.venceEnDias} days; import and activate its renewal`);
   }
 
   return {

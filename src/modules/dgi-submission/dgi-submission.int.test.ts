@@ -2,6 +2,7 @@
  * The DGI round trip through the real app, the real job runner, the real SOAP client with
  * WS-Security and the in-process DGI simulator: one test per outcome, crash recovery, the API.
  */
+import { Writable } from 'node:stream';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -27,13 +28,15 @@ let admin: string;
 let sim: DgiSimulator;
 let runner: JobRunner | undefined;
 let issuer: Awaited<ReturnType<typeof setUpDgiIssuer>>;
+/** The app's warn and error lines (issue 44 point 7: what an operator alerts on). */
+let log = '';
 
 const envelopesOf = (companyId: number) => t.db.select().from(dgiEnvelopes).where(eq(dgiEnvelopes.companyId, companyId)).orderBy(dgiEnvelopes.id);
 const sobreSubmissions = (idEmisor: number, rut: string) =>
   sim.control.submissions().filter((s) => s.service === 'EFACRECEPCIONSOBRE' && s.xmlData.includes(`<DGICFE:RUCEmisor>${rut}<`) && s.xmlData.includes(`<DGICFE:Idemisor>${idEmisor}<`));
 
 before(async () => {
-  t = await createTestApp({ DGI_RETRY_BASE_MS: '50', DGI_RETRY_MAX_MS: '200', DGI_WAKE_DEBOUNCE_MS: '0' });
+  t = await createTestApp({ DGI_RETRY_BASE_MS: '50', DGI_RETRY_MAX_MS: '200', DGI_WAKE_DEBOUNCE_MS: '0', LOG_LEVEL: 'warn' }, { logStream: new Writable({ write(chunk, _enc, cb) { log += String(chunk); cb(); } }) });
   admin = await t.adminToken();
   sim = await simulatorOf(t);
   issuer = await setUpDgiIssuer(t, admin);
@@ -93,6 +96,11 @@ describe('happy path', () => {
     const envs = await envelopesOf(issuer.company.id);
     assert.equal(envs.at(-1)!.estado, 'rechazado');
     assert.equal(envs.at(-1)!.errorCodigo, 'S04');
+    const refused = log.split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((l) => l.envelopeId === envs.at(-1)!.id);
+    assert.equal(refused.length, 1, log);
+    assert.equal(refused[0].level, 40);
+    assert.equal(refused[0].companyId, issuer.company.id);
+    assert.match(refused[0].msg, new RegExp(`^DGI refused envelope ${envs.at(-1)!.id} of company ${issuer.company.id} \\(ACKSobre BS: S04`));
     const items = await t.db.select().from(dgiEnvelopeItems).where(eq(dgiEnvelopeItems.issuedCfeId, cfe.id));
     assert.deepEqual(items.map((i) => i.live), [false]);
   });

@@ -132,16 +132,18 @@ export function createSubmissionWorker(deps: SubmissionWorkerDeps) {
           if (duplicate) await enqueueRecover(tx, id);
         });
         if (duplicate) logger.warn({ envelopeId: id, idEmisor: env.idEmisor }, 'DGI envelope: fault 108 (already received); asking DGI what it holds');
+        else logger.error({ companyId: env.companyId, envelopeId: id, faultCode: err.faultCode, err: err.message }, `DGI refused envelope ${id} of company ${env.companyId} (SOAP fault ${err.faultCode ?? '-'}); its receipts wait in it`);
         return duplicate ? 'duplicado' : 'error';
       }
       if (!(err instanceof DgiError) && !isNetworkError(err)) {
         await failEnvelope(id, 'RESPUESTA_INVALIDA', (err as Error).message ?? String(err));
-        logger.error({ err, envelopeId: id }, 'DGI envelope: unusable answer');
+        logger.error({ err, companyId: env.companyId, envelopeId: id }, 'DGI envelope: unusable answer');
         return 'error';
       }
       const delay = retryDelayMs(env.sendAttempts, settings.send);
       if (delay === null) {
         await failEnvelope(id, 'REINTENTOS_AGOTADOS', (err as Error).message);
+        logger.error({ companyId: env.companyId, envelopeId: id, attempts: env.sendAttempts, err: (err as Error).message }, `DGI unreachable: envelope ${id} of company ${env.companyId} gave up after ${env.sendAttempts} attempts`);
         return 'error';
       }
       const runAt = new Date(Date.now() + delay);
@@ -154,7 +156,10 @@ export function createSubmissionWorker(deps: SubmissionWorkerDeps) {
     }
     const outcome = await applyEnvelopeAck(deps, db, env, ack, (runAtFechahora) => pollAt(runAtFechahora, new Date(), settings.pollDelayCapMs));
     if (outcome === 'duplicado') logger.warn({ envelopeId: id, idEmisor: env.idEmisor }, 'DGI ACKSobre S08 (an earlier send reached DGI, its answer was lost); asking DGI what it holds');
-    else logger.info({ envelopeId: id, idEmisor: env.idEmisor, estado: ack.Estado, outcome }, 'DGI ACKSobre');
+    else if (outcome === 'rechazado') {
+      const motivos = ack.motivos.map((m) => `${m.Motivo} ${m.Glosa}`).join('; ');
+      logger.warn({ companyId: env.companyId, envelopeId: id, idEmisor: env.idEmisor, estado: ack.Estado, motivos }, `DGI refused envelope ${id} of company ${env.companyId} (ACKSobre ${ack.Estado}: ${motivos})`);
+    } else logger.info({ envelopeId: id, idEmisor: env.idEmisor, estado: ack.Estado, outcome }, 'DGI ACKSobre');
     return outcome;
   }
 

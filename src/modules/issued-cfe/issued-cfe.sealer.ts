@@ -4,7 +4,7 @@
  * on the 2-core target machine the API's single thread was saturated at ~3 ms of CPU per receipt,
  * a third of it sealing. With 0 it runs inline (same function, issued-cfe.sealing.ts).
  */
-import { createWorkerPool, WorkerTaskError } from '../../platform/workers/pool.js';
+import { createWorkerPool, WorkerTaskError, workerEntry } from '../../platform/workers/pool.js';
 import type { Cfe, SigningContext, SigningKeyMaterial } from '../emission/index.js';
 import { sealCfe, SealError, type Sealed, type SealQr } from './issued-cfe.sealing.js';
 
@@ -35,7 +35,7 @@ export function createSealer(opts: { workers: number }): Sealer {
   if (opts.workers <= 0) {
     return { seal: async (draft, ctx, qr) => sealCfe(draft, ctx, qr), close: async () => undefined };
   }
-  const pool = createWorkerPool<SealRequest, Sealed>({ entry: new URL('./issued-cfe.seal-worker.ts', import.meta.url), size: opts.workers, name: 'cfe-seal' });
+  const pool = createWorkerPool<SealRequest, Sealed>({ entry: workerEntry('./issued-cfe.seal-worker.ts', import.meta.url), size: opts.workers, name: 'cfe-seal' });
   // Signing contexts are cached per certificate by the certificates module: one id per context.
   const keyIds = new WeakMap<SigningContext, number>();
   let nextKeyId = 1;

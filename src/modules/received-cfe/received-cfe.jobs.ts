@@ -23,7 +23,7 @@ export function receivedCfeJobHandlers(service: ReceivedCfeService, mailbox: Mai
           const n = await mailbox.poll(companyId);
           if (n) ctx.logger.info({ companyId, mails: n }, 'inbound mailbox read');
         } catch (err) {
-          ctx.logger.warn({ companyId, err: (err as Error).message }, 'inbound mailbox poll failed');
+          ctx.logger.warn({ companyId, err: (err as Error).message }, `inbound mailbox of company ${companyId} failed: received CFEs are not being read`);
         }
       }
     }),

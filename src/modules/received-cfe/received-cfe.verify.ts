@@ -8,7 +8,7 @@
 import { X509Certificate } from 'node:crypto';
 import { verifyStandaloneSignature } from '../../platform/xml/standalone-signature.js';
 import { validateXml } from '../../platform/xml/xsd.js';
-import { createWorkerPool } from '../../platform/workers/pool.js';
+import { createWorkerPool, workerEntry } from '../../platform/workers/pool.js';
 import type { EnvelopeCfe } from './received-cfe.envelope.js';
 import type { CheckResult, Motive } from './received-cfe.tables.js';
 import { fiscalDataOf, type FiscalData } from './received-cfe.view.js';
@@ -116,7 +116,7 @@ export function applyVerified(cfes: EnvelopeCfe[], results: CfeVerified[]): Arra
 
 export function createCfeVerifier(opts: { workers: number }): CfeVerifier {
   const pool = opts.workers > 0
-    ? createWorkerPool<CfeVerifyTask, CfeVerified[]>({ entry: new URL('./received-cfe.verify-worker.ts', import.meta.url), size: opts.workers, name: 'cfe-verify' })
+    ? createWorkerPool<CfeVerifyTask, CfeVerified[]>({ entry: workerEntry('./received-cfe.verify-worker.ts', import.meta.url), size: opts.workers, name: 'cfe-verify' })
     : undefined;
   return {
     check(xmls, o) {

@@ -4,6 +4,7 @@
  * other content: refused) or rechazado (with a reason). One bad event never drops the good ones.
  * Rejected events do not reserve their idTransaccion: they can be corrected and sent again.
  */
+import { usageEventsCounter } from '../../platform/metrics.js';
 import type { Db } from '../../platform/db/client.js';
 import type { Actor } from '../../platform/http/actor.js';
 import type { CacheInvalidation } from '../../platform/db/invalidation.js';
@@ -132,7 +133,12 @@ export function createIngestionService(deps: IngestionDeps) {
       for (const e of repeats) results[e.index] = judge(e, fresh.has(e.transactionId) ? candidates.get(e.transactionId)!.hash : stored.get(e.transactionId));
 
       const count = (s: Outcome) => results.filter((r) => r.estado === s).length;
-      return { resultados: results, aceptados: count('aceptado'), duplicados: count('duplicado'), conflictos: count('conflicto'), rechazados: count('rechazado') };
+      const answer = { resultados: results, aceptados: count('aceptado'), duplicados: count('duplicado'), conflictos: count('conflicto'), rechazados: count('rechazado') };
+      usageEventsCounter.inc({ estado: 'aceptado' }, answer.aceptados);
+      usageEventsCounter.inc({ estado: 'duplicado' }, answer.duplicados);
+      usageEventsCounter.inc({ estado: 'conflicto' }, answer.conflictos);
+      usageEventsCounter.inc({ estado: 'rechazado' }, answer.rechazados);
+      return answer;
     },
   };
 }

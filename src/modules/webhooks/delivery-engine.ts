@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Database } from '../../platform/db/client.js';
-import type { Logger } from '../../platform/logger.js';
+import { redactUrl, type Logger } from '../../platform/logger.js';
 import { EVENTS_CHANNEL } from '../events/events.repository.js';
 import * as repo from './deliveries.repository.js';
 import { createAgent, sendAttempt } from './delivery-sender.js';
@@ -48,6 +48,10 @@ export function createDeliveryEngine(opts: DeliveryEngineOptions) {
     const startedAt = now();
     const sent = await sendAttempt(agent, d, timeoutMs);
     const decision = decide(sent.result, d.attempts + 1, d.maxAttempts, now());
+    // An operator acts on these (issue 44 point 7): the endpoint will not get this event unless redelivered.
+    if (decision.status === 'agotado' || decision.status === 'fallido') {
+      logger.warn({ companyId: d.companyId, endpointId: d.endpointId, deliveryId: d.id, event: d.type, url: redactUrl(d.url), attempts: d.attempts + 1, err: sent.error }, `webhook delivery ${decision.status === 'agotado' ? 'exhausted its attempts' : 'failed permanently'}: endpoint ${d.endpointId} of company ${d.companyId}`);
+    }
     return {
       deliveryId: d.id, leaseToken: token, status: decision.status, outcome: decision.outcome,
       nextAttemptAt: decision.status === 'pendiente' ? decision.nextAttemptAt : null,

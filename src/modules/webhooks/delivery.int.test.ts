@@ -9,6 +9,7 @@ import { silentLogger, startReceiver, type Answer } from './webhooks.test-helper
 import { sealLegacySecrets } from './webhooks.repository.js';
 import { webhookEndpoints } from './webhooks.tables.js';
 import { eq } from 'drizzle-orm';
+import { pino } from 'pino';
 
 let t: TestApp;
 let admin: string;
@@ -135,16 +136,28 @@ describe('happy path', () => {
     assert.equal(new Set(mine().map((r) => r.headers['webhook-id'])).size, 1);
   });
 
-  it('exhausts at a configured maximum (3)', async () => {
+  it('exhausts at a configured maximum (3), with one warn line naming the company and endpoint', async () => {
     const { companyId, endpointId } = await setup(() => 500, { maxAttempts: 3 });
-    await emit(companyId);
-    for (let i = 0; i < 3; i++) {
-      await engine.tick();
-      clock = new Date(clock.getTime() + 3600_000);
+    const lines: any[] = [];
+    const logger = pino({ level: 'warn' }, { write: (l: string) => void lines.push(JSON.parse(l)) });
+    const own = createDeliveryEngine({ database: t.database, logger: logger as any, secrets: t.modules.services.secretBox, timeoutMs: 400, allowPrivateUrls: true, now: () => clock });
+    try {
+      await emit(companyId);
+      for (let i = 0; i < 3; i++) {
+        await own.tick();
+        clock = new Date(clock.getTime() + 3600_000);
+      }
+    } finally {
+      await own.close();
     }
     const [d] = await deliveries(endpointId);
     assert.equal(d.status, 'agotado');
     assert.equal(d.intentos.length, 3);
+    const mine = lines.filter((l) => l.endpointId === endpointId);
+    assert.equal(mine.length, 1, JSON.stringify(lines));
+    assert.equal(mine[0].level, 40);
+    assert.equal(mine[0].companyId, companyId);
+    assert.match(mine[0].msg, new RegExp(`webhook delivery exhausted its attempts: endpoint ${endpointId} of company ${companyId}`));
   });
 });
 

@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../logger.js';
+import { claimCluster, startWatchdog } from './embedded-owner.js';
 import { EmbeddedPostgresError, placeForRoot, type RunAs } from './embedded-root.js';
 
 export { EmbeddedPostgresError } from './embedded-root.js';
@@ -81,7 +82,9 @@ async function initialise(bin: string, dir: string, runAs: RunAs | undefined, lo
 /** Starts postgres and resolves once it accepts connections; rejects with PostgreSQL's own reason. */
 function launch(bin: string, dir: string, port: number, flags: string[], runAs: RunAs | undefined, logger?: Logger): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(bin, 'postgres'), ['-D', dir, '-p', String(port), ...flags], { ...runAs, cwd: dir, env: ENV, stdio: ['ignore', 'ignore', 'pipe'] });
+    // Its own process group (detached): a terminal's Ctrl-C reaches the service alone, which stops
+    // PostgreSQL after its own connections are closed, not while they are in use (issue 44 point 3).
+    const child = spawn(path.join(bin, 'postgres'), ['-D', dir, '-p', String(port), ...flags], { ...runAs, cwd: dir, env: ENV, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
     let output = '';
     let ready = false;
     const timer = setTimeout(() => {
@@ -136,6 +139,7 @@ export async function startEmbeddedPostgres(opts: { dir: string; port: number; l
   if (process.getuid?.() === 0) ({ runAs, nativeDir, dataDir: dir } = placeForRoot({ dataDir: opts.dir, nativeDir, version: installed.version, base: opts.rootBase, logger }));
   const bin = path.join(nativeDir, 'bin');
   if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await initialise(bin, dir, runAs, logger);
+  else await claimCluster(dir, path.dirname(path.resolve(opts.dir)), logger);
 
   // Clients connect over a Unix socket in the data directory when its path fits (108 bytes with
   // the terminator): on the 2-core target VM a query round trip costs ~30 % less CPU than over
@@ -147,12 +151,14 @@ export async function startEmbeddedPostgres(opts: { dir: string; port: number; l
   const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'wal_init_zero=off', '-c', `unix_socket_directories=${socketDir}`];
   const child = await launch(bin, dir, port, flags, runAs, logger);
   running.add(child);
+  const watchdog = startWatchdog(dir, child.pid!);
 
   return {
     baseUrl: `postgres://${USER}:${PASSWORD}@${socketDir ? encodeURIComponent(socketDir) : '127.0.0.1'}:${port}`,
     async stop() {
       if (running.delete(child)) {
         stopping.add(child);
+        watchdog.stop();
         if (child.exitCode === null && child.signalCode === null) {
           const exited = new Promise((resolve) => child.once('exit', resolve));
           // SIGINT = PostgreSQL's fast shutdown: open sessions are ended, data is flushed.

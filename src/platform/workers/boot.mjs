@@ -4,10 +4,13 @@
 // here and not by importing ../loader/register.mjs: a worker inherits the process's --import
 // flags, so that module may already be loaded in this thread, before tsx's register() below,
 // whose hooks would then run first. Then the TypeScript entry module.
+// In the production build (dist/, issue 44 point 6) the entry is JavaScript: no loader at all.
 import { register as registerHooks } from 'node:module';
 import { workerData } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
 
-register();
-registerHooks('../loader/node-modules-hooks.mjs', import.meta.url);
+if (workerData.entry.endsWith('.ts')) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  registerHooks('../loader/node-modules-hooks.mjs', import.meta.url);
+}
 await import(workerData.entry);

@@ -42,6 +42,14 @@ export class WorkerTaskError extends Error {
 const BOOT = new URL('./boot.mjs', import.meta.url);
 
 /**
+ * A worker entry next to `base` (import.meta.url): the `.ts` file when running under tsx, the
+ * `.js` file of the production build (dist/, scripts/build.mjs; issue 44 point 6).
+ */
+export function workerEntry(specifier: string, base: string): URL {
+  return new URL(base.endsWith('.ts') ? specifier : specifier.replace(/\.ts$/, '.js'), base);
+}
+
+/**
  * V8 limits of our worker threads (the seal pool, the in-process DGI simulator). V8's default young
  * generation (two 16 MB semi-spaces) stays committed in a thread that has gone idle: no GC runs
  * there to shrink it, so each thread kept ~32 MB resident after the load (issue 29 point 5). 16 MB

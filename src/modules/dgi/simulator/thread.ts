@@ -11,11 +11,11 @@
  */
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { DgiSimulator, DgiSimulatorControl, DgiSimulatorOptions, Submission } from '../dgi.simulator.ts';
-import { WORKER_RESOURCE_LIMITS } from '../../../platform/workers/pool.ts';
+import { WORKER_RESOURCE_LIMITS, workerEntry } from '../../../platform/workers/pool.ts';
 import { SimulatorStateError } from './state.ts';
 
 const BOOT = new URL('../../../platform/workers/boot.mjs', import.meta.url);
-const ENTRY = new URL('./thread-entry.ts', import.meta.url);
+const ENTRY = workerEntry('./thread-entry.ts', import.meta.url);
 /** A control call waits this long for the thread (an envelope of 250 CFEs takes well under a second). */
 const CALL_TIMEOUT_MS = 30_000;
 

@@ -1,0 +1,95 @@
+/**
+ * Prometheus metrics (issue 44 point 5), prom-client. Off unless METRICS_TOKEN is set; then
+ * `GET /metrics` answers the text format to `Authorization: Bearer <METRICS_TOKEN>` only.
+ *
+ * Three kinds of figures:
+ * - counted as they happen in this process: HTTP requests by route (rate and latency), usage
+ *   events by outcome;
+ * - read from the database at scrape time (`collectors`, one cheap query each): they are the same
+ *   whichever process (API or `npm run worker`) did the work;
+ * - the process itself: prom-client's default metrics (memory, CPU, event loop, GC) and the pool.
+ *
+ * One registry per app (tests build many apps in one process); process-wide counters are shared
+ * by every registry.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import client from 'prom-client';
+import type { Pool } from 'pg';
+import { errors } from '../lib/errors.js';
+
+/** Usage events received, by the outcome the ingestion gave each (aceptado, duplicado, conflicto, rechazado). */
+export const usageEventsCounter = new client.Counter({ name: 'cfe_usage_events_total', help: 'Usage events received, by outcome', labelNames: ['estado'], registers: [] });
+
+/** A figure read from the database at scrape time: gauges named here are set by `collect`. */
+export interface StateCollector {
+  gauges: Array<{ name: string; help: string; labelNames?: string[] }>;
+  /** Returns the values: [gauge name, labels, value]. */
+  collect(): Promise<Array<[name: string, labels: Record<string, string>, value: number]>>;
+}
+
+export function registerMetrics(app: FastifyInstance, opts: { token: string | undefined; pool: Pool; collectors: StateCollector[] }): void {
+  if (!opts.token) return;
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry });
+  registry.registerMetric(usageEventsCounter);
+
+  const requests = new client.Histogram({
+    name: 'cfe_http_request_duration_seconds',
+    help: 'HTTP requests by route pattern, method and status (count = rate; buckets = latency)',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  // The route pattern (`/api/v1/cfeemitido/:id`), never the raw URL: bounded label values.
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    if (route !== '/metrics') requests.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    done();
+  });
+
+  const pool = opts.pool;
+  new client.Gauge({
+    name: 'cfe_db_pool_connections', help: 'Database pool connections of this process (total, idle, waiting clients)', labelNames: ['state'], registers: [registry],
+    collect() {
+      this.set({ state: 'total' }, pool.totalCount);
+      this.set({ state: 'idle' }, pool.idleCount);
+      this.set({ state: 'waiting' }, pool.waitingCount);
+    },
+  });
+
+  const gauges = new Map<string, client.Gauge>();
+  for (const c of opts.collectors) {
+    for (const g of c.gauges) gauges.set(g.name, new client.Gauge({ name: g.name, help: g.help, labelNames: g.labelNames ?? [], registers: [registry] }));
+  }
+  const scrapeErrors = new client.Counter({ name: 'cfe_metrics_collect_errors_total', help: 'Database figures that could not be read at a scrape', registers: [registry] });
+  // Database figures are refreshed once per scrape, before the registry renders.
+  async function collectState() {
+    await Promise.all(opts.collectors.map(async (c) => {
+      try {
+        const values = await c.collect();
+        for (const g of c.gauges) gauges.get(g.name)!.reset();
+        for (const [name, labels, value] of values) gauges.get(name)?.set(labels, value);
+      } catch {
+        scrapeErrors.inc();
+      }
+    }));
+  }
+
+  const expected = Buffer.from(`Bearer ${opts.token}`);
+  app.get('/metrics', {
+    config: { public: true },
+    schema: {
+      tags: ['Salud'],
+      summary: 'Prometheus metrics (text format)',
+      description: 'Off unless METRICS_TOKEN is set (404 then); requires `Authorization: Bearer <METRICS_TOKEN>` (401 NO_AUTENTICADO otherwise). See README "Metrics".',
+      security: [],
+      hide: false,
+    },
+  }, async (request, reply) => {
+    const given = Buffer.from(request.headers.authorization ?? '');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw errors.NO_AUTENTICADO('Las métricas requieren Authorization: Bearer con METRICS_TOKEN.');
+    await collectState();
+    return reply.header('content-type', registry.contentType).send(await registry.metrics());
+  });
+}
