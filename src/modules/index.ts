@@ -161,6 +161,9 @@ export function createModules(deps: ModuleDeps) {
     db, config, mailer, companies, certificates, customers, events,
     cfes: { byIds: issuedCfeHandoff.exchangeCfesByIds, claimUnsent: issuedCfeHandoff.claimUnsentToReceivers, lockOne: issuedCfeHandoff.lockExchangeCfe, rejectedSent: issuedCfeHandoff.rejectedSentToReceivers, claimRejected: issuedCfeHandoff.claimRejected },
     setReceptorState: issuedCfeStates.applyReceptorStateChange,
+    noteReceptor: issuedCfeStates.recordReceptorNote,
+    // Exchange mail leaves through the company's SMTP server and sender when it has one (issue 42 point 2).
+    companyTransport: outboundMail.transportOf,
     // Answers to the company's envelopes come back to its inbound mailbox, when it has one (received-cfe).
     replyToOf: (companyId) => receivedCfe.addressOf(companyId),
   });
@@ -168,6 +171,7 @@ export function createModules(deps: ModuleDeps) {
   const receivedCfe = createReceivedCfeModule({
     db, config, mailer, companies, certificates, events, issuerTrust: certificateTrust,
     secrets: secretBox,
+    companyTransport: outboundMail.transportOf,
     assertExportConfigAccess: issuedCfeReports.assertExportConfigAccess,
     dgiEndpoints: {
       consultas: consultasEndpoint,
@@ -176,10 +180,11 @@ export function createModules(deps: ModuleDeps) {
     },
     applyReceiverAnswer: async (companyId, xml) => {
       try {
-        const r = await receiverExchange.service.applyAck(SYSTEM_ACTOR, { idEmpresa: companyId, xml });
-        return r.tipo === 'ACKSobre' ? `ACKSobre del sobre ${r.idSobre}: ${r.estadoSobre}.` : `ACKCFE aplicado a ${r.cfes.length} CFE emitidos.`;
+        const r = await receiverExchange.service.applyAck(SYSTEM_ACTOR, { idEmpresa: companyId, xml }, 'correo');
+        return { aplicada: true, detalle: r.tipo === 'ACKSobre' ? `ACKSobre ${r.idRespuesta} del sobre ${r.idSobre}: ${r.estadoSobre}.` : `ACKCFE ${r.idRespuesta} aplicado a ${r.cfes.length} CFE emitidos.` };
       } catch (err) {
-        return `respuesta no aplicada: ${(err as Error).message}`;
+        const code = (err as { code?: string }).code;
+        return { aplicada: false, detalle: `respuesta no aplicada${code ? ` (${code})` : ''}: ${(err as Error).message}` };
       }
     },
   });

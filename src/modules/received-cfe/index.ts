@@ -18,7 +18,7 @@ import { receivedCfeDgiChecksRoutes } from './received-cfe.dgi-checks.routes.js'
 import { createReceivedQr } from './received-cfe.qr.js';
 import { createReceivedReconcile } from './received-cfe.reconcile.js';
 import { receivedReportJobHandlers } from './received-cfe.reports.jobs.js';
-import { createReceivedCfeService } from './received-cfe.service.js';
+import { createReceivedCfeService, type ReceivedCfeDeps } from './received-cfe.service.js';
 
 export interface ReceivedCfeModuleDeps {
   db: Db;
@@ -30,6 +30,8 @@ export interface ReceivedCfeModuleDeps {
   secrets: SecretBox;
   /** The certificates module's trust store of accredited CAs, for issuers' certificates. */
   issuerTrust: { enforce: boolean; check(certificatePem: string, chainPem: readonly string[], at?: Date): Promise<Array<{ mensaje: string }>> };
+  /** companies outbound-mail: the company's SMTP server and sender for our answers, when configured (issue 42 point 2). */
+  companyTransport: ReceivedCfeDeps['companyTransport'];
   /** receiver-exchange: a receiver's answer to one of the company's own issued CFEs, arrived by mail. */
   applyReceiverAnswer: MailboxPorts['applyReceiverAnswer'];
   /** issued-cfe reports: who may read or save another user's export configuration. */
@@ -49,6 +51,7 @@ export function createReceivedCfeModule(deps: ReceivedCfeModuleDeps) {
     issuerTrust: { enforce: deps.issuerTrust.enforce, check: async (pem, at) => (await deps.issuerTrust.check(pem, [], at)).map((w) => w.mensaje) },
     defaultResponseDays: deps.config.receivedCfe.responseDays,
     verifyWorkers: deps.config.receivedCfe.verifyWorkers,
+    companyTransport: deps.companyTransport,
   });
   const mailbox = createMailboxService({
     db: deps.db,

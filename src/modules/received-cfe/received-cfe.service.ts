@@ -10,7 +10,7 @@ import type { Mailer } from '../../platform/mailer.js';
 import { enqueueJob } from '../../platform/jobs/queue.js';
 import type { EventsService } from '../events/events.service.js';
 import type { SigningContext } from '../emission/index.js';
-import { mailFileRecordingAttempt } from '../receiver-exchange/receiver-exchange.mail.js';
+import { mailFileRecordingAttempt, type CompanyTransport } from '../receiver-exchange/receiver-exchange.mail.js';
 import { decide, rejectionMotive, type Decision, type DecisionPorts, type ItemResult } from './received-cfe.decisions.js';
 import { applyAnnulment } from './received-cfe.annulments.js';
 import { receivedErrors as E } from './received-cfe.errors.js';
@@ -39,6 +39,8 @@ export interface ReceivedCfeDeps {
   defaultResponseDays: number;
   /** Worker threads that verify received CFEs (RECEIVED_VERIFY_WORKERS); 0 = on the event loop. */
   verifyWorkers?: number;
+  /** The company's own SMTP server and sender (correoSaliente), or undefined for the service's (issue 42 point 2). */
+  companyTransport(companyId: number): Promise<CompanyTransport | undefined>;
 }
 
 export const MAX_DECISION_IDS = 250;
@@ -172,6 +174,7 @@ export function createReceivedCfeService(deps: ReceivedCfeDeps) {
       if (!a || a.estado === 'enviado' || !a.email) return;
       await mailFileRecordingAttempt(
         deps.mailer,
+        await deps.companyTransport(a.companyId),
         { email: a.email, fileName: a.fileName, xml: a.xml },
         { subject: `${a.tipo} ${a.fileName}`, text: `Respuesta ${a.tipo} (DGI, intercambio entre empresas) adjunta: ${a.fileName}.` },
         { attempt, maxAttempts },

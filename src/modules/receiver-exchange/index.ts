@@ -22,6 +22,9 @@ export interface ReceiverExchangeModuleDeps {
   cfes: ReceiverExchangeDeps['cfes'];
   setReceptorState: ReceiverExchangeDeps['setReceptorState'];
   replyToOf?: ReceiverExchangeDeps['replyToOf'];
+  noteReceptor: ReceiverExchangeDeps['noteReceptor'];
+  /** companies outbound-mail: the company's SMTP server and sender, when configured. */
+  companyTransport: ReceiverExchangeDeps['companyTransport'];
 }
 
 export function createReceiverExchangeModule(deps: ReceiverExchangeModuleDeps) {
@@ -36,6 +39,8 @@ export function createReceiverExchangeModule(deps: ReceiverExchangeModuleDeps) {
     cfes: deps.cfes,
     setReceptorState: deps.setReceptorState,
     replyToOf: deps.replyToOf,
+    noteReceptor: deps.noteReceptor,
+    companyTransport: deps.companyTransport,
   });
   return { service, routes: receiverExchangeRoutes(service), jobs: receiverExchangeJobHandlers(service), cron: [receiverExchangeCrontab] };
 }

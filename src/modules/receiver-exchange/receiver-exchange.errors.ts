@@ -15,6 +15,7 @@ export const receiverErrors = defineErrors({
   RESPUESTA_RECEPTOR_FIRMA: { status: 422, message: 'La firma de la respuesta del receptor no es válida o no trae el certificado del receptor.' },
   RESPUESTA_RECEPTOR_OTRA_EMPRESA: { status: 422, message: 'La respuesta del receptor es para otro emisor (RUCEmisor distinto del RUT de la empresa).' },
   RESPUESTA_RECEPTOR_SIN_CFE: { status: 422, message: 'La respuesta del receptor menciona comprobantes que la empresa no emitió.' },
+  RESPUESTA_RECEPTOR_NO_ES_RECEPTOR: { status: 422, message: 'La respuesta viene de un RUT (RUCReceptor) que no es el receptor del comprobante o del sobre: solo la respuesta del receptor cuenta; no se aplica.' },
   RESPUESTA_RECEPTOR_SIN_SOBRE: { status: 422, message: 'El ACKSobre se refiere a un sobre (IDEmisor) que la empresa no generó.' },
   AVISO_ANULACION_INVALIDO: { status: 422, message: 'El aviso CFEs_Anulados_x_RechazoDGI generado no cumple su XSD.' },
   AVISO_ANULACION_NO_ENCONTRADO: { status: 404, message: 'El aviso de anulación por rechazo de DGI no existe en la empresa.' },

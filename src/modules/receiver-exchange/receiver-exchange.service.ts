@@ -8,9 +8,7 @@
  * per receiver, sets estado_receptor = 'receptor_pendiente' with a history row and enqueues the
  * e-mail job, all in one transaction. The job e-mails it (retried by the queue, recorded on the row).
  *
- * Inbound: the receiver's signed ACKSobre / ACKCFE (ACKCFE_Partes.xsd), uploaded through the API,
- * verified, matched by RUC + type + serie + number, applied with cfe-states.ts; state, history rows
- * (lado 'receptor') and outbox events (Cfe.RechazadoReceptor / Cfe.ObservadoReceptor) in one transaction.
+ * Inbound: the receiver's signed ACKSobre / ACKCFE, uploaded or mailed (receiver-exchange.answers.ts).
  */
 import type { Db, DbOrTx } from '../../platform/db/client.js';
 import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
@@ -18,18 +16,15 @@ import { enqueueJob } from '../../platform/jobs/queue.js';
 import type { Mailer } from '../../platform/mailer.js';
 import { validateXml } from '../../platform/xml/xsd.js';
 import type { EventsService } from '../events/events.service.js';
-import {
-  applyReceptorAckCfe, buildEnvioCfeEntreEmpresas, CfeStateError, envelopeFileName, ENVELOPE_MAX_CFE, formatTmstFirma,
-  type ReceptorState, type SigningContext,
-} from '../emission/index.js';
-import { readReceiverAck } from './receiver-exchange.acks.js';
+import { buildEnvioCfeEntreEmpresas, envelopeFileName, ENVELOPE_MAX_CFE, formatTmstFirma, type SigningContext } from '../emission/index.js';
 import { RECEIVER_DELIVERABLE_STATES, undeliverable } from './receiver-exchange.delivery.js';
 import { receiverErrors as E } from './receiver-exchange.errors.js';
 import { sendEnvelopeMailJob } from './receiver-exchange.jobs.js';
-import { mailFileRecordingAttempt } from './receiver-exchange.mail.js';
+import { describeMailOutcome, mailFileRecordingAttempt, type CompanyTransport } from './receiver-exchange.mail.js';
 import * as repo from './receiver-exchange.repository.js';
 import type { AnnulledCfe, ExchangeCfe } from '../issued-cfe/index.js';
 import { createReceiverNotices } from './receiver-exchange.notices.js';
+import { createReceiverAnswers } from './receiver-exchange.answers.js';
 
 export interface ElectronicReceiver {
   id: number;
@@ -60,6 +55,10 @@ export interface ReceiverExchangeDeps {
   /** issued-cfe's receiver-side state writer (issued-cfe.history.ts applyReceptorStateChange). */
   /** The company's inbound mailbox address (received-cfe), Reply-To of its envelopes; set after wiring. */
   replyToOf?: (companyId: number) => Promise<string | null>;
+  /** A history entry on the CFEs without a state change: what happened to the mail (issued-cfe.history.ts recordReceptorNote). */
+  noteReceptor(tx: DbOrTx, cfeIds: number[], h: { mensaje: string; referencia: string }): Promise<void>;
+  /** The company's own SMTP server and sender (correoSaliente), or undefined for the service's (issue 42 point 2). */
+  companyTransport(companyId: number): Promise<CompanyTransport | undefined>;
   setReceptorState(tx: DbOrTx, cfe: { id: number; companyId: number; estadoReceptor: string | null }, estado: string, h: { codigo?: string | null; motivos?: unknown; mensaje?: string; referencia: string; userId?: number }): Promise<void>;
 }
 
@@ -99,7 +98,7 @@ export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
     });
     if (o.send) {
       for (const c of cfes) {
-        if (c.estadoReceptor === null) await deps.setReceptorState(tx, c, 'receptor_pendiente', { referencia: `sobreReceptor:${id}`, mensaje: `Sobre ${id} enviado por correo a ${o.email}` });
+        if (c.estadoReceptor === null) await deps.setReceptorState(tx, c, 'receptor_pendiente', { referencia: `sobreReceptor:${id}`, mensaje: `Sobre ${id} en cola para enviarse por correo a ${o.email}` });
       }
       await enqueueJob(tx, sendEnvelopeMailJob, { id }, { jobKey: `receiver-envelope-${id}` });
     }
@@ -109,6 +108,8 @@ export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
   return {
     /** Annulment notices CFEs_Anulados_x_RechazoDGI (BRIEF 8): dispatchNotices, sendNoticeMail, getNotice. */
     ...createReceiverNotices(deps),
+    /** Receivers' answers (ACKSobre / ACKCFE), uploaded or mailed: applyAck. */
+    ...createReceiverAnswers(deps),
 
     /** POST /api/v1/cfeemitido/generarSobreReceptor. */
     async generate(actor: Actor, input: { idEmpresa: number; idsCfe: number[]; enviarPorCorreo?: boolean }) {
@@ -162,58 +163,12 @@ export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
       if (!env || env.estado !== 'pendiente' || !env.email) return;
       // Answers come back to the company's inbound mailbox when it has one (received-cfe polls it).
       const replyTo = (await deps.replyToOf?.(env.companyId)) ?? undefined;
-      await mailFileRecordingAttempt(deps.mailer, { email: env.email, fileName: env.fileName, xml: env.xml }, {
+      await mailFileRecordingAttempt(deps.mailer, await deps.companyTransport(env.companyId), { email: env.email, fileName: env.fileName, xml: env.xml }, {
         replyTo,
         subject: `CFE ${env.fileName}`,
         text: `Se adjunta el sobre ${env.fileName} con ${env.cfeIds.length} comprobante(s) fiscal(es) electrónico(s) (EnvioCFE_entreEmpresas). Responda con ACKSobre y ACKCFE firmados.`,
-      }, { attempt, maxAttempts }, (changes) => repo.updateEnvelope(db, id, changes));
-    },
-
-    /** POST /api/v1/cfeemitido/respuestaReceptor. */
-    async applyAck(actor: Actor, input: { idEmpresa: number; xml: string }) {
-      assertCompanyRole(actor, input.idEmpresa, 'emisor');
-      const read = readReceiverAck(input.xml);
-      const rut = await deps.rutOf(input.idEmpresa);
-      const car = read.ack.caratula;
-      if (car.RUCEmisor !== rut) throw E.RESPUESTA_RECEPTOR_OTRA_EMPRESA();
-      return db.transaction(async (tx) => {
-        if (read.tipo === 'ACKSobre') {
-          const env = /^\d{1,18}$/.test(car.IDEmisor) ? await repo.findEnvelope(tx, Number(car.IDEmisor)) : undefined;
-          if (!env || env.companyId !== input.idEmpresa) throw E.RESPUESTA_RECEPTOR_SIN_SOBRE();
-          const ackId = await repo.insertAck(tx, { companyId: input.idEmpresa, envelopeId: env.id, tipo: 'ACKSobre', rutReceptor: car.RUCReceptor, idRespuesta: car.IDRespuesta, xml: input.xml, userId: actor.userId });
-          const motivos = read.ack.motivos.map((m) => ({ codigo: m.Motivo, glosa: m.Glosa, detalle: m.Detalle }));
-          const estado = read.ack.Estado === 'AS' ? ('recibido' as const) : ('rechazado' as const);
-          await repo.updateEnvelope(tx, env.id, { estado, ackMotivos: motivos });
-          return { tipo: 'ACKSobre' as const, idRespuesta: ackId, idSobre: env.id, estadoSobre: estado, motivos, cfes: [] as Array<{ id: number; tipoCfe: number; serie: string; numero: number; estadoReceptor: ReceptorState; cambio: boolean; motivos: typeof motivos }> };
-        }
-        const ackId = await repo.insertAck(tx, { companyId: input.idEmpresa, tipo: 'ACKCFE', rutReceptor: car.RUCReceptor, idRespuesta: car.IDRespuesta, xml: input.xml, userId: actor.userId });
-        const cfes = [];
-        for (const d of read.ack.detalles) {
-          const cfe = d.TipoCFE && d.Serie && d.NroCFE ? await deps.cfes.lockOne(tx, input.idEmpresa, Number(d.TipoCFE), d.Serie, Number(d.NroCFE)) : undefined;
-          if (!cfe) throw E.RESPUESTA_RECEPTOR_SIN_CFE(`El comprobante ${d.TipoCFE ?? '?'}-${d.Serie ?? '?'}-${d.NroCFE ?? '?'} (Nro_ordinal ${d.Nro_ordinal}) no fue emitido por la empresa.`);
-          // A CFE delivered outside this service (estado_receptor null) is answered: it reached the receiver.
-          const current = (cfe.estadoReceptor ?? 'receptor_pendiente') as ReceptorState;
-          let decision;
-          try {
-            decision = applyReceptorAckCfe(current, d);
-          } catch (err) {
-            if (err instanceof CfeStateError) throw E.RESPUESTA_RECEPTOR_TRANSICION(`${cfe.tipoCfe}-${cfe.serie}-${cfe.numero}: el receptor ya respondió ${current}; la nueva respuesta (${d.Estado}) no se aplica.`);
-            throw err;
-          }
-          const motivos = decision.motivos.map((m) => ({ codigo: m.Motivo, glosa: m.Glosa, detalle: m.Detalle }));
-          if (decision.changed || cfe.estadoReceptor === null) {
-            await deps.setReceptorState(tx, cfe, decision.state, { codigo: motivos[0]?.codigo, motivos, referencia: `respuestaReceptor:${ackId}`, userId: actor.userId });
-          }
-          if (decision.changed && decision.event) {
-            await deps.events.record(tx, {
-              type: decision.event, companyId: input.idEmpresa,
-              resource: { id: cfe.id, idEmpresa: input.idEmpresa, tipoCfe: cfe.tipoCfe, serie: cfe.serie, numero: cfe.numero, estadoReceptor: decision.state, rutReceptor: car.RUCReceptor, idRespuesta: car.IDRespuesta, motivos },
-            });
-          }
-          cfes.push({ id: cfe.id, tipoCfe: cfe.tipoCfe, serie: cfe.serie, numero: cfe.numero, estadoReceptor: decision.state, cambio: decision.changed, motivos });
-        }
-        return { tipo: 'ACKCFE' as const, idRespuesta: ackId, idSobre: null, estadoSobre: null, motivos: [] as Array<{ codigo: string; glosa: string; detalle: string | null }>, cfes };
-      });
+      }, { attempt, maxAttempts }, (changes) => repo.updateEnvelope(db, id, changes),
+      (outcome) => deps.noteReceptor(db, env.cfeIds, { mensaje: describeMailOutcome(`Sobre ${id}`, env.email!, outcome, attempt), referencia: `sobreReceptor:${id}` }));
     },
   };
 }
