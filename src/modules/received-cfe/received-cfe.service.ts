@@ -17,7 +17,7 @@ import { receivedErrors as E } from './received-cfe.errors.js';
 import { intake, type IntakePorts, type IntakeSource } from './received-cfe.intake.js';
 import { sendAnswerMailJob } from './received-cfe.jobs.js';
 import * as repo from './received-cfe.repository.js';
-import { receivedCfeView } from './received-cfe.view.js';
+import { answerRefView, receivedCfeView } from './received-cfe.view.js';
 import { createCfeVerifier } from './received-cfe.verify.js';
 import { errors } from '../../lib/errors.js';
 import type { Paging } from '../../platform/http/paging.js';
@@ -91,7 +91,11 @@ export function createReceivedCfeService(deps: ReceivedCfeDeps) {
       assertCompanyRole(actor, input.idEmpresa, 'emisor');
       const rut = await companyRut(input.idEmpresa);
       const bytes = Buffer.from(input.xml, 'utf8');
-      return db.transaction((tx) => intake(tx, ports, input.idEmpresa, rut, bytes, { canal: 'importacion', emailRespuesta: input.emailRespuesta ?? null, fileName: input.nombreArchivo ?? null }));
+      return db.transaction(async (tx) => {
+        const r = await intake(tx, ports, input.idEmpresa, rut, bytes, { canal: 'importacion', emailRespuesta: input.emailRespuesta ?? null, fileName: input.nombreArchivo ?? null });
+        // Every answer the upload produced (or produced before, for a repeat) can be obtained (issue 42 point 3).
+        return { ...r, respuestas: r.sobre ? (await repo.answersOfEnvelope(tx, r.sobre.id)).map(answerRefView) : [] };
+      });
     },
 
     async get(actor: Actor, id: number) {
@@ -102,7 +106,7 @@ export function createReceivedCfeService(deps: ReceivedCfeDeps) {
         ...receivedCfeView(row, env),
         historial: history.map((h) => ({ estado: h.estado, motivos: h.motivos, mensaje: h.mensaje, idUsuario: h.userId, fecha: h.creadoEn.toISOString() })),
         consultaQr: await findQrCheck(db, id),
-        respuestas: env ? (await repo.answersOfEnvelope(db, env.id)).map((a) => ({ id: a.id, tipo: a.tipo, archivo: a.fileName, estado: a.estado, email: a.email, enviadoEn: a.enviadoEn?.toISOString() ?? null })) : [],
+        respuestas: env ? (await repo.answersOfEnvelope(db, env.id)).map(answerRefView) : [],
       };
     },
 
