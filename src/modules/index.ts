@@ -162,6 +162,7 @@ export function createModules(deps: ModuleDeps) {
     cfes: { byIds: issuedCfeHandoff.exchangeCfesByIds, claimUnsent: issuedCfeHandoff.claimUnsentToReceivers, lockOne: issuedCfeHandoff.lockExchangeCfe, rejectedSent: issuedCfeHandoff.rejectedSentToReceivers, claimRejected: issuedCfeHandoff.claimRejected },
     setReceptorState: issuedCfeStates.applyReceptorStateChange,
     noteReceptor: issuedCfeStates.recordReceptorNote,
+    registrySynced: async () => (await issuerRegistry.service.syncState())?.lastSuccessAt ?? null,
     // Exchange mail leaves through the company's SMTP server and sender when it has one (issue 42 point 2).
     companyTransport: outboundMail.transportOf,
     // Answers to the company's envelopes come back to its inbound mailbox, when it has one (received-cfe).

@@ -23,6 +23,7 @@ export interface ReceiverExchangeModuleDeps {
   setReceptorState: ReceiverExchangeDeps['setReceptorState'];
   replyToOf?: ReceiverExchangeDeps['replyToOf'];
   noteReceptor: ReceiverExchangeDeps['noteReceptor'];
+  registrySynced: ReceiverExchangeDeps['registrySynced'];
   /** companies outbound-mail: the company's SMTP server and sender, when configured. */
   companyTransport: ReceiverExchangeDeps['companyTransport'];
 }
@@ -40,6 +41,9 @@ export function createReceiverExchangeModule(deps: ReceiverExchangeModuleDeps) {
     setReceptorState: deps.setReceptorState,
     replyToOf: deps.replyToOf,
     noteReceptor: deps.noteReceptor,
+    findCustomer: async (companyId, customerId, documento) =>
+      (customerId !== null ? await deps.customers.findForCompany(deps.db, companyId, customerId) : undefined) ?? (documento ? (await deps.customers.findByDocument(deps.db, companyId, documento))[0] : undefined),
+    registrySynced: deps.registrySynced,
     companyTransport: deps.companyTransport,
   });
   return { service, routes: receiverExchangeRoutes(service), jobs: receiverExchangeJobHandlers(service), cron: [receiverExchangeCrontab] };

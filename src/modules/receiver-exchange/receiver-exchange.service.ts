@@ -55,6 +55,10 @@ export interface ReceiverExchangeDeps {
   /** issued-cfe's receiver-side state writer (issued-cfe.history.ts applyReceptorStateChange). */
   /** The company's inbound mailbox address (received-cfe), Reply-To of its envelopes; set after wiring. */
   replyToOf?: (companyId: number) => Promise<string | null>;
+  /** The company's customer a CFE went to (by id, else by RUT), whether or not it is an electronic issuer. */
+  findCustomer(companyId: number, customerId: number | null, documento: string | null): Promise<{ id: number; razonSocial: string } | undefined>;
+  /** When DGI's registry of electronic issuers was last synced, or null when never. */
+  registrySynced(): Promise<Date | null>;
   /** A history entry on the CFEs without a state change: what happened to the mail (issued-cfe.history.ts recordReceptorNote). */
   noteReceptor(tx: DbOrTx, cfeIds: number[], h: { mensaje: string; referencia: string }): Promise<void>;
   /** The company's own SMTP server and sender (correoSaliente), or undefined for the service's (issue 42 point 2). */
@@ -105,6 +109,23 @@ export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
     return row;
   }
 
+  /** Why the CFE's receiver gets no envelope by e-mail (issue 42 point 6): the real cause, and how to change it. */
+  async function notElectronic(companyId: number, cfe: ExchangeCfe) {
+    const customer = await deps.findCustomer(companyId, cfe.customerId, cfe.receptorDocumento);
+    const rut = cfe.receptorDocumento ?? '?';
+    if (!customer) {
+      return E.SOBRE_RECEPTOR_SIN_CLIENTE(`El receptor RUT ${rut} no es un cliente de la empresa: créelo con POST /api/v1/cliente/crear (tipoDocumento 2, emisorElectronico true si es emisor electrónico, emailIntercambio) para enviarle sobres por correo.`, { rutReceptor: rut });
+    }
+    const registry = await deps.registrySynced();
+    const inRegistry = registry
+      ? `tampoco figura como emisor electrónico vigente en el registro de emisores de DGI (última sincronización ${registry.toISOString()})`
+      : 'y el registro de emisores de DGI todavía no se sincronizó (no se puede saber si figura)';
+    return E.SOBRE_RECEPTOR_NO_ELECTRONICO(
+      `El cliente ${customer.razonSocial} (RUT ${rut}) no es emisor electrónico: no está marcado emisorElectronico ${inRegistry}. Solo se envía el sobre entre empresas a un emisor electrónico. Si lo es, márquelo con POST /api/v1/cliente/editar { idCliente: ${customer.id}, emisorElectronico: true }; si no, entréguele el comprobante por otro medio (p. ej. POST /api/v1/cfeemitido/enviarPdfPorCorreo).`,
+      { idCliente: customer.id, rutReceptor: rut, registroSincronizado: !!registry },
+    );
+  }
+
   return {
     /** Annulment notices CFEs_Anulados_x_RechazoDGI (BRIEF 8): dispatchNotices, sendNoticeMail, getNotice. */
     ...createReceiverNotices(deps),
@@ -123,7 +144,8 @@ export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
       if (input.enviarPorCorreo) {
         const receivers = await deps.electronicReceivers(db, input.idEmpresa);
         const receiver = receivers.find((r) => r.id === cfes[0].customerId) ?? receivers.find((r) => r.documento === cfes[0].receptorDocumento);
-        if (!receiver?.email) throw E.SOBRE_RECEPTOR_SIN_CORREO();
+        if (!receiver) throw await notElectronic(input.idEmpresa, cfes[0]);
+        if (!receiver.email) throw E.SOBRE_RECEPTOR_SIN_CORREO(`El cliente ${receiver.razonSocial} (RUT ${receiver.documento}) es emisor electrónico pero no tiene dirección de correo para el intercambio: cargue emailIntercambio con POST /api/v1/cliente/editar (o email), o espere a que el registro de emisores de DGI traiga su MAIL.`);
         email = receiver.email;
         customerId = receiver.id;
       }
