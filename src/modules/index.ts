@@ -197,6 +197,10 @@ export function createModules(deps: ModuleDeps) {
     db, events, settings: config.taxBenefit,
     companyFacts: companies.taxFactsOf,
     registryEntry: (ruc, askAs) => issuerRegistry.service.entry(ruc, askAs),
+    registryStatus: async () => {
+      const s = await issuerRegistry.service.syncState();
+      return { sincronizado: s?.lastSuccessAt ?? null, ultimoError: s?.lastError ?? null };
+    },
     rate: async (currency, date) => issuedCfe.lookups.getRate(currency, date),
   });
   // Usage metering (issue 33): metrics, contracts, usage events and the usage query.
