@@ -44,6 +44,8 @@ export function createReceiverAnswers(deps: ReceiverExchangeDeps) {
       assertCompanyRole(actor, input.idEmpresa, 'emisor');
       const read = readReceiverAck(input.xml);
       const car = read.ack.caratula;
+      // The company's CFEs the answer names, kept for a refused answer's record (the transaction rolls back).
+      const named: number[] = [];
       const stored = { companyId: input.idEmpresa, tipo: read.tipo, rutReceptor: car.RUCReceptor, idRespuesta: car.IDRespuesta, xml: input.xml, userId: actor.userId, canal };
       try {
         const rut = await deps.rutOf(input.idEmpresa);
@@ -56,7 +58,7 @@ export function createReceiverAnswers(deps: ReceiverExchangeDeps) {
           const env = envelopeId ? await repo.findEnvelope(db, envelopeId) : undefined;
           await repo.insertAck(db, {
             ...stored, estado: 'rechazada', codigo: err.code, error: err.message,
-            envelopeId: env?.companyId === input.idEmpresa ? env.id : null, cfeIds: env?.companyId === input.idEmpresa ? env.cfeIds : [],
+            envelopeId: env?.companyId === input.idEmpresa ? env.id : null, cfeIds: env?.companyId === input.idEmpresa ? env.cfeIds : [...new Set(named)],
           });
         }
         throw err;
@@ -80,6 +82,7 @@ export function createReceiverAnswers(deps: ReceiverExchangeDeps) {
         for (const d of ack.detalles) {
           const cfe = d.TipoCFE && d.Serie && d.NroCFE ? await deps.cfes.lockOne(tx, input.idEmpresa, Number(d.TipoCFE), d.Serie, Number(d.NroCFE)) : undefined;
           if (!cfe) throw E.RESPUESTA_RECEPTOR_SIN_CFE(`El comprobante ${d.TipoCFE ?? '?'}-${d.Serie ?? '?'}-${d.NroCFE ?? '?'} (Nro_ordinal ${d.Nro_ordinal}) no fue emitido por la empresa.`);
+          named.push(cfe.id);
           if (cfe.receptorTipoDoc !== RUT || cfe.receptorDocumento !== car.RUCReceptor) {
             const to = cfe.receptorTipoDoc === RUT && cfe.receptorDocumento ? `al RUT ${cfe.receptorDocumento}` : 'a un receptor sin RUT';
             throw E.RESPUESTA_RECEPTOR_NO_ES_RECEPTOR(`El comprobante ${cfe.tipoCfe}-${cfe.serie}-${cfe.numero} se emitió ${to}; la respuesta viene del RUT ${car.RUCReceptor}, que no es su receptor: no se aplica.`, { idCfe: cfe.id, rutReceptorCfe: cfe.receptorDocumento, rutRespuesta: car.RUCReceptor });

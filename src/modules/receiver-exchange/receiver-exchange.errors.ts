@@ -20,6 +20,8 @@ export const receiverErrors = defineErrors({
   RESPUESTA_RECEPTOR_NO_ES_RECEPTOR: { status: 422, message: 'La respuesta viene de un RUT (RUCReceptor) que no es el receptor del comprobante o del sobre: solo la respuesta del receptor cuenta; no se aplica.' },
   RESPUESTA_RECEPTOR_SIN_SOBRE: { status: 422, message: 'El ACKSobre se refiere a un sobre (IDEmisor) que la empresa no generó.' },
   AVISO_ANULACION_INVALIDO: { status: 422, message: 'El aviso CFEs_Anulados_x_RechazoDGI generado no cumple su XSD.' },
+  SOBRE_RECEPTOR_NO_ENCONTRADO: { status: 404, message: 'El sobre al receptor no existe en la empresa.' },
+  RESPUESTA_RECEPTOR_NO_ENCONTRADA: { status: 404, message: 'La respuesta del receptor no existe en la empresa.' },
   AVISO_ANULACION_NO_ENCONTRADO: { status: 404, message: 'El aviso de anulación por rechazo de DGI no existe en la empresa.' },
   RESPUESTA_RECEPTOR_TRANSICION: { status: 409, message: 'La respuesta del receptor contradice una respuesta anterior ya registrada para el comprobante.' },
 });

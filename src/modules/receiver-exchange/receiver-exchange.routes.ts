@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorBody, errorResponses } from '../../platform/http/error-body.js';
+import { pagedResponse } from '../../platform/http/paging.js';
 import { requireActor } from '../../platform/http/tenancy.js';
 import * as s from './receiver-exchange.schemas.js';
 import type { ReceiverExchangeService } from './receiver-exchange.service.js';
@@ -28,8 +29,58 @@ The service builds them by itself: every minute, each CFE that went to a receive
 
 Answer 200: the XML (application/xml, attachment with that file name), headers \`x-estado\` (pendiente, enviado, error) and \`x-ids-cfe\` (comma-separated issued-CFE ids). Errors: 404 AVISO_ANULACION_NO_ENCONTRADO (unknown, or another company's).`;
 
+const VIEW = 'The issuer\'s side of the exchange with electronic receivers (issue 42 point 4; not in the spec). Role lectura of `idEmpresa`; another company\'s rows are never listed and its ids answer 404.';
+
 export function receiverExchangeRoutes(service: ReceiverExchangeService): FastifyPluginAsyncZod {
   return async (app) => {
+    app.get('/api/v1/cfeemitido/sobresReceptor', {
+      config: { minRole: 'lectura' },
+      schema: {
+        tags, summary: 'Envelopes sent to electronic receivers', querystring: s.envelopesQuery, response: { 200: pagedResponse(s.envelopeView), ...errorResponses },
+        description: `${VIEW} Every EnvioCFE_entreEmpresas the company produced, newest first: to whom (\`rutReceptor\`, \`email\`), how (\`medio\` correo or descarga; \`transporte\` empresa/servicio/outbox), when (\`fechaCreacion\`, \`fechaEnvio\`), the mail's \`estado\`, attempts and last error, the receiver's ACKSobre outcome with its S-codes, the ACKSobre answers received for it (\`respuestas\`, refused ones included) and the download path. Filters: \`estado\`, \`rutReceptor\`, \`idCfe\`. Paging \`start\`, \`length\`.`,
+      },
+    }, async (req) => {
+      const { start, length, ...q } = req.query;
+      return service.listEnvelopes(requireActor(req), q, { start, length });
+    });
+
+    app.get('/api/v1/cfeemitido/respuestasReceptor', {
+      config: { minRole: 'lectura' },
+      schema: {
+        tags, summary: 'Answers received from electronic receivers', querystring: s.answersQuery, response: { 200: pagedResponse(s.answerView), ...errorResponses },
+        description: `${VIEW} Every ACKSobre / ACKCFE the company received that verified (uploaded with POST respuestaReceptor or read from its inbound mailbox), newest first: \`canal\`, who answered (\`rutReceptor\`), about which envelope / CFEs, \`estado\` aplicada or rechazada (with \`codigo\` and \`error\`: e.g. RESPUESTA_RECEPTOR_NO_ES_RECEPTOR for an answer from someone who is not the receiver), and the download path. Documents that are not a readable, validly signed ACK are not stored here; a mailed one shows in GET /api/v1/empresa/correoEntrante/correos. Filters: \`estado\`, \`canal\`, \`tipo\`, \`idSobre\`, \`idCfe\`. Paging \`start\`, \`length\`.`,
+      },
+    }, async (req) => {
+      const { start, length, ...q } = req.query;
+      return service.listAnswers(requireActor(req), q, { start, length });
+    });
+
+    app.get('/api/v1/cfeemitido/:id/intercambio', {
+      config: { minRole: 'lectura' },
+      schema: {
+        tags, summary: 'Exchange with the receiver of one issued CFE', params: s.idParams, response: { 200: s.cfeExchange, ...errorResponses },
+        description: `${VIEW} For issued CFE \`id\`: its \`estadoReceptor\`, the envelopes that carried it (with their ACKSobre answers), the answers that name it (ACKSobre of its envelopes and ACKCFE, refused ones included) and the annulment notices (CFEs_Anulados_x_RechazoDGI) that announced it, oldest first. 404 CFE_NO_ENCONTRADO_SOBRE (unknown or another company's).`,
+      },
+    }, async (req) => service.ofCfe(requireActor(req), req.params.id));
+
+    app.get('/api/v1/cfeemitido/sobreReceptor/:id', {
+      config: { minRole: 'lectura' },
+      schema: { tags, summary: 'Download an envelope sent to a receiver', params: s.idParams, response: { ...errorResponses }, description: `${VIEW} The stored EnvioCFE_entreEmpresas byte for byte (application/xml, attachment with its file name); headers \`x-estado\` and \`x-ids-cfe\`. 404 SOBRE_RECEPTOR_NO_ENCONTRADO.` },
+    }, async (req, reply) => {
+      const env = await service.envelopeXml(requireActor(req), req.params.id);
+      return reply.type('application/xml; charset=utf-8').header('content-disposition', `attachment; filename="${env.fileName}"`)
+        .header('x-estado', env.estado).header('x-ids-cfe', env.cfeIds.join(',')).send(env.xml as never);
+    });
+
+    app.get('/api/v1/cfeemitido/respuestaReceptor/:id', {
+      config: { minRole: 'lectura' },
+      schema: { tags, summary: 'Download an answer received from a receiver', params: s.idParams, response: { ...errorResponses }, description: `${VIEW} The ACKSobre / ACKCFE as received (application/xml); headers \`x-estado\` (aplicada, rechazada), \`x-tipo\` and \`x-canal\`. 404 RESPUESTA_RECEPTOR_NO_ENCONTRADA.` },
+    }, async (req, reply) => {
+      const ack = await service.answerXml(requireActor(req), req.params.id);
+      return reply.type('application/xml; charset=utf-8').header('content-disposition', `attachment; filename="${ack.tipo}_${ack.rutReceptor}_${ack.id}.xml"`)
+        .header('x-estado', ack.estado).header('x-tipo', ack.tipo).header('x-canal', ack.canal).send(ack.xml as never);
+    });
+
     app.post('/api/v1/cfeemitido/generarSobreReceptor', {
       config: { minRole: 'emisor' },
       schema: { tags, summary: 'Generate envelope for the receiver', description: GENERATE, body: s.generateBody, response: { ...errorResponses, 409: errorBody, 422: errorBody } },

@@ -25,6 +25,7 @@ import * as repo from './receiver-exchange.repository.js';
 import type { AnnulledCfe, ExchangeCfe } from '../issued-cfe/index.js';
 import { createReceiverNotices } from './receiver-exchange.notices.js';
 import { createReceiverAnswers } from './receiver-exchange.answers.js';
+import { createExchangeHistory } from './receiver-exchange.history.js';
 
 export interface ElectronicReceiver {
   id: number;
@@ -131,6 +132,8 @@ export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
     ...createReceiverNotices(deps),
     /** Receivers' answers (ACKSobre / ACKCFE), uploaded or mailed: applyAck. */
     ...createReceiverAnswers(deps),
+    /** The issuer's view of the exchange (issue 42 point 4): lists and downloads. */
+    ...createExchangeHistory(deps),
 
     /** POST /api/v1/cfeemitido/generarSobreReceptor. */
     async generate(actor: Actor, input: { idEmpresa: number; idsCfe: number[]; enviarPorCorreo?: boolean }) {

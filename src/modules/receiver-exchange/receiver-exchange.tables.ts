@@ -98,3 +98,4 @@ export const receiverNoticeCfes = pgTable(
 
 export type ReceiverEnvelopeRow = typeof receiverEnvelopes.$inferSelect;
 export type ReceiverNoticeRow = typeof receiverNotices.$inferSelect;
+export type ReceiverAckRow = typeof receiverAcks.$inferSelect;

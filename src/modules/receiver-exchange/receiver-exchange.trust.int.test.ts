@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { validRut } from '../../../test/support/factories.js';
+import { createUser, insertCompany, validRut } from '../../../test/support/factories.js';
 import { startMailSystem, type MailSystem } from '../../../test/support/mail-system.js';
 import { createTestCa, issueTestCertificate } from '../../platform/crypto/pki.js';
 import { ackCfeXml, ackSobreXml, motivo, type CfeResult } from '../dgi/simulator/ack-xml.js';
@@ -157,5 +157,60 @@ describe('only the receiver\'s word counts (point 1)', () => {
     assert.equal((await envelopeRow(toC.envelopeId)).estado, 'recibido');
     assert.equal(await stateOf(toC.cfe.id), 'receptor_rechazado');
     assert.equal(await receiverEvents(), 1);
+  });
+});
+
+describe('the issuer sees its side of the exchange (point 4)', () => {
+  test('envelopes with how they went and their answers; answers received, refused ones included; per CFE; downloads', async () => {
+    const envs = await t.call(admin, 'GET', `/api/v1/cfeemitido/sobresReceptor?idEmpresa=${a.id}&idCfe=${toC.cfe.id}`);
+    assert.equal(envs.status, 200, JSON.stringify(envs.body));
+    assert.equal(envs.body.total, 1);
+    const [env] = envs.body.data;
+    assert.deepEqual({ id: env.id, medio: env.medio, email: env.email, estado: env.estado, transporte: env.transporte, rutReceptor: env.rutReceptor, idsCfe: env.idsCfe },
+      { id: toC.envelopeId, medio: 'correo', email: 'c@test.uy', estado: 'recibido', transporte: 'empresa', rutReceptor: cRut, idsCfe: [toC.cfe.id] });
+    assert.deepEqual(env.respuestas.map((r: { rutReceptor: string; estado: string; canal: string }) => [r.rutReceptor, r.estado, r.canal]), [[bRut, 'rechazada', 'importacion'], [cRut, 'aplicada', 'correo']]);
+    const all = await t.call(admin, 'GET', `/api/v1/cfeemitido/sobresReceptor?idEmpresa=${a.id}&length=2`);
+    assert.equal(all.body.total, 3);
+    assert.equal(all.body.data.length, 2);
+    assert.deepEqual((await t.call(admin, 'GET', `/api/v1/cfeemitido/sobresReceptor?idEmpresa=${a.id}&estado=error`)).body.data.map((e: { email: string }) => e.email), ['nadie@test.uy']);
+
+    const refused = await t.call(admin, 'GET', `/api/v1/cfeemitido/respuestasReceptor?idEmpresa=${a.id}&estado=rechazada`);
+    assert.equal(refused.status, 200, JSON.stringify(refused.body));
+    assert.deepEqual(refused.body.data.map((r: { tipo: string; canal: string; codigo: string; rutReceptor: string }) => [r.tipo, r.canal, r.codigo, r.rutReceptor]), [
+      ['ACKCFE', 'correo', 'RESPUESTA_RECEPTOR_NO_ES_RECEPTOR', bRut],
+      ['ACKSobre', 'importacion', 'RESPUESTA_RECEPTOR_NO_ES_RECEPTOR', bRut],
+      ['ACKCFE', 'importacion', 'RESPUESTA_RECEPTOR_NO_ES_RECEPTOR', bRut],
+    ]);
+
+    const view = await t.call(admin, 'GET', `/api/v1/cfeemitido/${toC.cfe.id}/intercambio`);
+    assert.equal(view.status, 200, JSON.stringify(view.body));
+    assert.equal(view.body.estadoReceptor, 'receptor_rechazado');
+    assert.equal(view.body.rutReceptor, cRut);
+    assert.deepEqual(view.body.sobres.map((e: { id: number }) => e.id), [toC.envelopeId]);
+    assert.deepEqual(view.body.respuestas.map((r: { tipo: string; rutReceptor: string; estado: string }) => `${r.tipo} ${r.rutReceptor === cRut ? 'C' : 'B'} ${r.estado}`).sort(),
+      ['ACKCFE B rechazada', 'ACKCFE B rechazada', 'ACKCFE C aplicada', 'ACKSobre B rechazada', 'ACKSobre C aplicada']);
+    assert.deepEqual(view.body.avisosAnulacion, []);
+
+    const xml = await t.app.inject({ method: 'GET', url: env.enlace, headers: { authorization: `Bearer ${admin}` } });
+    assert.equal(xml.statusCode, 200);
+    assert.match(xml.body, /EnvioCFE_entreEmpresas/);
+    const forged = refused.body.data.at(-1);
+    const ack = await t.app.inject({ method: 'GET', url: forged.enlace, headers: { authorization: `Bearer ${admin}` } });
+    assert.equal(ack.statusCode, 200);
+    assert.equal(ack.headers['x-estado'], 'rechazada');
+    assert.match(ack.body, new RegExp(`<RUCReceptor>${bRut}</RUCReceptor>`));
+  });
+
+  test('access: another company\'s user sees none of it', async () => {
+    const other = await insertCompany(t);
+    const outsider = await createUser(t, admin, 'intercambio-ajeno@test.uy', [{ idEmpresa: other.id, rol: 'administrador' }]);
+    assert.equal((await t.call(outsider.token, 'GET', `/api/v1/cfeemitido/sobresReceptor?idEmpresa=${a.id}`)).status, 404);
+    assert.equal((await t.call(outsider.token, 'GET', `/api/v1/cfeemitido/respuestasReceptor?idEmpresa=${a.id}`)).status, 404);
+    assert.equal((await t.call(outsider.token, 'GET', `/api/v1/cfeemitido/${toC.cfe.id}/intercambio`)).body.code, 'CFE_NO_ENCONTRADO_SOBRE');
+    assert.equal((await t.call(outsider.token, 'GET', `/api/v1/cfeemitido/sobreReceptor/${toC.envelopeId}`)).status, 404);
+    const [ackId] = (await t.db.execute(sql`select id::int from receiver_acks where company_id = ${a.id} limit 1`)).rows.map((r) => (r as { id: number }).id);
+    assert.equal((await t.call(outsider.token, 'GET', `/api/v1/cfeemitido/respuestaReceptor/${ackId}`)).status, 404);
+    const own = await t.call(outsider.token, 'GET', `/api/v1/cfeemitido/respuestasReceptor?idEmpresa=${other.id}`);
+    assert.deepEqual({ status: own.status, total: own.body.total }, { status: 200, total: 0 });
   });
 });
