@@ -186,6 +186,26 @@ export function createMailboxService(deps: { db: Db; secrets: SecretBox; ports: 
     },
 
     activeCompanies: () => repo.activeCompanies(db),
+
+    /** GET /api/v1/empresa/correoEntrante/correos: every mail read, with its outcome (role lectura). */
+    async mailLog(actor: Actor, q: { idEmpresa: number; clase?: string }, paging: { start: number; length: number }) {
+      assertCompanyRole(actor, q.idEmpresa, 'lectura');
+      const { rows, total } = await repo.listMails(db, q.idEmpresa, q.clase, paging);
+      return {
+        data: rows.map((m) => ({
+          uidValidity: m.uidValidity, uid: m.uid, messageId: m.messageId, remitente: m.remitente, asunto: m.asunto,
+          clase: m.clase, detalle: m.detalle, idsSobre: m.envelopeIds, fechaLectura: m.leidoEn.toISOString(),
+        })),
+        total, start: paging.start, length: paging.length,
+      };
+    },
+
+    /** For the IDLE watcher (received-cfe.idle.ts): an active mailbox's settings, and a key that changes when they do. */
+    async watchTarget(companyId: number): Promise<{ settings: MailboxSettings; key: string } | undefined> {
+      const row = await repo.find(db, companyId);
+      if (!row || !row.activo) return undefined;
+      return { settings: settingsOf(row), key: `${row.host}|${row.port}|${row.tls}|${row.usuario}|${row.carpeta}|${row.actualizadoEn.getTime()}` };
+    },
   };
 }
 
