@@ -249,6 +249,15 @@ describe('every answer can be obtained (issue 42 point 3)', () => {
     const third = await importar(envelope, admin, a.id, { emailRespuesta: 'cfe@emisor.uy' });
     assert.equal(third.body.respuestas[0].estado, 'enviado');
     assert.equal(await queued(), before, 'already sent there: not mailed again');
+    // With correoSaliente the answers leave through the company's server (here unreachable: retried, and the row says so).
+    const put = await t.call(admin, 'PUT', '/api/v1/empresa/correoSaliente', { idEmpresa: a.id, smtpHost: '127.0.0.1', smtpPuerto: 1, remitente: 'acuses@empresa-a.uy' });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    assert.equal((await importar(envelope, admin, a.id, { emailRespuesta: 'otro@emisor.uy' })).body.respuestas[0].estado, 'pendiente');
+    await assert.rejects(job.handle({ id: ans.id }, { logger: t.app.log as never, attempt: 1, maxAttempts: 10 }));
+    const failed = (await t.db.execute(sql`select estado, transporte, ultimo_error from received_answers where id = ${ans.id}`)).rows[0] as { estado: string; transporte: string; ultimo_error: string };
+    assert.deepEqual([failed.estado, failed.transporte], ['pendiente', 'empresa']);
+    assert.match(failed.ultimo_error, /ECONNREFUSED|connect/i);
+    await t.call(admin, 'PUT', '/api/v1/empresa/correoSaliente', { idEmpresa: a.id, smtpHost: null });
   });
 });
 

@@ -25,10 +25,12 @@ import type { ReceiverExchangeDeps } from './receiver-exchange.service.js';
 const RUT = 2;
 
 type Motivo = { codigo: string; glosa: string; detalle: string | null };
+export const ackLink = (id: number) => `/api/v1/cfeemitido/respuestaReceptor/${id}`;
 export type AnswerChannel = 'importacion' | 'correo';
 export interface AckResult {
   tipo: 'ACKSobre' | 'ACKCFE';
   idRespuesta: number;
+  enlace: string;
   idSobre: number | null;
   estadoSobre: 'recibido' | 'rechazado' | null;
   motivos: Motivo[];
@@ -56,10 +58,12 @@ export function createReceiverAnswers(deps: ReceiverExchangeDeps) {
         if (err instanceof AppError) {
           const envelopeId = read.tipo === 'ACKSobre' && /^\d{1,18}$/.test(car.IDEmisor) ? Number(car.IDEmisor) : null;
           const env = envelopeId ? await repo.findEnvelope(db, envelopeId) : undefined;
-          await repo.insertAck(db, {
+          const id = await repo.insertAck(db, {
             ...stored, estado: 'rechazada', codigo: err.code, error: err.message,
             envelopeId: env?.companyId === input.idEmpresa ? env.id : null, cfeIds: env?.companyId === input.idEmpresa ? env.cfeIds : [...new Set(named)],
           });
+          // The refusal names the stored answer too (issue 42 point 3: every answer can be obtained).
+          throw new AppError(err.code, err.message, { ...err.details, idRespuesta: id, enlace: ackLink(id) });
         }
         throw err;
       }
@@ -74,7 +78,7 @@ export function createReceiverAnswers(deps: ReceiverExchangeDeps) {
         const motivos = ack.motivos.map((m) => ({ codigo: m.Motivo, glosa: m.Glosa, detalle: m.Detalle }));
         const estado = ack.Estado === 'AS' ? ('recibido' as const) : ('rechazado' as const);
         await repo.updateEnvelope(tx, env.id, { estado, ackMotivos: motivos });
-        return { tipo: 'ACKSobre', idRespuesta: ackId, idSobre: env.id, estadoSobre: estado, motivos, cfes: [] };
+        return { tipo: 'ACKSobre', idRespuesta: ackId, enlace: ackLink(ackId), idSobre: env.id, estadoSobre: estado, motivos, cfes: [] };
       }
 
       async function applyCfe(tx: DbOrTx, ack: Extract<typeof read, { tipo: 'ACKCFE' }>['ack']): Promise<AckResult> {
@@ -113,7 +117,7 @@ export function createReceiverAnswers(deps: ReceiverExchangeDeps) {
           }
           cfes.push({ id: cfe.id, tipoCfe: cfe.tipoCfe, serie: cfe.serie, numero: cfe.numero, estadoReceptor: decision.state, cambio: decision.changed, motivos });
         }
-        return { tipo: 'ACKCFE', idRespuesta: ackId, idSobre: null, estadoSobre: null, motivos: [], cfes };
+        return { tipo: 'ACKCFE', idRespuesta: ackId, enlace: ackLink(ackId), idSobre: null, estadoSobre: null, motivos: [], cfes };
       }
     },
   };

@@ -9,6 +9,7 @@
 import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
 import type { Paging } from '../../platform/http/paging.js';
 import { receiverErrors as E } from './receiver-exchange.errors.js';
+import { ackLink } from './receiver-exchange.answers.js';
 import * as repo from './receiver-exchange.repository.js';
 import type { ReceiverExchangeDeps } from './receiver-exchange.service.js';
 import type { ReceiverAckRow, ReceiverEnvelopeRow, ReceiverNoticeRow } from './receiver-exchange.tables.js';
@@ -19,7 +20,7 @@ export function ackView(a: ReceiverAckRow) {
   return {
     id: a.id, idEmpresa: a.companyId, tipo: a.tipo as 'ACKSobre' | 'ACKCFE', canal: a.canal, estado: a.estado, codigo: a.codigo, error: a.error,
     rutReceptor: a.rutReceptor, idRespuestaReceptor: a.idRespuesta, idSobre: a.envelopeId, idsCfe: a.cfeIds, idUsuario: a.userId,
-    fecha: a.createdAt.toISOString(), enlace: `/api/v1/cfeemitido/respuestaReceptor/${a.id}`,
+    fecha: a.createdAt.toISOString(), enlace: ackLink(a.id),
   };
 }
 

@@ -18,6 +18,7 @@ const motivo = z.object({ codigo: z.string(), glosa: z.string(), detalle: z.stri
 export const ackResult = z.object({
   tipo: z.enum(['ACKSobre', 'ACKCFE']),
   idRespuesta: z.number().int().describe('Id under which the uploaded answer was stored.'),
+  enlace: z.string().describe('GET path of the stored answer: /api/v1/cfeemitido/respuestaReceptor/{idRespuesta}.'),
   idSobre: z.number().int().nullable().describe('ACKSobre: the envelope (its Idemisor).'),
   estadoSobre: z.enum(['recibido', 'rechazado']).nullable().describe('ACKSobre: AS → recibido, BS → rechazado (S-codes in motivos).'),
   motivos: z.array(motivo),

@@ -125,6 +125,7 @@ describe('only the receiver\'s word counts (point 1)', () => {
     assert.equal(forged.status, 422, JSON.stringify(forged.body));
     assert.equal(forged.body.code, 'RESPUESTA_RECEPTOR_NO_ES_RECEPTOR');
     assert.match(forged.body.error, new RegExp(`RUT ${cRut}.*RUT ${bRut}`));
+    assert.equal(forged.body.enlace, `/api/v1/cfeemitido/respuestaReceptor/${forged.body.idRespuesta}`);
     const sobre = await upload(ackSobreBy(bKeys, bRut, toC.envelopeId, 'BS'));
     assert.equal(sobre.status, 422, JSON.stringify(sobre.body));
     assert.equal(sobre.body.code, 'RESPUESTA_RECEPTOR_NO_ES_RECEPTOR');
