@@ -130,6 +130,22 @@ describe('errors', () => {
     assert.match((await none.syncState())?.lastError ?? '', /certificado/);
   });
 
+  test('a fresh install without any certificate retries the first sync in minutes, not at the next :17', async () => {
+    const fresh = await createTestApp();
+    try {
+      const jobs = async () => (await fresh.db.execute(sql`select j.run_at from graphile_worker._private_jobs j join graphile_worker._private_tasks k on k.id = j.task_id where k.identifier = 'issuerRegistry_sync'`)).rows as Array<{ run_at: Date }>;
+      const handler = fresh.modules.jobs.find((j) => j.job.name === 'issuerRegistry_sync')!;
+      await handler.handle({}, { logger: fresh.app.log as never, attempt: 1, maxAttempts: 5 });
+      const [next] = await jobs();
+      assert.ok(next, 'queued again');
+      const inMs = new Date(next.run_at).getTime() - Date.now();
+      assert.ok(inMs > 60_000 && inMs <= 5 * 60_000, `retry in ${inMs} ms`);
+      assert.match((await fresh.modules.services.issuerRegistry.syncState())?.lastError ?? '', /certificado/);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   test('DGI down: the job fails (to be retried) and the previous copy stays', async () => {
     const before = (await entries()).length;
     sim.control.setDown('503');

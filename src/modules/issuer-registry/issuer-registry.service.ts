@@ -82,10 +82,11 @@ export function createIssuerRegistryService(deps: IssuerRegistryDeps) {
     /**
      * At process start (main.ts, worker.ts): a service that never synced queues the sync now rather
      * than at the next :17 (issue 42 point 7), so a fresh install knows DGI's registry within minutes.
+     * `delayMs`: the job's own retry while no company can sign the query yet (issuer-registry.jobs.ts).
      */
-    async queueInitialSync(): Promise<boolean> {
+    async queueInitialSync(delayMs = 0): Promise<boolean> {
       if ((await repo.syncState(db))?.lastSuccessAt) return false;
-      await enqueueJob(db, syncJob, {}, { jobKey: syncJob.name });
+      await enqueueJob(db, syncJob, {}, { jobKey: syncJob.name, ...(delayMs ? { runAt: new Date(now() + delayMs) } : {}) });
       return true;
     },
 
