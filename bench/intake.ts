@@ -57,7 +57,7 @@ export async function runIntakeBench(options: { envelopes?: number; workers?: nu
     const service = createReceivedCfeService({
       // The real outbox: each CFE's CfeRecibido.Registrado is written in the envelope's transaction, as in the service.
       db: database.db, mailer: undefined as unknown as Mailer, events: createEventsService({ db: database.db }),
-      rutOf: async () => RECEIVER, settingsOf: async () => ({}), signingContext: async () => undefined, defaultResponseDays: 30, verifyWorkers: workers,
+      rutOf: async () => RECEIVER, settingsOf: async () => ({}), signingContext: async () => undefined, defaultResponseDays: 30, verifyWorkers: workers, companyTransport: async () => undefined,
     });
     // Warm-up: one envelope of another issuer number range, not counted.
     const warm = Buffer.from(docs[0].toString('utf8').replace(/<DGICFE:Idemisor>1</, '<DGICFE:Idemisor>999999<'));

@@ -90,6 +90,7 @@ const envSchema = z.object({
   // Received CFEs (issue 30): an XML attachment above this is recorded and not processed; mails read per mailbox per poll.
   RECEIVED_MAX_ATTACHMENT_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(10 * 1024 * 1024),
   RECEIVED_POLL_BATCH: z.coerce.number().int().min(1).max(1000).default(100),
+  RECEIVED_MAILBOX_IDLE: bool.optional().transform((v) => v ?? true),
   RECEIVED_RESPONSE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** Worker threads that verify the CFEs of received envelopes; 0 = on the event loop. Default: cores − 1, at least 1. */
   RECEIVED_VERIFY_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
@@ -183,7 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     receiverExchange: { maxAgeDays: e.RECEIVER_EXCHANGE_MAX_AGE_DAYS },
     issuerRegistry: { syncHour: e.ISSUER_REGISTRY_SYNC_HOUR, compressed: e.ISSUER_REGISTRY_COMPRESSED },
     taxBenefit: { decree206LastYear: e.TAX_BENEFIT_206_LAST_YEAR },
-    receivedCfe: { maxAttachmentBytes: e.RECEIVED_MAX_ATTACHMENT_BYTES, pollBatch: e.RECEIVED_POLL_BATCH, responseDays: e.RECEIVED_RESPONSE_DAYS, verifyWorkers: e.RECEIVED_VERIFY_WORKERS ?? Math.max(1, os.availableParallelism() - 1) },
+    receivedCfe: { maxAttachmentBytes: e.RECEIVED_MAX_ATTACHMENT_BYTES, pollBatch: e.RECEIVED_POLL_BATCH, idle: e.RECEIVED_MAILBOX_IDLE, responseDays: e.RECEIVED_RESPONSE_DAYS, verifyWorkers: e.RECEIVED_VERIFY_WORKERS ?? Math.max(1, os.availableParallelism() - 1) },
     usage: { dedupDays: e.USAGE_DEDUP_DAYS, rawRetentionDays: e.USAGE_RAW_RETENTION_DAYS, defaultGraceHours: e.USAGE_GRACE_HOURS },
     emission: { uiValue: e.UI_VALUE, sealWorkers: e.EMISSION_SEAL_WORKERS ?? Math.max(1, os.availableParallelism() - 1) },
     metrics: { token: e.METRICS_TOKEN },

@@ -25,6 +25,9 @@ async function main() {
     runner = await startJobRunner({ pool: runtime.database.pool, jobs: modules.jobs, cron: modules.cron, concurrency: config.worker.concurrency, logger });
     await modules.services.webhookEngine.start();
     await modules.services.dgiSubmissionWaker.start();
+    // A fresh install syncs DGI's registry of electronic issuers now, not at the next :17 (issue 42 point 7).
+    await modules.services.receivedCfeMailboxWatcher.start();
+    if (await modules.services.issuerRegistry.queueInitialSync()) logger.info('registry of electronic issuers never synced: sync queued at startup');
   }
 
   const address = await app.listen({ port: config.http.port, host: config.http.host });
@@ -44,6 +47,7 @@ async function main() {
       await app.close();
       await runner?.stop();
       if (config.worker.inProcess) await modules.services.webhookEngine.stop();
+      await modules.services.receivedCfeMailboxWatcher.stop();
       await modules.services.dgiSubmissionWaker.stop();
       await runtime.close();
       logger.info('shutdown complete');

@@ -14,11 +14,15 @@ async function main() {
   const runner = await startJobRunner({ pool: runtime.database.pool, jobs: modules.jobs, cron: modules.cron, concurrency: config.worker.concurrency, logger });
   await modules.services.webhookEngine.start();
   await modules.services.dgiSubmissionWaker.start();
+  // A fresh install syncs DGI's registry of electronic issuers now, not at the next :17 (issue 42 point 7).
+  await modules.services.receivedCfeMailboxWatcher.start();
+  if (await modules.services.issuerRegistry.queueInitialSync()) logger.info('registry of electronic issuers never synced: sync queued at startup');
   console.log('Worker running.');
   const shutdown = async () => {
     await runner.stop();
     await modules.services.webhookEngine.stop();
     await modules.services.dgiSubmissionWaker.stop();
+    await modules.services.receivedCfeMailboxWatcher.stop();
     await runtime.close();
     process.exit(0);
   };

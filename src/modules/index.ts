@@ -164,13 +164,18 @@ export function createModules(deps: ModuleDeps) {
     db, config, mailer, companies, certificates, customers, events,
     cfes: { byIds: issuedCfeHandoff.exchangeCfesByIds, claimUnsent: issuedCfeHandoff.claimUnsentToReceivers, lockOne: issuedCfeHandoff.lockExchangeCfe, rejectedSent: issuedCfeHandoff.rejectedSentToReceivers, claimRejected: issuedCfeHandoff.claimRejected },
     setReceptorState: issuedCfeStates.applyReceptorStateChange,
+    noteReceptor: issuedCfeStates.recordReceptorNote,
+    registrySynced: async () => (await issuerRegistry.service.syncState())?.lastSuccessAt ?? null,
+    // Exchange mail leaves through the company's SMTP server and sender when it has one (issue 42 point 2).
+    companyTransport: outboundMail.transportOf,
     // Answers to the company's envelopes come back to its inbound mailbox, when it has one (received-cfe).
     replyToOf: (companyId) => receivedCfe.addressOf(companyId),
   });
   // Received CFEs (issue 30): intake from mailboxes and uploads, verification, answers to the issuer, decisions.
   const receivedCfe = createReceivedCfeModule({
-    db, config, mailer, companies, certificates, events, issuerTrust: certificateTrust,
+    db, config, mailer, companies, certificates, events, issuerTrust: certificateTrust, logger,
     secrets: secretBox,
+    companyTransport: outboundMail.transportOf,
     assertExportConfigAccess: issuedCfeReports.assertExportConfigAccess,
     dgiEndpoints: {
       consultas: consultasEndpoint,
@@ -179,10 +184,11 @@ export function createModules(deps: ModuleDeps) {
     },
     applyReceiverAnswer: async (companyId, xml) => {
       try {
-        const r = await receiverExchange.service.applyAck(SYSTEM_ACTOR, { idEmpresa: companyId, xml });
-        return r.tipo === 'ACKSobre' ? `ACKSobre del sobre ${r.idSobre}: ${r.estadoSobre}.` : `ACKCFE aplicado a ${r.cfes.length} CFE emitidos.`;
+        const r = await receiverExchange.service.applyAck(SYSTEM_ACTOR, { idEmpresa: companyId, xml }, 'correo');
+        return { aplicada: true, detalle: r.tipo === 'ACKSobre' ? `ACKSobre ${r.idRespuesta} del sobre ${r.idSobre}: ${r.estadoSobre}.` : `ACKCFE ${r.idRespuesta} aplicado a ${r.cfes.length} CFE emitidos.` };
       } catch (err) {
-        return `respuesta no aplicada: ${(err as Error).message}`;
+        const code = (err as { code?: string }).code;
+        return { aplicada: false, detalle: `respuesta no aplicada${code ? ` (${code})` : ''}: ${(err as Error).message}` };
       }
     },
   });
@@ -194,6 +200,10 @@ export function createModules(deps: ModuleDeps) {
     db, events, settings: config.taxBenefit,
     companyFacts: companies.taxFactsOf,
     registryEntry: (ruc, askAs) => issuerRegistry.service.entry(ruc, askAs),
+    registryStatus: async () => {
+      const s = await issuerRegistry.service.syncState();
+      return { sincronizado: s?.lastSuccessAt ?? null, ultimoError: s?.lastError ?? null };
+    },
     rate: async (currency, date) => issuedCfe.lookups.getRate(currency, date),
   });
   // The one scheduling clock every scheduler reads; the sandbox moves it (sandbox-clock, issue 40 point 5).
@@ -282,7 +292,7 @@ export function createModules(deps: ModuleDeps) {
   jobs.push(...operatorCheckHandlers(deps.database.db));
   const cron: string[] = [...receivedCfe.cron, ...recurring.cron, ...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron, ...issuerRegistry.cron, ...usage.cron, ...contractBilling.cron, ...operatorChecksCrontab];
 
-  return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, priceBooks, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, issuerRegistry: issuerRegistry.service, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker, usage: usage.service, usageIngestion: usage.ingestion, usageQuery: usage.query, recurring: recurring.service, recurringScheduler: recurring.scheduler, contractBilling: contractBilling.service, contractPeriods: contractBilling.close, contractRulesQueue: contractBilling.queue, contractRecovery: contractBilling.recovery, clock }, routes, jobs, cron,
+  return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, priceBooks, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, receivedCfeMailboxWatcher: receivedCfe.watcher, issuerRegistry: issuerRegistry.service, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker, usage: usage.service, usageIngestion: usage.ingestion, usageQuery: usage.query, recurring: recurring.service, recurringScheduler: recurring.scheduler, contractBilling: contractBilling.service, contractPeriods: contractBilling.close, contractRulesQueue: contractBilling.queue, contractRecovery: contractBilling.recovery, clock }, routes, jobs, cron,
     /** How each kind of company-owned id in a request is resolved (issue 28 point 5). */
     companyRefs: companyRefResolvers({ customers, products, companies, cae, certificates, issuedCfe: issuedCfe.service, salesOrders, priceBooks, recurring: recurring.service }),
     /** Releases what modules hold beyond the database (the CFE sealing worker threads). */

@@ -17,7 +17,7 @@ export function outboundMailRoutes(service: OutboundMailService): FastifyPluginA
       config: { minRole: 'administrador' },
       schema: {
         tags, summary: 'Company outbound mail settings (extra)',
-        description: `Not in the spec (issue 7 point 5). Caller: operator or \`administrador\` of \`idEmpresa\`. ${fields}\`configurado: false\` = CFE e-mails use the service transport. The password is never returned. 404 EMPRESA_NO_ENCONTRADA for another company.`,
+        description: `Not in the spec (issue 7 point 5). Caller: operator or \`administrador\` of \`idEmpresa\`. ${fields}\`configurado: false\` = CFE e-mails and exchange mail (envelopes to electronic receivers, annulment notices, our ACKSobre/ACKCFE as receiver) use the service transport; configured, all of them leave through this server with this sender (issue 42 point 2). The password is never returned. 404 EMPRESA_NO_ENCONTRADA for another company.`,
         querystring: s.outboundMailQuery, response: { 200: s.outboundMailView, ...errorResponses },
       },
     }, async (req) => service.get(requireActor(req), req.query.idEmpresa));

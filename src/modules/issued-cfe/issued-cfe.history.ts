@@ -99,6 +99,25 @@ export async function applyReceptorStateChange(
   });
 }
 
+/**
+ * A receiver-side history entry that changes no state (issue 42 point 2): what happened to the
+ * mail that carried the CFE (sent, written to the outbox, failed and why). estado = estadoAnterior.
+ */
+export async function recordReceptorNote(
+  tx: DbOrTx,
+  cfeIds: number[],
+  h: { mensaje: string; referencia: string; codigo?: string | null },
+): Promise<void> {
+  if (cfeIds.length === 0) return;
+  const rows = await tx.select({ id: issuedCfes.id, companyId: issuedCfes.companyId, estadoReceptor: issuedCfes.estadoReceptor }).from(issuedCfes).where(inArray(issuedCfes.id, cfeIds));
+  if (rows.length === 0) return;
+  const at = new Date();
+  await tx.insert(issuedCfeStateHistory).values(rows.map((r) => ({
+    issuedCfeId: r.id, companyId: r.companyId, lado: 'receptor', estadoAnterior: r.estadoReceptor, estado: r.estadoReceptor ?? 'sin_envio',
+    codigo: h.codigo ?? null, motivos: null, mensaje: h.mensaje, referencia: h.referencia, userId: null, at,
+  })));
+}
+
 /** The history of one CFE, oldest first, with the implicit `firmado` entry at signing time. */
 export async function listStateHistory(db: DbOrTx, issuedCfeId: number) {
   const [cfe] = await db.select({ firmadoEn: issuedCfes.firmadoEn }).from(issuedCfes).where(eq(issuedCfes.id, issuedCfeId));

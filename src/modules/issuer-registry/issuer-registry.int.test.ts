@@ -40,6 +40,12 @@ after(async () => t?.close());
 describe('happy path: sync', () => {
   test('the scheduled job downloads the whole registry first (compressed variant), then only changes', async () => {
     assert.ok(t.modules.cron.some((c) => c.includes('issuerRegistry_sync')), 'crontab entry');
+    // Never synced: startup queues the sync at once (issue 42 point 7), not at the next :17.
+    const queued = async () => ((await t.db.execute(sql`select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks k on k.id = j.task_id where k.identifier = 'issuerRegistry_sync'`)).rows[0] as { n: number }).n;
+    assert.equal(await t.modules.services.issuerRegistry.queueInitialSync(), true);
+    assert.equal(await queued(), 1);
+    assert.equal(await t.modules.services.issuerRegistry.queueInitialSync(), true);
+    assert.equal(await queued(), 1, 'one job, by its key');
     await runJob();
     const first = registryCalls();
     assert.equal(first.length, 1);
@@ -52,6 +58,7 @@ describe('happy path: sync', () => {
     assert.equal(rows.find((r) => r.ruc === company.rut)?.fecha_inicio, today, 'the company the simulator issued CAEs to is an issuer since then');
     assert.equal(rows.find((r) => r.ruc === RECEIVER)?.mail, REGISTRY_MAIL);
 
+    assert.equal(await t.modules.services.issuerRegistry.queueInitialSync(), false, 'synced once: startup queues nothing');
     // Due again only at the configured hour or after a day: the next hourly run is a no-op.
     await runJob();
     assert.equal(registryCalls().length, 1);
@@ -121,6 +128,22 @@ describe('errors', () => {
     assert.deepEqual(await none.sync(), { status: 'sin_certificado' });
     assert.equal(registryCalls().length, calls);
     assert.match((await none.syncState())?.lastError ?? '', /certificado/);
+  });
+
+  test('a fresh install without any certificate retries the first sync in minutes, not at the next :17', async () => {
+    const fresh = await createTestApp();
+    try {
+      const jobs = async () => (await fresh.db.execute(sql`select j.run_at from graphile_worker._private_jobs j join graphile_worker._private_tasks k on k.id = j.task_id where k.identifier = 'issuerRegistry_sync'`)).rows as Array<{ run_at: Date }>;
+      const handler = fresh.modules.jobs.find((j) => j.job.name === 'issuerRegistry_sync')!;
+      await handler.handle({}, { logger: fresh.app.log as never, attempt: 1, maxAttempts: 5 });
+      const [next] = await jobs();
+      assert.ok(next, 'queued again');
+      const inMs = new Date(next.run_at).getTime() - Date.now();
+      assert.ok(inMs > 60_000 && inMs <= 5 * 60_000, `retry in ${inMs} ms`);
+      assert.match((await fresh.modules.services.issuerRegistry.syncState())?.lastError ?? '', /certificado/);
+    } finally {
+      await fresh.close();
+    }
   });
 
   test('DGI down: the job fails (to be retried) and the previous copy stays', async () => {

@@ -11,7 +11,9 @@ import { uyToday } from '../../lib/dates.js';
 import type { Db, DbOrTx } from '../../platform/db/client.js';
 import type { Logger } from '../../platform/logger.js';
 import type { IssuerRegistryClient } from '../dgi/registry.soap-client.js';
+import { enqueueJob } from '../../platform/jobs/queue.js';
 import * as repo from './issuer-registry.repository.js';
+import { syncJob } from './issuer-registry.jobs.js';
 
 /** Filter of a full download: before the first CFE (2011). */
 export const FULL_DOWNLOAD_SINCE = '2000-01-01T00:00:00';
@@ -76,6 +78,17 @@ export function createIssuerRegistryService(deps: IssuerRegistryDeps) {
     },
 
     syncState: () => repo.syncState(db),
+
+    /**
+     * At process start (main.ts, worker.ts): a service that never synced queues the sync now rather
+     * than at the next :17 (issue 42 point 7), so a fresh install knows DGI's registry within minutes.
+     * `delayMs`: the job's own retry while no company can sign the query yet (issuer-registry.jobs.ts).
+     */
+    async queueInitialSync(delayMs = 0): Promise<boolean> {
+      if ((await repo.syncState(db))?.lastSuccessAt) return false;
+      await enqueueJob(db, syncJob, {}, { jobKey: syncJob.name, ...(delayMs ? { runAt: new Date(now() + delayMs) } : {}) });
+      return true;
+    },
 
     /** At `hourUy` (Uruguay time) every day, and whenever the last success is older than a day. */
     async syncDue(hourUy: number): Promise<boolean> {

@@ -65,6 +65,9 @@ describe('happy path: conciliar and exportarConciliacion', () => {
     const by = (c: string) => r.body.items.find((i: { categoria: string }) => i.categoria === c);
     assert.deepEqual([by('faltante_en_buzon').rutEmisor, by('faltante_en_buzon').numero, by('faltante_en_buzon').idCfeRecibido], [p.a.rut, got.neverMailed.numero, null]);
     assert.equal(by('no_registrado_en_dgi').idCfeRecibido, got.notAtDgi.receivedId);
+    // A row missing here carries DGI's date (issue 42 point 6); one DGI lacks has none from DGI.
+    assert.match(by('faltante_en_buzon').fechaDgi, /^\d{4}-\d{2}-\d{2}T/);
+    assert.equal(by('no_registrado_en_dgi').fechaDgi, null);
     assert.deepEqual(by('diferencia_monto').diferencias, [{ campo: 'montoTotal', local: '150.00', dgi: '122.00' }]);
     assert.deepEqual([by('diferencia_estado').idCfeRecibido, by('diferencia_estado').estadoDgi], [got.rejectedAtDgi.receivedId, 'BE']);
     const again = await t.call(admin, 'GET', `/api/v1/cferecibido/conciliacion/${id}`);

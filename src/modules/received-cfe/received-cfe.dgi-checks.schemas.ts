@@ -37,7 +37,9 @@ const item = z.object({
   categoria: z.enum(['faltante_en_buzon', 'no_registrado_en_dgi', 'diferencia_estado', 'diferencia_monto']),
   rutEmisor: z.string(), tipoCfe: z.number().int(), serie: z.string(), numero: z.number().int(),
   idCfeRecibido: z.number().int().nullable(), estadoLocal: z.string().nullable(), estadoDgi: z.string().nullable(),
-  fechaEmision: z.string().nullable(), moneda: z.string().nullable(), montoLocal: z.string().nullable(), montoDgi: z.string().nullable(),
+  fechaEmision: z.string().nullable().describe('FchEmis of the CFE as received here; null when it never reached the company (faltante_en_buzon: see fechaDgi).'),
+  fechaDgi: z.string().nullable().describe('DGI\'s FechaHora for the CFE (when DGI received it), as DGI reports it; null for CFEs DGI does not have (no_registrado_en_dgi).'),
+  moneda: z.string().nullable(), montoLocal: z.string().nullable(), montoDgi: z.string().nullable(),
   diferencias: z.array(z.object({ campo: z.string(), local: z.string().nullable(), dgi: z.string().nullable() })),
 });
 

@@ -220,6 +220,47 @@ describe('happy path', () => {
   });
 });
 
+describe('every answer can be obtained (issue 42 point 3)', () => {
+  test('a refused upload (BS S02) returns its ACKSobre id and link; a repeat with emailRespuesta mails it, once', async () => {
+    const cfe = await issueToB('Fideos');
+    const envelope = await envelopeFromA([cfe.id]);
+    // A's envelope is addressed to B: uploaded by A itself it is S02 (RutReceptor is not the company).
+    const r = await importar(envelope, admin, a.id);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.sobre.estado, 'BS');
+    assert.equal(r.body.sobre.motivos[0].codigo, 'S02');
+    assert.equal(r.body.respuestas.length, 1);
+    const [ans] = r.body.respuestas;
+    assert.deepEqual({ tipo: ans.tipo, estado: ans.estado, email: ans.email, enlace: ans.enlace }, { tipo: 'ACKSobre', estado: 'sin_destino', email: null, enlace: `/api/v1/cferecibido/respuesta/${ans.id}` });
+    const xml = await answerXml(ans.id);
+    assert.match(xml, /<Estado>BS<\/Estado>/);
+    assert.equal(validateXml('ACKSobre', xml).ok, true);
+
+    const again = await importar(envelope, admin, a.id, { emailRespuesta: 'cfe@emisor.uy' });
+    assert.equal(again.body.sobre.repetido, true);
+    assert.deepEqual(again.body.respuestas.map((x: { id: number; estado: string; email: string }) => [x.id, x.estado, x.email]), [[ans.id, 'pendiente', 'cfe@emisor.uy']]);
+    const job = t.modules.jobs.find((j) => j.job.name === 'receivedCfe.answerMail')!;
+    await job.handle({ id: ans.id }, { logger: t.app.log as never, attempt: 1, maxAttempts: 10 });
+    const sent = (await t.db.execute(sql`select estado, transporte, email from received_answers where id = ${ans.id}`)).rows[0];
+    // No SMTP anywhere in this test app: written to the outbox, and the answer says so.
+    assert.deepEqual(sent, { estado: 'enviado', transporte: 'outbox', email: 'cfe@emisor.uy' });
+    const queued = async () => ((await t.db.execute(sql`select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks k on k.id = j.task_id where k.identifier = 'receivedCfe.answerMail' and j.payload->>'id' = ${String(ans.id)}`)).rows[0] as { n: number }).n;
+    const before = await queued();
+    const third = await importar(envelope, admin, a.id, { emailRespuesta: 'cfe@emisor.uy' });
+    assert.equal(third.body.respuestas[0].estado, 'enviado');
+    assert.equal(await queued(), before, 'already sent there: not mailed again');
+    // With correoSaliente the answers leave through the company's server (here unreachable: retried, and the row says so).
+    const put = await t.call(admin, 'PUT', '/api/v1/empresa/correoSaliente', { idEmpresa: a.id, smtpHost: '127.0.0.1', smtpPuerto: 1, remitente: 'acuses@empresa-a.uy' });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    assert.equal((await importar(envelope, admin, a.id, { emailRespuesta: 'otro@emisor.uy' })).body.respuestas[0].estado, 'pendiente');
+    await assert.rejects(job.handle({ id: ans.id }, { logger: t.app.log as never, attempt: 1, maxAttempts: 10 }));
+    const failed = (await t.db.execute(sql`select estado, transporte, ultimo_error from received_answers where id = ${ans.id}`)).rows[0] as { estado: string; transporte: string; ultimo_error: string };
+    assert.deepEqual([failed.estado, failed.transporte], ['pendiente', 'empresa']);
+    assert.match(failed.ultimo_error, /ECONNREFUSED|connect/i);
+    await t.call(admin, 'PUT', '/api/v1/empresa/correoSaliente', { idEmpresa: a.id, smtpHost: null });
+  });
+});
+
 describe('errors', () => {
   test('bad envelopes are answered BS with their S-code and stored; bad CFEs are BE; nothing is a 500', async () => {
     const cfe = await issueToB('Azúcar');

@@ -72,6 +72,21 @@ export async function storeAnswer(
   return id;
 }
 
+/**
+ * The same bytes again, now naming an address (issue 42 point 3): our stored answers go there
+ * unless they already went (or are queued) to it, and later decisions' ACKCFE follow when the
+ * envelope had no address. Unsigned ones (no certificate) are not mailed.
+ */
+async function remailAnswers(tx: DbOrTx, ports: Pick<IntakePorts, 'queueAnswerMail'>, env: ReceivedEnvelopeRow, email: string): Promise<void> {
+  if (!env.emailRespuesta) await repo.setEnvelopeEmail(tx, env.id, email);
+  for (const a of await repo.answersOfEnvelope(tx, env.id)) {
+    if (a.estado === 'sin_certificado') continue;
+    if ((a.estado === 'enviado' || a.estado === 'pendiente') && a.email?.toLowerCase() === email.toLowerCase()) continue;
+    await repo.updateAnswer(tx, a.id, { email, estado: 'pendiente', intentos: 0, ultimoError: null });
+    await ports.queueAnswerMail(tx, a.id);
+  }
+}
+
 export function cfeAnswerOf(row: ReceivedCfeRow, estado: 'AE' | 'BE', motivos: Motive[]): CfeAnswer {
   return { nroOrdinal: row.nroOrdinal ?? 1, tipoCfe: row.tipoCfe, serie: row.serie, nroCfe: row.numero, fechaCfe: row.fechaEmision, tmstCfe: row.tmstFirma, estado, motivos };
 }
@@ -104,6 +119,7 @@ export async function intake(tx: DbOrTx, ports: IntakePorts, companyId: number, 
   let last = await repo.lockCounter(tx, companyId);
   const existing = await repo.envelopeBySha(tx, companyId, sha256);
   if (existing) {
+    if (source.emailRespuesta) await remailAnswers(tx, ports, existing, source.emailRespuesta);
     const rows = await repo.cfesOfEnvelope(tx, existing.id);
     return { sobre: { id: existing.id, estado: existing.estado, motivos: existing.motivos, repetido: true, sinSobre: existing.sinSobre }, cfes: rows.map((r) => receivedCfeView(r, existing)) };
   }

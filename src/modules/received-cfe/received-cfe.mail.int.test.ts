@@ -123,7 +123,7 @@ describe('errors', () => {
     const before = (await t.db.execute(sql`select count(*)::int as n from received_envelopes where company_id = ${b.id}`)).rows[0] as { n: number };
     assert.equal(await mailbox().poll(b.id), 5);
     const rows = (await t.db.execute(sql`select clase, detalle from inbound_mails where company_id = ${b.id} order by uid desc limit 5`)).rows.reverse() as Array<{ clase: string; detalle: string }>;
-    assert.deepEqual(rows.map((x) => x.clase), ['sin_adjunto', 'sobre', 'sobre', 'error', 'otro']);
+    assert.deepEqual(rows.map((x) => x.clase), ['sin_adjunto', 'sobre', 'sobre', 'demasiado_grande', 'otro']);
     assert.match(rows[3].detalle, /máximo/);
     const envs = (await t.db.execute(sql`select estado, motivos from received_envelopes where company_id = ${b.id} order by id`)).rows.slice(before.n) as Array<{ estado: string; motivos: Array<{ codigo: string }> }>;
     assert.deepEqual(envs.map((e) => `${e.estado} ${e.motivos[0].codigo}`), ['BS S01', 'BS S01']);

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { inboundMailboxes, inboundMails, type InboundMailboxRow } from './received-cfe.tables.js';
 
@@ -48,4 +48,12 @@ export async function recordMail(
   await tx.update(inboundMails)
     .set({ messageId: m.messageId, remitente: m.remitente, asunto: m.asunto, clase: m.clase, detalle: m.detalle, envelopeIds: m.envelopeIds })
     .where(sql`${inboundMails.companyId} = ${companyId} and ${inboundMails.uidValidity} = ${uidValidity} and ${inboundMails.uid} = ${uid}`);
+}
+
+/** The mailbox log (issue 42 point 5): every mail read, newest first, with the total. */
+export async function listMails(db: DbOrTx, companyId: number, clase: string | undefined, page: { start: number; length: number }) {
+  const where = and(eq(inboundMails.companyId, companyId), clase ? eq(inboundMails.clase, clase) : undefined);
+  const rows = await db.select().from(inboundMails).where(where).orderBy(desc(inboundMails.leidoEn), desc(inboundMails.uid)).limit(page.length).offset(page.start);
+  const [{ n }] = await db.select({ n: count() }).from(inboundMails).where(where);
+  return { rows, total: Number(n) };
 }

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { PG_INT_MAX } from '../../lib/pg-int.js';
 import { errorBody, errorResponses } from '../../platform/http/error-body.js';
 import { requireActor } from '../../platform/http/tenancy.js';
+import { pagedResponse, pagingQuery } from '../../platform/http/paging.js';
 import type { MailboxService } from './received-cfe.mailbox.js';
 
 const tags = ['Empresa'];
@@ -29,13 +30,36 @@ const putBody = z.union([
   }),
 ]);
 
+const CLASES = ['pendiente', 'sobre', 'respuesta', 'respuesta_rechazada', 'anulacion', 'sin_adjunto', 'otro', 'demasiado_grande', 'error'] as const;
+const mailRow = z.object({
+  uidValidity: z.number().int(), uid: z.number().int().describe('IMAP UID under uidValidity: the mail in the folder.'),
+  messageId: z.string().nullable(), remitente: z.string().nullable().describe('Reply-To, else From.'), asunto: z.string().nullable(),
+  clase: z.string().describe('sobre: envelope registered (idsSobre; refused ones too, answered BS); respuesta: a receiver\'s ACKSobre/ACKCFE to our CFEs, applied; respuesta_rechazada: such an answer refused (not from the CFE\'s receiver, unknown CFE, bad signature…: nothing changed, see detalle and GET /api/v1/cfeemitido/respuestasReceptor); anulacion: an issuer\'s CFEs_Anulados_x_RechazoDGI; sin_adjunto; otro: no exchange XML; demasiado_grande: XML over RECEIVED_MAX_ATTACHMENT_BYTES, not processed; error: processing failed (detalle says why; the mail stays in the folder); pendiente: being read.'),
+  detalle: z.string().nullable().describe('What happened to each attachment, in words.'),
+  idsSobre: z.array(z.number().int()).describe('Received envelopes registered from this mail.'),
+  fechaLectura: z.string(),
+});
+
 export function mailboxRoutes(service: MailboxService): FastifyPluginAsyncZod {
   return async (app) => {
+    app.get('/api/v1/empresa/correoEntrante/correos', {
+      config: { minRole: 'lectura' },
+      schema: {
+        tags, summary: 'Mails read from the company inbound mailbox, with their outcome',
+        description: 'Not in the spec (issue 42 point 5). Every mail the service read from the company\'s mailbox (IMAP IDLE as soon as the server announces it, plus the every-minute poll), newest first, with what came of it, so a skipped mail is never invisible. Filter `clase`; paging `start`, `length`. Role lectura of `idEmpresa`; another company\'s log is 404.',
+        querystring: pagingQuery.extend({ idEmpresa: z.coerce.number().int().positive().max(PG_INT_MAX), clase: z.enum(CLASES).optional() }),
+        response: { 200: pagedResponse(mailRow), ...errorResponses },
+      },
+    }, async (req) => {
+      const { start, length, ...q } = req.query;
+      return service.mailLog(requireActor(req), q, { start, length });
+    });
+
     app.get('/api/v1/empresa/correoEntrante', {
       config: { minRole: 'administrador' },
       schema: {
         tags, summary: 'Company inbound mailbox (IMAP) settings',
-        description: 'Not in the spec (issue 30 point 1). Caller: operator or `administrador` of `idEmpresa`. The password is never returned (`claveConfigurada`). `ultimoSondeoOk`, `ultimoError` and `ultimoUid` tell how polling goes (every minute, by UID under the folder\'s UIDVALIDITY).',
+        description: 'Not in the spec (issue 30 point 1). Caller: operator or `administrador` of `idEmpresa`. The password is never returned (`claveConfigurada`). `ultimoSondeoOk`, `ultimoError` and `ultimoUid` tell how reading goes (an IMAP IDLE connection reads new mail as soon as the server announces it, RECEIVED_MAILBOX_IDLE; the every-minute poll is the fallback; by UID under the folder\'s UIDVALIDITY). Every mail read and its outcome: GET /api/v1/empresa/correoEntrante/correos.',
         querystring: z.object({ idEmpresa: z.coerce.number().int().positive().max(PG_INT_MAX) }), response: { 200: mailboxView, ...errorResponses },
       },
     }, async (req) => service.get(requireActor(req), req.query.idEmpresa));

@@ -28,8 +28,8 @@ export interface SecretBox {
 export interface MailboxPorts {
   intakeIn(tx: DbOrTx, companyId: number, bytes: Buffer, source: IntakeSource): Promise<{ sobre: { id: number } | null }>;
   annulIn(tx: DbOrTx, companyId: number, xml: string): Promise<string>;
-  /** A receiver's ACKSobre / ACKCFE for one of our issued CFEs (receiver-exchange); returns what happened. */
-  applyReceiverAnswer(companyId: number, xml: string): Promise<string>;
+  /** A receiver's ACKSobre / ACKCFE for one of our issued CFEs (receiver-exchange): applied or refused, and what happened. */
+  applyReceiverAnswer(companyId: number, xml: string): Promise<{ aplicada: boolean; detalle: string }>;
 }
 
 export interface MailboxInput {
@@ -86,7 +86,7 @@ export function createMailboxService(deps: { db: Db; secrets: SecretBox; ports: 
       const name = a.filename ?? 'adjunto.xml';
       if (a.size > deps.maxAttachmentBytes) {
         notes.push(`${name}: ${a.size} bytes, más que el máximo de ${deps.maxAttachmentBytes}; no se procesa.`);
-        clase = clase === 'otro' ? 'error' : clase;
+        clase = clase === 'otro' ? 'demasiado_grande' : clase;
         continue;
       }
       const root = ROOT.exec(decodeXmlBytes(a.content).slice(0, 2000))?.[1];
@@ -95,8 +95,10 @@ export function createMailboxService(deps: { db: Db; secrets: SecretBox; ports: 
         if (r.sobre) envelopeIds.push(r.sobre.id);
         clase = 'sobre';
       } else if (root === 'ACKSobre' || root === 'ACKCFE') {
-        notes.push(`${name}: ${await ports.applyReceiverAnswer(companyId, decodeXmlBytes(a.content))}`);
-        if (clase !== 'sobre') clase = 'respuesta';
+        const answer = await ports.applyReceiverAnswer(companyId, decodeXmlBytes(a.content));
+        notes.push(`${name}: ${answer.detalle}`);
+        // One refused answer marks the mail: a forged or misaddressed answer must stand out in the log.
+        if (clase !== 'sobre' && clase !== 'respuesta_rechazada') clase = answer.aplicada ? 'respuesta' : 'respuesta_rechazada';
       } else if (root === 'CFEs_Anulados_x_RechazoDGI') {
         notes.push(`${name}: ${await ports.annulIn(tx, companyId, decodeXmlBytes(a.content))}`);
         if (clase === 'otro') clase = 'anulacion';
@@ -184,6 +186,26 @@ export function createMailboxService(deps: { db: Db; secrets: SecretBox; ports: 
     },
 
     activeCompanies: () => repo.activeCompanies(db),
+
+    /** GET /api/v1/empresa/correoEntrante/correos: every mail read, with its outcome (role lectura). */
+    async mailLog(actor: Actor, q: { idEmpresa: number; clase?: string }, paging: { start: number; length: number }) {
+      assertCompanyRole(actor, q.idEmpresa, 'lectura');
+      const { rows, total } = await repo.listMails(db, q.idEmpresa, q.clase, paging);
+      return {
+        data: rows.map((m) => ({
+          uidValidity: m.uidValidity, uid: m.uid, messageId: m.messageId, remitente: m.remitente, asunto: m.asunto,
+          clase: m.clase, detalle: m.detalle, idsSobre: m.envelopeIds, fechaLectura: m.leidoEn.toISOString(),
+        })),
+        total, start: paging.start, length: paging.length,
+      };
+    },
+
+    /** For the IDLE watcher (received-cfe.idle.ts): an active mailbox's settings, and a key that changes when they do. */
+    async watchTarget(companyId: number): Promise<{ settings: MailboxSettings; key: string } | undefined> {
+      const row = await repo.find(db, companyId);
+      if (!row || !row.activo) return undefined;
+      return { settings: settingsOf(row), key: `${row.host}|${row.port}|${row.tls}|${row.usuario}|${row.carpeta}|${row.actualizadoEn.getTime()}` };
+    },
   };
 }
 

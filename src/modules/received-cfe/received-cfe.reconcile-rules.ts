@@ -64,7 +64,7 @@ export function reconcile(local: LocalReceived[], dgi: DatosCfeRecibido[]): { it
     categoria,
     rutEmisor: (l?.rutEmisor ?? d?.RUCEmisor)!, tipoCfe: (l?.tipoCfe ?? d?.TipoCFE)!, serie: (l?.serie ?? d?.Serie)!, numero: (l?.numero ?? d?.Nro)!,
     idCfeRecibido: l?.id ?? null, estadoLocal: l?.estado ?? null, estadoDgi: d?.Estado ?? null,
-    fechaEmision: l?.fechaEmision ?? null, moneda: l?.moneda ?? d?.Moneda ?? null,
+    fechaEmision: l?.fechaEmision ?? null, fechaDgi: d?.FechaHora ?? null, moneda: l?.moneda ?? d?.Moneda ?? null,
     montoLocal: l?.mntTotal ?? null, montoDgi: d?.MontoTotal ?? null, diferencias,
   });
   for (const d of dgi) {

@@ -31,6 +31,7 @@ export const RECONCILIATION_COLUMNS: XlsxColumn<ReconciliationItem>[] = [
   { header: 'Serie', type: 'text', width: 7, value: (i) => i.serie },
   { header: 'Número', type: 'integer', width: 10, value: (i) => i.numero },
   { header: 'Fecha comprobante', type: 'date', value: (i) => i.fechaEmision },
+  { header: 'Recibido por DGI', type: 'text', width: 25, value: (i) => i.fechaDgi ?? null },
   { header: 'Estado aquí', type: 'text', width: 16, value: (i) => i.estadoLocal },
   { header: 'Estado DGI', type: 'text', width: 12, value: (i) => i.estadoDgi },
   { header: 'Moneda', type: 'text', width: 8, value: (i) => i.moneda },
@@ -43,7 +44,7 @@ export const RECONCILIATION_COLUMNS: XlsxColumn<ReconciliationItem>[] = [
 export function reconciliationView(r: ReceivedReconciliationRow) {
   return {
     id: r.id, idEmpresa: r.companyId, desde: r.desde, hasta: r.hasta, rutEmisor: r.rutEmisor, consultasDgi: r.consultas,
-    cantidadDgi: r.cantidadDgi, cantidadLocal: r.cantidadLocal, conteos: r.conteos, items: r.items,
+    cantidadDgi: r.cantidadDgi, cantidadLocal: r.cantidadLocal, conteos: r.conteos, items: r.items.map((i) => ({ ...i, fechaDgi: i.fechaDgi ?? null })),
     idUsuario: r.creadoPor, creadoEn: r.creadoEn.toISOString(),
   };
 }

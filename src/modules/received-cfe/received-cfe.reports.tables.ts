@@ -57,7 +57,10 @@ export interface ReconciliationItem {
   idCfeRecibido: number | null;
   estadoLocal: string | null;
   estadoDgi: string | null;
+  /** The CFE's FchEmis as received here (null when it never reached us). */
   fechaEmision: string | null;
+  /** DGI's FechaHora (EFACCONSULTARCFERECIBIDOS): when DGI received the CFE; the date of a row missing here (issue 42 point 6). Absent in reconciliations stored before. */
+  fechaDgi?: string | null;
   moneda: string | null;
   montoLocal: string | null;
   montoDgi: string | null;

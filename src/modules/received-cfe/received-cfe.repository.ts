@@ -186,6 +186,10 @@ export async function answersOfEnvelope(db: DbOrTx, envelopeId: number): Promise
   return db.select().from(receivedAnswers).where(eq(receivedAnswers.envelopeId, envelopeId)).orderBy(asc(receivedAnswers.id));
 }
 
+export async function setEnvelopeEmail(tx: DbOrTx, id: number, email: string): Promise<void> {
+  await tx.update(receivedEnvelopes).set({ emailRespuesta: email }).where(eq(receivedEnvelopes.id, id));
+}
+
 export async function updateAnswer(db: DbOrTx, id: number, changes: Partial<typeof receivedAnswers.$inferInsert>): Promise<void> {
   await db.update(receivedAnswers).set(changes).where(eq(receivedAnswers.id, id));
 }

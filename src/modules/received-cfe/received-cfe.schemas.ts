@@ -56,15 +56,29 @@ export const receivedCfe = z.object({
   importadoStock: stockRecord,
 });
 
+/** One of our signed answers to the issuer, with where to download it (issue 42 point 3). */
+export const answerRef = z.object({
+  id: z.number().int().describe('Answer id (= its IDRespuesta).'),
+  tipo: z.enum(['ACKSobre', 'ACKCFE']),
+  archivo: z.string(),
+  estado: z.string().describe('pendiente (e-mail queued), enviado, error (attempts used up or refused by the server; see ultimoError), sin_destino (no address: download it), sin_certificado (unsigned: the company has no active certificate).'),
+  email: z.string().nullable(),
+  enviadoEn: z.string().nullable(),
+  transporte: z.string().nullable().describe('How the e-mail left: empresa (its correoSaliente), servicio (SMTP_URL) or outbox (no SMTP: only written to DATA_DIR/outbox).'),
+  ultimoError: z.string().nullable(),
+  enlace: z.string().describe('GET path of the signed XML: /api/v1/cferecibido/respuesta/{id}.'),
+});
+
 export const receivedCfeDetail = receivedCfe.extend({
   historial: z.array(z.object({ estado: z.string(), motivos: z.array(motive).nullable(), mensaje: z.string().nullable(), idUsuario: z.number().int().nullable(), fecha: z.string() })),
   consultaQr: qrCheck,
-  respuestas: z.array(z.object({ id: z.number().int(), tipo: z.enum(['ACKSobre', 'ACKCFE']), archivo: z.string(), estado: z.string(), email: z.string().nullable(), enviadoEn: z.string().nullable() })),
+  respuestas: z.array(answerRef),
 });
 
 export const importResult = z.object({
   sobre: z.object({ id: z.number().int(), estado: z.enum(['AS', 'BS']), motivos: z.array(motive), repetido: z.boolean().describe('true: these exact bytes were already received; nothing new was stored or answered.'), sinSobre: z.boolean().describe(SIN_SOBRE) }).nullable(),
   cfes: z.array(receivedCfe),
+  respuestas: z.array(answerRef).describe('Our signed answers for this envelope so far (the ACKSobre, and an ACKCFE BE for CFEs refused at intake), refused envelopes included; each downloadable at `enlace`. A lone CFE (sinSobre) has none until it is decided.'),
 });
 
 export const idParams = z.object({ id: z.coerce.number().int().positive().max(PG_INT_MAX) });

@@ -10,14 +10,14 @@ import type { Mailer } from '../../platform/mailer.js';
 import { enqueueJob } from '../../platform/jobs/queue.js';
 import type { EventsService } from '../events/events.service.js';
 import type { SigningContext } from '../emission/index.js';
-import { mailFileRecordingAttempt } from '../receiver-exchange/receiver-exchange.mail.js';
+import { mailFileRecordingAttempt, type CompanyTransport } from '../receiver-exchange/receiver-exchange.mail.js';
 import { decide, rejectionMotive, type Decision, type DecisionPorts, type ItemResult } from './received-cfe.decisions.js';
 import { applyAnnulment } from './received-cfe.annulments.js';
 import { receivedErrors as E } from './received-cfe.errors.js';
 import { intake, type IntakePorts, type IntakeSource } from './received-cfe.intake.js';
 import { sendAnswerMailJob } from './received-cfe.jobs.js';
 import * as repo from './received-cfe.repository.js';
-import { receivedCfeView } from './received-cfe.view.js';
+import { answerRefView, receivedCfeView } from './received-cfe.view.js';
 import { createCfeVerifier } from './received-cfe.verify.js';
 import { errors } from '../../lib/errors.js';
 import type { Paging } from '../../platform/http/paging.js';
@@ -39,6 +39,8 @@ export interface ReceivedCfeDeps {
   defaultResponseDays: number;
   /** Worker threads that verify received CFEs (RECEIVED_VERIFY_WORKERS); 0 = on the event loop. */
   verifyWorkers?: number;
+  /** The company's own SMTP server and sender (correoSaliente), or undefined for the service's (issue 42 point 2). */
+  companyTransport(companyId: number): Promise<CompanyTransport | undefined>;
 }
 
 export const MAX_DECISION_IDS = 250;
@@ -89,7 +91,11 @@ export function createReceivedCfeService(deps: ReceivedCfeDeps) {
       assertCompanyRole(actor, input.idEmpresa, 'emisor');
       const rut = await companyRut(input.idEmpresa);
       const bytes = Buffer.from(input.xml, 'utf8');
-      return db.transaction((tx) => intake(tx, ports, input.idEmpresa, rut, bytes, { canal: 'importacion', emailRespuesta: input.emailRespuesta ?? null, fileName: input.nombreArchivo ?? null }));
+      return db.transaction(async (tx) => {
+        const r = await intake(tx, ports, input.idEmpresa, rut, bytes, { canal: 'importacion', emailRespuesta: input.emailRespuesta ?? null, fileName: input.nombreArchivo ?? null });
+        // Every answer the upload produced (or produced before, for a repeat) can be obtained (issue 42 point 3).
+        return { ...r, respuestas: r.sobre ? (await repo.answersOfEnvelope(tx, r.sobre.id)).map(answerRefView) : [] };
+      });
     },
 
     async get(actor: Actor, id: number) {
@@ -100,7 +106,7 @@ export function createReceivedCfeService(deps: ReceivedCfeDeps) {
         ...receivedCfeView(row, env),
         historial: history.map((h) => ({ estado: h.estado, motivos: h.motivos, mensaje: h.mensaje, idUsuario: h.userId, fecha: h.creadoEn.toISOString() })),
         consultaQr: await findQrCheck(db, id),
-        respuestas: env ? (await repo.answersOfEnvelope(db, env.id)).map((a) => ({ id: a.id, tipo: a.tipo, archivo: a.fileName, estado: a.estado, email: a.email, enviadoEn: a.enviadoEn?.toISOString() ?? null })) : [],
+        respuestas: env ? (await repo.answersOfEnvelope(db, env.id)).map(answerRefView) : [],
       };
     },
 
@@ -172,6 +178,7 @@ export function createReceivedCfeService(deps: ReceivedCfeDeps) {
       if (!a || a.estado === 'enviado' || !a.email) return;
       await mailFileRecordingAttempt(
         deps.mailer,
+        await deps.companyTransport(a.companyId),
         { email: a.email, fileName: a.fileName, xml: a.xml },
         { subject: `${a.tipo} ${a.fileName}`, text: `Respuesta ${a.tipo} (DGI, intercambio entre empresas) adjunta: ${a.fileName}.` },
         { attempt, maxAttempts },

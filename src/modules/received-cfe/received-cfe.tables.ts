@@ -176,6 +176,9 @@ export const receivedAnswers = pgTable(
     intentos: integer().notNull().default(0),
     ultimoError: text(),
     enviadoEn: timestamp({ withTimezone: true, mode: 'date' }),
+    messageId: text(),
+    /** empresa (its correoSaliente), servicio (SMTP_URL) or outbox (issue 42 point 2). */
+    transporte: varchar({ length: 10 }),
     creadoEn: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [index('received_answers_envelope_idx').on(t.envelopeId)],
@@ -204,7 +207,10 @@ export const inboundMailboxes = pgTable('inbound_mailboxes', {
 /**
  * Every mail read from a mailbox, keyed by (company, UIDVALIDITY, UID): written in the intake's
  * transaction, so a crash before the commit reads the mail again and one after it never does.
- * clase: 'sobre', 'respuesta' (an ACK to one of our own issued CFEs), 'sin_adjunto', 'otro', 'error'.
+ * clase (listed by GET /api/v1/empresa/correoEntrante/correos, issue 42 point 5): 'sobre' (envelope
+ * registered), 'respuesta' (an ACK to one of our own issued CFEs, applied), 'respuesta_rechazada'
+ * (an ACK refused: not from the CFE's receiver, unknown CFE, bad signature…), 'anulacion'
+ * (CFEs_Anulados_x_RechazoDGI), 'sin_adjunto', 'otro' (no exchange XML), 'demasiado_grande', 'error'.
  */
 export const inboundMails = pgTable(
   'inbound_mails',
@@ -215,12 +221,12 @@ export const inboundMails = pgTable(
     messageId: text(),
     remitente: text(),
     asunto: text(),
-    clase: varchar({ length: 12 }).notNull(),
+    clase: varchar({ length: 24 }).notNull(),
     detalle: text(),
     envelopeIds: jsonb().$type<number[]>().notNull().default([]),
     leidoEn: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.companyId, t.uidValidity, t.uid] })],
+  (t) => [primaryKey({ columns: [t.companyId, t.uidValidity, t.uid] }), index('inbound_mails_company_read_idx').on(t.companyId, t.leidoEn)],
 );
 
 export type ReceivedCfeRow = typeof receivedCfes.$inferSelect;

@@ -5,7 +5,7 @@
 import { readSignedCfe } from '../cfe-documents/signed-cfe-reader.js';
 import type { Cfe } from '../emission/index.js';
 import { stockView } from './received-cfe.stock.js';
-import type { ReceivedCfeRow, ReceivedEnvelopeRow } from './received-cfe.tables.js';
+import type { ReceivedAnswerRow, ReceivedCfeRow, ReceivedEnvelopeRow } from './received-cfe.tables.js';
 
 export interface FiscalData {
   rutEmisor: string | null;
@@ -98,3 +98,11 @@ export function receivedCfeView(row: ReceivedCfeRow, envelope?: ReceivedEnvelope
 }
 
 export type ReceivedCfeView = ReturnType<typeof receivedCfeView>;
+
+/** One of our answers as the API lists it, with its download path (issue 42 point 3). */
+export function answerRefView(a: ReceivedAnswerRow) {
+  return {
+    id: a.id, tipo: a.tipo, archivo: a.fileName, estado: a.estado, email: a.email, enviadoEn: a.enviadoEn?.toISOString() ?? null,
+    transporte: a.transporte, ultimoError: a.ultimoError, enlace: `/api/v1/cferecibido/respuesta/${a.id}`,
+  };
+}

@@ -22,6 +22,10 @@ export interface ReceiverExchangeModuleDeps {
   cfes: ReceiverExchangeDeps['cfes'];
   setReceptorState: ReceiverExchangeDeps['setReceptorState'];
   replyToOf?: ReceiverExchangeDeps['replyToOf'];
+  noteReceptor: ReceiverExchangeDeps['noteReceptor'];
+  registrySynced: ReceiverExchangeDeps['registrySynced'];
+  /** companies outbound-mail: the company's SMTP server and sender, when configured. */
+  companyTransport: ReceiverExchangeDeps['companyTransport'];
 }
 
 export function createReceiverExchangeModule(deps: ReceiverExchangeModuleDeps) {
@@ -36,6 +40,11 @@ export function createReceiverExchangeModule(deps: ReceiverExchangeModuleDeps) {
     cfes: deps.cfes,
     setReceptorState: deps.setReceptorState,
     replyToOf: deps.replyToOf,
+    noteReceptor: deps.noteReceptor,
+    findCustomer: async (companyId, customerId, documento) =>
+      (customerId !== null ? await deps.customers.findForCompany(deps.db, companyId, customerId) : undefined) ?? (documento ? (await deps.customers.findByDocument(deps.db, companyId, documento))[0] : undefined),
+    registrySynced: deps.registrySynced,
+    companyTransport: deps.companyTransport,
   });
   return { service, routes: receiverExchangeRoutes(service), jobs: receiverExchangeJobHandlers(service), cron: [receiverExchangeCrontab] };
 }

@@ -208,6 +208,26 @@ describe('errors', () => {
     assert.equal((await stateOf(cfe.id)).estado_receptor, null);
   });
 
+  test('enviarPorCorreo to a customer with emailIntercambio that is no electronic issuer: 422 naming that cause and the fix', async () => {
+    const c = await t.call(admin, 'POST', '/api/v1/cliente/crear', { idEmpresa: company.id, tipoDocumento: 2, documento: validRut(), razonSocial: 'Papel SA', direccion: 'Calle 3', ciudad: 'Montevideo', emailIntercambio: 'cfe@papel.uy' });
+    assert.equal(c.status, 201, JSON.stringify(c.body));
+    const r = await t.call(admin, 'POST', '/api/v1/comprobante/emitir', {
+      idEmpresa: company.id, codComercio: 'C1', codTerminal: 'T1',
+      cfe: { idDoc: { tipoCfe: 111, fechaEmision: today }, receptor: { idCliente: c.body.id }, detalles: [{ indicadorFacturacion: 3, nombreItem: 'Resma', cantidad: 1, precioUnitario: '100' }] },
+    });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    await throughDgi();
+    const refused = await generate([r.body.id], true);
+    assert.equal(refused.status, 422, JSON.stringify(refused.body));
+    assert.equal(refused.body.code, 'SOBRE_RECEPTOR_NO_ELECTRONICO');
+    assert.match(refused.body.error, /Papel SA .* no es emisor electrónico: no está marcado emisorElectronico y el registro de emisores de DGI todavía no se sincronizó/);
+    assert.match(refused.body.error, new RegExp(`POST /api/v1/cliente/editar \\{ idCliente: ${c.body.id}, emisorElectronico: true \\}`));
+    assert.equal(refused.body.registroSincronizado, false);
+    // Once the customer is flagged, the same call goes out.
+    assert.equal((await t.call(admin, 'POST', '/api/v1/cliente/editar', { idCliente: c.body.id, emisorElectronico: true })).status, 200);
+    assert.equal((await generate([r.body.id], true)).status, 200);
+  });
+
   test('CFC never goes to the receiver; unknown ids 404', async () => {
     const [cfc] = (await t.db.execute(sql`select id::int from issued_cfes where tipo_cfe = 211`)).rows as Array<{ id: number }>;
     const r = await t.call(admin, 'POST', '/api/v1/cfeemitido/generarSobreReceptor', { idEmpresa: company.id, idsCfe: [cfc.id] });

@@ -20,7 +20,7 @@ import type { AnnulledCfe } from '../issued-cfe/index.js';
 import { NOTICE_ENVELOPE_STATES } from './receiver-exchange.delivery.js';
 import { receiverErrors as E } from './receiver-exchange.errors.js';
 import { sendNoticeMailJob } from './receiver-exchange.jobs.js';
-import { mailFileRecordingAttempt } from './receiver-exchange.mail.js';
+import { describeMailOutcome, mailFileRecordingAttempt } from './receiver-exchange.mail.js';
 import * as repo from './receiver-exchange.repository.js';
 import type { ReceiverExchangeDeps } from './receiver-exchange.service.js';
 
@@ -101,10 +101,11 @@ export function createReceiverNotices(deps: ReceiverExchangeDeps) {
     async sendNoticeMail(id: number, attempt: number, maxAttempts: number): Promise<void> {
       const notice = await repo.findNotice(db, id);
       if (!notice || notice.estado !== 'pendiente') return;
-      await mailFileRecordingAttempt(deps.mailer, notice, {
+      await mailFileRecordingAttempt(deps.mailer, await deps.companyTransport(notice.companyId), notice, {
         subject: `CFE anulados por rechazo de DGI ${notice.fileName}`,
         text: `Se adjunta el aviso ${notice.fileName} (CFEs_Anulados_x_RechazoDGI): ${notice.cfeIds.length} comprobante(s) que le enviamos fueron rechazados por DGI y quedan anulados (motivo RD).`,
-      }, { attempt, maxAttempts }, (changes) => repo.updateNotice(db, id, changes));
+      }, { attempt, maxAttempts }, (changes) => repo.updateNotice(db, id, changes),
+      (outcome) => deps.noteReceptor(db, notice.cfeIds, { mensaje: describeMailOutcome(`Aviso de anulación ${id}`, notice.email, outcome, attempt), referencia: `avisoAnulacion:${id}` }));
     },
 
     /** GET /api/v1/cfeemitido/avisoAnulacionReceptor/{id}: the stored notice (role lectura of its company). */

@@ -1,6 +1,6 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
-import { receiverAcks, receiverEnvelopes, receiverNoticeCfes, receiverNotices, type ReceiverEnvelopeRow, type ReceiverNoticeRow } from './receiver-exchange.tables.js';
+import { receiverAcks, receiverEnvelopes, receiverNoticeCfes, receiverNotices, type ReceiverAckRow, type ReceiverEnvelopeRow, type ReceiverNoticeRow } from './receiver-exchange.tables.js';
 
 export async function insertEnvelope(tx: DbOrTx, values: typeof receiverEnvelopes.$inferInsert): Promise<ReceiverEnvelopeRow> {
   return (await tx.insert(receiverEnvelopes).values(values).returning())[0];
@@ -80,4 +80,52 @@ export async function findNotice(db: DbOrTx, id: number): Promise<ReceiverNotice
 
 export async function updateNotice(db: DbOrTx, id: number, changes: Partial<typeof receiverNotices.$inferInsert>) {
   await db.update(receiverNotices).set(changes).where(eq(receiverNotices.id, id));
+}
+
+// ---- The issuer's view of the exchange (issue 42 point 4) ---------------------------------------
+
+export interface EnvelopeFilters { estado?: string; rutReceptor?: string; idCfe?: number }
+export interface AckFilters { estado?: string; canal?: string; tipo?: string; idCfe?: number; idSobre?: number }
+type Page = { start: number; length: number };
+const hasCfe = (column: typeof receiverEnvelopes.cfeIds | typeof receiverAcks.cfeIds | typeof receiverNotices.cfeIds, id: number) => sql`${column} @> ${JSON.stringify([id])}::jsonb`;
+
+/** Envelopes to receivers of a company, newest first (its company index), with the total. */
+export async function listEnvelopes(db: DbOrTx, companyId: number, f: EnvelopeFilters, page: Page) {
+  const where = and(
+    eq(receiverEnvelopes.companyId, companyId),
+    f.estado ? eq(receiverEnvelopes.estado, f.estado) : undefined,
+    f.rutReceptor ? eq(receiverEnvelopes.rutReceptor, f.rutReceptor) : undefined,
+    f.idCfe !== undefined ? hasCfe(receiverEnvelopes.cfeIds, f.idCfe) : undefined,
+  );
+  const rows = await db.select().from(receiverEnvelopes).where(where).orderBy(desc(receiverEnvelopes.id)).limit(page.length).offset(page.start);
+  const [{ n }] = await db.select({ n: count() }).from(receiverEnvelopes).where(where);
+  return { rows, total: Number(n) };
+}
+
+/** Answers received by a company (uploaded or mailed, refused ones included), newest first, with the total. */
+export async function listAcks(db: DbOrTx, companyId: number, f: AckFilters, page: Page) {
+  const where = and(
+    eq(receiverAcks.companyId, companyId),
+    f.estado ? eq(receiverAcks.estado, f.estado as 'aplicada') : undefined,
+    f.canal ? eq(receiverAcks.canal, f.canal as 'correo') : undefined,
+    f.tipo ? eq(receiverAcks.tipo, f.tipo) : undefined,
+    f.idSobre !== undefined ? eq(receiverAcks.envelopeId, f.idSobre) : undefined,
+    f.idCfe !== undefined ? hasCfe(receiverAcks.cfeIds, f.idCfe) : undefined,
+  );
+  const rows = await db.select().from(receiverAcks).where(where).orderBy(desc(receiverAcks.id)).limit(page.length).offset(page.start);
+  const [{ n }] = await db.select({ n: count() }).from(receiverAcks).where(where);
+  return { rows, total: Number(n) };
+}
+
+export async function acksOfEnvelopes(db: DbOrTx, envelopeIds: number[]): Promise<ReceiverAckRow[]> {
+  if (envelopeIds.length === 0) return [];
+  return db.select().from(receiverAcks).where(inArray(receiverAcks.envelopeId, envelopeIds)).orderBy(asc(receiverAcks.id));
+}
+
+export async function findAck(db: DbOrTx, id: number): Promise<ReceiverAckRow | undefined> {
+  return (await db.select().from(receiverAcks).where(eq(receiverAcks.id, id)))[0];
+}
+
+export async function noticesOfCfe(db: DbOrTx, companyId: number, cfeId: number): Promise<ReceiverNoticeRow[]> {
+  return db.select().from(receiverNotices).where(and(eq(receiverNotices.companyId, companyId), hasCfe(receiverNotices.cfeIds, cfeId))).orderBy(asc(receiverNotices.id));
 }

@@ -8,9 +8,7 @@
  * per receiver, sets estado_receptor = 'receptor_pendiente' with a history row and enqueues the
  * e-mail job, all in one transaction. The job e-mails it (retried by the queue, recorded on the row).
  *
- * Inbound: the receiver's signed ACKSobre / ACKCFE (ACKCFE_Partes.xsd), uploaded through the API,
- * verified, matched by RUC + type + serie + number, applied with cfe-states.ts; state, history rows
- * (lado 'receptor') and outbox events (Cfe.RechazadoReceptor / Cfe.ObservadoReceptor) in one transaction.
+ * Inbound: the receiver's signed ACKSobre / ACKCFE, uploaded or mailed (receiver-exchange.answers.ts).
  */
 import type { Db, DbOrTx } from '../../platform/db/client.js';
 import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
@@ -18,18 +16,16 @@ import { enqueueJob } from '../../platform/jobs/queue.js';
 import type { Mailer } from '../../platform/mailer.js';
 import { validateXml } from '../../platform/xml/xsd.js';
 import type { EventsService } from '../events/events.service.js';
-import {
-  applyReceptorAckCfe, buildEnvioCfeEntreEmpresas, CfeStateError, envelopeFileName, ENVELOPE_MAX_CFE, formatTmstFirma,
-  type ReceptorState, type SigningContext,
-} from '../emission/index.js';
-import { readReceiverAck } from './receiver-exchange.acks.js';
+import { buildEnvioCfeEntreEmpresas, envelopeFileName, ENVELOPE_MAX_CFE, formatTmstFirma, type SigningContext } from '../emission/index.js';
 import { RECEIVER_DELIVERABLE_STATES, undeliverable } from './receiver-exchange.delivery.js';
 import { receiverErrors as E } from './receiver-exchange.errors.js';
 import { sendEnvelopeMailJob } from './receiver-exchange.jobs.js';
-import { mailFileRecordingAttempt } from './receiver-exchange.mail.js';
+import { describeMailOutcome, mailFileRecordingAttempt, type CompanyTransport } from './receiver-exchange.mail.js';
 import * as repo from './receiver-exchange.repository.js';
 import type { AnnulledCfe, ExchangeCfe } from '../issued-cfe/index.js';
 import { createReceiverNotices } from './receiver-exchange.notices.js';
+import { createReceiverAnswers } from './receiver-exchange.answers.js';
+import { createExchangeHistory } from './receiver-exchange.history.js';
 
 export interface ElectronicReceiver {
   id: number;
@@ -60,6 +56,14 @@ export interface ReceiverExchangeDeps {
   /** issued-cfe's receiver-side state writer (issued-cfe.history.ts applyReceptorStateChange). */
   /** The company's inbound mailbox address (received-cfe), Reply-To of its envelopes; set after wiring. */
   replyToOf?: (companyId: number) => Promise<string | null>;
+  /** The company's customer a CFE went to (by id, else by RUT), whether or not it is an electronic issuer. */
+  findCustomer(companyId: number, customerId: number | null, documento: string | null): Promise<{ id: number; razonSocial: string } | undefined>;
+  /** When DGI's registry of electronic issuers was last synced, or null when never. */
+  registrySynced(): Promise<Date | null>;
+  /** A history entry on the CFEs without a state change: what happened to the mail (issued-cfe.history.ts recordReceptorNote). */
+  noteReceptor(tx: DbOrTx, cfeIds: number[], h: { mensaje: string; referencia: string }): Promise<void>;
+  /** The company's own SMTP server and sender (correoSaliente), or undefined for the service's (issue 42 point 2). */
+  companyTransport(companyId: number): Promise<CompanyTransport | undefined>;
   setReceptorState(tx: DbOrTx, cfe: { id: number; companyId: number; estadoReceptor: string | null }, estado: string, h: { codigo?: string | null; motivos?: unknown; mensaje?: string; referencia: string; userId?: number }): Promise<void>;
 }
 
@@ -99,16 +103,37 @@ export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
     });
     if (o.send) {
       for (const c of cfes) {
-        if (c.estadoReceptor === null) await deps.setReceptorState(tx, c, 'receptor_pendiente', { referencia: `sobreReceptor:${id}`, mensaje: `Sobre ${id} enviado por correo a ${o.email}` });
+        if (c.estadoReceptor === null) await deps.setReceptorState(tx, c, 'receptor_pendiente', { referencia: `sobreReceptor:${id}`, mensaje: `Sobre ${id} en cola para enviarse por correo a ${o.email}` });
       }
       await enqueueJob(tx, sendEnvelopeMailJob, { id }, { jobKey: `receiver-envelope-${id}` });
     }
     return row;
   }
 
+  /** Why the CFE's receiver gets no envelope by e-mail (issue 42 point 6): the real cause, and how to change it. */
+  async function notElectronic(companyId: number, cfe: ExchangeCfe) {
+    const customer = await deps.findCustomer(companyId, cfe.customerId, cfe.receptorDocumento);
+    const rut = cfe.receptorDocumento ?? '?';
+    if (!customer) {
+      return E.SOBRE_RECEPTOR_SIN_CLIENTE(`El receptor RUT ${rut} no es un cliente de la empresa: créelo con POST /api/v1/cliente/crear (tipoDocumento 2, emisorElectronico true si es emisor electrónico, emailIntercambio) para enviarle sobres por correo.`, { rutReceptor: rut });
+    }
+    const registry = await deps.registrySynced();
+    const inRegistry = registry
+      ? `tampoco figura como emisor electrónico vigente en el registro de emisores de DGI (última sincronización ${registry.toISOString()})`
+      : 'y el registro de emisores de DGI todavía no se sincronizó (no se puede saber si figura)';
+    return E.SOBRE_RECEPTOR_NO_ELECTRONICO(
+      `El cliente ${customer.razonSocial} (RUT ${rut}) no es emisor electrónico: no está marcado emisorElectronico ${inRegistry}. Solo se envía el sobre entre empresas a un emisor electrónico. Si lo es, márquelo con POST /api/v1/cliente/editar { idCliente: ${customer.id}, emisorElectronico: true }; si no, entréguele el comprobante por otro medio (p. ej. POST /api/v1/cfeemitido/enviarPdfPorCorreo).`,
+      { idCliente: customer.id, rutReceptor: rut, registroSincronizado: !!registry },
+    );
+  }
+
   return {
     /** Annulment notices CFEs_Anulados_x_RechazoDGI (BRIEF 8): dispatchNotices, sendNoticeMail, getNotice. */
     ...createReceiverNotices(deps),
+    /** Receivers' answers (ACKSobre / ACKCFE), uploaded or mailed: applyAck. */
+    ...createReceiverAnswers(deps),
+    /** The issuer's view of the exchange (issue 42 point 4): lists and downloads. */
+    ...createExchangeHistory(deps),
 
     /** POST /api/v1/cfeemitido/generarSobreReceptor. */
     async generate(actor: Actor, input: { idEmpresa: number; idsCfe: number[]; enviarPorCorreo?: boolean }) {
@@ -122,7 +147,8 @@ export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
       if (input.enviarPorCorreo) {
         const receivers = await deps.electronicReceivers(db, input.idEmpresa);
         const receiver = receivers.find((r) => r.id === cfes[0].customerId) ?? receivers.find((r) => r.documento === cfes[0].receptorDocumento);
-        if (!receiver?.email) throw E.SOBRE_RECEPTOR_SIN_CORREO();
+        if (!receiver) throw await notElectronic(input.idEmpresa, cfes[0]);
+        if (!receiver.email) throw E.SOBRE_RECEPTOR_SIN_CORREO(`El cliente ${receiver.razonSocial} (RUT ${receiver.documento}) es emisor electrónico pero no tiene dirección de correo para el intercambio: cargue emailIntercambio con POST /api/v1/cliente/editar (o email), o espere a que el registro de emisores de DGI traiga su MAIL.`);
         email = receiver.email;
         customerId = receiver.id;
       }
@@ -162,58 +188,12 @@ export function createReceiverExchangeService(deps: ReceiverExchangeDeps) {
       if (!env || env.estado !== 'pendiente' || !env.email) return;
       // Answers come back to the company's inbound mailbox when it has one (received-cfe polls it).
       const replyTo = (await deps.replyToOf?.(env.companyId)) ?? undefined;
-      await mailFileRecordingAttempt(deps.mailer, { email: env.email, fileName: env.fileName, xml: env.xml }, {
+      await mailFileRecordingAttempt(deps.mailer, await deps.companyTransport(env.companyId), { email: env.email, fileName: env.fileName, xml: env.xml }, {
         replyTo,
         subject: `CFE ${env.fileName}`,
         text: `Se adjunta el sobre ${env.fileName} con ${env.cfeIds.length} comprobante(s) fiscal(es) electrónico(s) (EnvioCFE_entreEmpresas). Responda con ACKSobre y ACKCFE firmados.`,
-      }, { attempt, maxAttempts }, (changes) => repo.updateEnvelope(db, id, changes));
-    },
-
-    /** POST /api/v1/cfeemitido/respuestaReceptor. */
-    async applyAck(actor: Actor, input: { idEmpresa: number; xml: string }) {
-      assertCompanyRole(actor, input.idEmpresa, 'emisor');
-      const read = readReceiverAck(input.xml);
-      const rut = await deps.rutOf(input.idEmpresa);
-      const car = read.ack.caratula;
-      if (car.RUCEmisor !== rut) throw E.RESPUESTA_RECEPTOR_OTRA_EMPRESA();
-      return db.transaction(async (tx) => {
-        if (read.tipo === 'ACKSobre') {
-          const env = /^\d{1,18}$/.test(car.IDEmisor) ? await repo.findEnvelope(tx, Number(car.IDEmisor)) : undefined;
-          if (!env || env.companyId !== input.idEmpresa) throw E.RESPUESTA_RECEPTOR_SIN_SOBRE();
-          const ackId = await repo.insertAck(tx, { companyId: input.idEmpresa, envelopeId: env.id, tipo: 'ACKSobre', rutReceptor: car.RUCReceptor, idRespuesta: car.IDRespuesta, xml: input.xml, userId: actor.userId });
-          const motivos = read.ack.motivos.map((m) => ({ codigo: m.Motivo, glosa: m.Glosa, detalle: m.Detalle }));
-          const estado = read.ack.Estado === 'AS' ? ('recibido' as const) : ('rechazado' as const);
-          await repo.updateEnvelope(tx, env.id, { estado, ackMotivos: motivos });
-          return { tipo: 'ACKSobre' as const, idRespuesta: ackId, idSobre: env.id, estadoSobre: estado, motivos, cfes: [] as Array<{ id: number; tipoCfe: number; serie: string; numero: number; estadoReceptor: ReceptorState; cambio: boolean; motivos: typeof motivos }> };
-        }
-        const ackId = await repo.insertAck(tx, { companyId: input.idEmpresa, tipo: 'ACKCFE', rutReceptor: car.RUCReceptor, idRespuesta: car.IDRespuesta, xml: input.xml, userId: actor.userId });
-        const cfes = [];
-        for (const d of read.ack.detalles) {
-          const cfe = d.TipoCFE && d.Serie && d.NroCFE ? await deps.cfes.lockOne(tx, input.idEmpresa, Number(d.TipoCFE), d.Serie, Number(d.NroCFE)) : undefined;
-          if (!cfe) throw E.RESPUESTA_RECEPTOR_SIN_CFE(`El comprobante ${d.TipoCFE ?? '?'}-${d.Serie ?? '?'}-${d.NroCFE ?? '?'} (Nro_ordinal ${d.Nro_ordinal}) no fue emitido por la empresa.`);
-          // A CFE delivered outside this service (estado_receptor null) is answered: it reached the receiver.
-          const current = (cfe.estadoReceptor ?? 'receptor_pendiente') as ReceptorState;
-          let decision;
-          try {
-            decision = applyReceptorAckCfe(current, d);
-          } catch (err) {
-            if (err instanceof CfeStateError) throw E.RESPUESTA_RECEPTOR_TRANSICION(`${cfe.tipoCfe}-${cfe.serie}-${cfe.numero}: el receptor ya respondió ${current}; la nueva respuesta (${d.Estado}) no se aplica.`);
-            throw err;
-          }
-          const motivos = decision.motivos.map((m) => ({ codigo: m.Motivo, glosa: m.Glosa, detalle: m.Detalle }));
-          if (decision.changed || cfe.estadoReceptor === null) {
-            await deps.setReceptorState(tx, cfe, decision.state, { codigo: motivos[0]?.codigo, motivos, referencia: `respuestaReceptor:${ackId}`, userId: actor.userId });
-          }
-          if (decision.changed && decision.event) {
-            await deps.events.record(tx, {
-              type: decision.event, companyId: input.idEmpresa,
-              resource: { id: cfe.id, idEmpresa: input.idEmpresa, tipoCfe: cfe.tipoCfe, serie: cfe.serie, numero: cfe.numero, estadoReceptor: decision.state, rutReceptor: car.RUCReceptor, idRespuesta: car.IDRespuesta, motivos },
-            });
-          }
-          cfes.push({ id: cfe.id, tipoCfe: cfe.tipoCfe, serie: cfe.serie, numero: cfe.numero, estadoReceptor: decision.state, cambio: decision.changed, motivos });
-        }
-        return { tipo: 'ACKCFE' as const, idRespuesta: ackId, idSobre: null, estadoSobre: null, motivos: [] as Array<{ codigo: string; glosa: string; detalle: string | null }>, cfes };
-      });
+      }, { attempt, maxAttempts }, (changes) => repo.updateEnvelope(db, id, changes),
+      (outcome) => deps.noteReceptor(db, env.cfeIds, { mensaje: describeMailOutcome(`Sobre ${id}`, env.email!, outcome, attempt), referencia: `sobreReceptor:${id}` }));
     },
   };
 }

@@ -12,6 +12,8 @@ const mailedFileColumns = () => ({
   ultimoError: text(),
   messageId: text(),
   enviadoEn: timestamp({ withTimezone: true, mode: 'date' }),
+  /** How the last attempt went out (receiver-exchange.mail.ts): empresa (its correoSaliente), servicio (SMTP_URL) or outbox (no SMTP: .eml under DATA_DIR/outbox). */
+  transporte: varchar({ length: 10 }),
 });
 
 /**
@@ -36,7 +38,13 @@ export const receiverEnvelopes = pgTable(
   (t) => [index('receiver_envelopes_company_idx').on(t.companyId, t.id)],
 );
 
-/** Every receiver answer uploaded (ACKSobre / ACKCFE per ACKCFE_Partes.xsd), verbatim, for the audit trail. */
+/**
+ * Every receiver answer received (ACKSobre / ACKCFE per ACKCFE_Partes.xsd), uploaded or mailed, verbatim,
+ * for the audit trail and the issuer's view of the exchange (issue 42 points 1 and 4). estado:
+ * 'aplicada' (states changed, or repeated), 'rechazada' (refused with `codigo` / `error`: nothing
+ * changed, no event). Only answers that parsed and verified are stored (an unreadable document
+ * names no receiver); the mailbox log (inbound_mails) keeps the rest.
+ */
 export const receiverAcks = pgTable(
   'receiver_acks',
   {
@@ -48,9 +56,16 @@ export const receiverAcks = pgTable(
     idRespuesta: text(),
     xml: text().notNull(),
     userId: integer(),
+    estado: varchar({ length: 10 }).$type<'aplicada' | 'rechazada'>().notNull().default('aplicada'),
+    /** importacion (POST respuestaReceptor) or correo (the company's inbound mailbox). */
+    canal: varchar({ length: 12 }).$type<'importacion' | 'correo'>().notNull().default('importacion'),
+    codigo: varchar({ length: 64 }),
+    error: text(),
+    /** The issued CFEs the answer names and that are the company's (ACKCFE), or the envelope's (ACKSobre). */
+    cfeIds: jsonb().$type<number[]>().notNull().default([]),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [index('receiver_acks_company_idx').on(t.companyId, t.id)],
+  (t) => [index('receiver_acks_company_idx').on(t.companyId, t.id), index('receiver_acks_envelope_idx').on(t.envelopeId)],
 );
 
 /**
@@ -83,3 +98,4 @@ export const receiverNoticeCfes = pgTable(
 
 export type ReceiverEnvelopeRow = typeof receiverEnvelopes.$inferSelect;
 export type ReceiverNoticeRow = typeof receiverNotices.$inferSelect;
+export type ReceiverAckRow = typeof receiverAcks.$inferSelect;

@@ -8,6 +8,7 @@ export interface TaxBenefitModuleDeps {
   settings: TaxBenefitDeps['settings'];
   companyFacts: TaxBenefitDeps['companyFacts'];
   registryEntry: TaxBenefitDeps['registryEntry'];
+  registryStatus: TaxBenefitDeps['registryStatus'];
   rate: TaxBenefitDeps['rate'];
   events: TaxBenefitDeps['events'];
 }

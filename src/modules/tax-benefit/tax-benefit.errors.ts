@@ -19,6 +19,7 @@ export const taxBenefitErrors = defineErrors({
   BENEFICIO_324_SAAS_SUPERA_TOPE: { status: 422, message: 'El servicio de facturación electrónica supera el tope en dólares del Decreto 324/011.' },
   BENEFICIO_324_FUERA_DE_PLAZO: { status: 422, message: 'El ejercicio está fuera de los ejercicios de la exoneración.' },
   BENEFICIO_DECLARACION_CONCURRENTE: { status: 409, message: 'Otra declaración para el mismo ejercicio y régimen se guardó al mismo tiempo; consulte la lista y reintente.' },
+  REGISTRO_EMISORES_NO_SINCRONIZADO: { status: 503, message: 'El registro de emisores electrónicos de DGI todavía no se sincronizó: no se sabe si la empresa figura en él. Vuelva a intentar cuando termine la primera sincronización, o cargue la fecha de resolución de habilitación de la empresa.', retryable: true },
   FECHA_INICIO_NO_DISPONIBLE: { status: 404, message: 'No se conoce la fecha de inicio como emisor electrónico: la empresa no figura en el registro de emisores de DGI y no tiene fecha de resolución de habilitación cargada.' },
   DECLARACION_NO_ENCONTRADA: { status: 404, message: 'La declaración no existe.' },
 });

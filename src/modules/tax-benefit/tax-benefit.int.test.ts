@@ -18,7 +18,7 @@ let t: TestApp;
 let admin: string;
 let a: { id: number; rut: string; razonSocial: string };
 let c: { id: number; rut: string };
-let d: { id: number };
+let d: { id: number; rut: string };
 
 const declare = (body: Record<string, unknown>, token = admin) => t.call(token, 'POST', `${BASE}/declaracion`, body);
 const declarante = { nombre: 'Ana Pérez', documento: '1.234.567-8', cargo: 'Directora' };
@@ -152,9 +152,16 @@ describe('errors: each rule gives 422 naming it', () => {
     assert.equal(unknown.body.code, 'CAMPO_DESCONOCIDO');
     assert.equal((await declare(d206({ aceptaDeclaracionJurada: false }))).status, 400);
     assert.equal((await declare(d206({ ingresosAnioAnterior: '12.345' }))).status, 400);
+    // Registry never synced: "not synced yet" (503), not "not in the registry" (issue 42 point 7).
+    const early = await t.call(admin, 'GET', `${BASE}/fecha-inicio?idEmpresa=${d.id}`);
+    assert.equal(early.status, 503, JSON.stringify(early.body));
+    assert.equal(early.body.code, 'REGISTRO_EMISORES_NO_SINCRONIZADO');
+    assert.match(early.body.error, /todavía no se sincronizó/);
+    assert.equal((await t.modules.services.issuerRegistry.sync()).status, 'ok');
     const none = await t.call(admin, 'GET', `${BASE}/fecha-inicio?idEmpresa=${d.id}`);
     assert.equal(none.status, 404);
     assert.equal(none.body.code, 'FECHA_INICIO_NO_DISPONIBLE');
+    assert.match(none.body.error, new RegExp(`el RUT ${d.rut} no figura en el registro de emisores de DGI \\(sincronizado el `));
     assert.equal((await pdf(admin, 999999)).status, 404);
   });
 });

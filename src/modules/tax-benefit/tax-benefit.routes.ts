@@ -17,7 +17,7 @@ Errors: 422 with the code of the first broken rule (BENEFICIO_206_FUERA_DE_VIGEN
 
 const STATUS = `For the period of \`fecha\` (default today, Uruguay): per regime whether a current declaration covers its fiscal year (\`vigente\`), which (\`declaracion\`) and until when (\`vigenteHasta\`, 31/12 of the year; Decreto 206/019 only through TAX_BENEFIT_206_LAST_YEAR). For Decreto 206/019 in force, \`creditoMensual\`: 80 UI at BCU's UI value (code 9800) of the month's last day (or the latest earlier day BCU has) in pesos, rounded to cents, decimal strings. BCU unreachable: \`creditoMensual\` null and a notice in \`avisos\`. Role lectura.`;
 
-const START = `The company's start date as an electronic issuer: from the local copy of DGI's registry of electronic issuers (EFACCONSULTARRUCEMISORES, synced daily; a RUC not synced yet is asked to DGI right away with the company's certificate) with \`fuente: registro_dgi\` and \`leidoEn\`, when it was read; else the company's \`fechaResolucion\` (\`fuente: empresa\`). Neither known: 404 FECHA_INICIO_NO_DISPONIBLE. Role lectura.`;
+const START = `The company's start date as an electronic issuer: from the local copy of DGI's registry of electronic issuers (EFACCONSULTARRUCEMISORES, synced daily; a RUC not synced yet is asked to DGI right away with the company's certificate) with \`fuente: registro_dgi\` and \`leidoEn\`, when it was read; else the company's \`fechaResolucion\` (\`fuente: empresa\`). Neither known: while the registry was never synced (the service syncs it at startup when it never did, then daily), 503 REGISTRO_EMISORES_NO_SINCRONIZADO ("not synced yet": retry in a few minutes; \`ultimoError\` = the last sync error, if any); once synced, 404 FECHA_INICIO_NO_DISPONIBLE (the RUT is not in the registry; \`registroSincronizado\` = when it was synced). Role lectura.`;
 
 export function taxBenefitRoutes(service: TaxBenefitService): FastifyPluginAsyncZod {
   return async (app) => {
@@ -42,7 +42,7 @@ export function taxBenefitRoutes(service: TaxBenefitService): FastifyPluginAsync
 
     app.get(`${base}/fecha-inicio`, {
       config: { minRole: 'lectura' },
-      schema: { tags, summary: 'Activity start date', description: START, querystring: s.companyQuery, response: { 200: s.startDateView, ...errorResponses } },
+      schema: { tags, summary: 'Activity start date', description: START, querystring: s.companyQuery, response: { 200: s.startDateView, ...errorResponses, 503: errorBody } },
     }, async (req) => service.startDate(requireActor(req), req.query.idEmpresa));
 
     app.get(`${base}/declaracion/pdf`, {

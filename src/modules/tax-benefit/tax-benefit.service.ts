@@ -30,6 +30,8 @@ export interface TaxBenefitDeps {
   /** DGI's registry entry of a RUC; `askAs` lets it ask DGI with that company's certificate when not synced yet. */
   registryEntry(ruc: string, askAs: number): Promise<RegistryEntry | undefined>;
   /** BCU quote (UYI = Unidad Indexada, code 9800; USD) on `date` or the latest day before; null when none. Throws on transport failures. */
+  /** When DGI's registry was last synced (null: never) and the last sync error (issue 42 point 7). */
+  registryStatus(): Promise<{ sincronizado: Date | null; ultimoError: string | null }>;
   rate(currency: 'UYI' | 'USD', date: string): Promise<{ rate: string; date: string } | null>;
   settings: { decree206LastYear: number };
   /** The outbox (events module): `BeneficioFiscal.Declarada` in the declaration's transaction. */
@@ -89,7 +91,20 @@ export function createTaxBenefitService(deps: TaxBenefitDeps) {
       assertCompanyRole(actor, companyId, 'lectura');
       const company = await deps.companyFacts(companyId);
       const start = await knownStart(companyId, company);
-      if (!start) throw e.FECHA_INICIO_NO_DISPONIBLE(undefined, { rut: company.rut });
+      if (!start) {
+        // "Not synced yet" is not "not in the registry" (issue 42 point 7).
+        const registry = await deps.registryStatus();
+        if (!registry.sincronizado) {
+          throw e.REGISTRO_EMISORES_NO_SINCRONIZADO(
+            `El registro de emisores electrónicos de DGI todavía no se sincronizó (se sincroniza al iniciar el servicio y cada día${registry.ultimoError ? `; último intento: ${registry.ultimoError}` : ''}): no se sabe si el RUT ${company.rut} figura en él. Vuelva a intentar en unos minutos, o cargue la fecha de resolución de habilitación de la empresa.`,
+            { rut: company.rut, ultimoError: registry.ultimoError },
+          );
+        }
+        throw e.FECHA_INICIO_NO_DISPONIBLE(
+          `No se conoce la fecha de inicio como emisor electrónico: el RUT ${company.rut} no figura en el registro de emisores de DGI (sincronizado el ${registry.sincronizado.toISOString()}) y la empresa no tiene fecha de resolución de habilitación cargada.`,
+          { rut: company.rut, registroSincronizado: registry.sincronizado.toISOString() },
+        );
+      }
       const { entry } = start;
       return {
         idEmpresa: companyId, rut: company.rut, fechaInicio: start.fecha, fuente: start.fuente, leidoEn: start.leidoEn?.toISOString() ?? null,
