@@ -52,6 +52,8 @@ export const LEASE_SECONDS = 40;
 export const QUEUED_LEASE_SECONDS = 180;
 /** A catch-up (a contract started in the past, a long downtime) claims one period per contract a pass; passes per close run. */
 const MAX_PASSES = 60;
+/** Waits of 200 ms for terms rows held by others before a close run gives up until the next cron. */
+const LOCKED_RETRIES = 10;
 
 export function createPeriodCloseService(deps: EvaluationDeps & { issuedCfe: Pick<IssuedCfeService, 'emit' | 'get'>; loadContract: (actor: Actor, id: number, role: 'lectura' | 'emisor') => Promise<unknown> }) {
   const { db } = deps;
@@ -136,16 +138,25 @@ export function createPeriodCloseService(deps: EvaluationDeps & { issuedCfe: Pic
      */
     async closeDue(now = clock(), stuck: StuckPeriod[] = []): Promise<number> {
       let claimed = 0;
-      for (let pass = 0; pass < MAX_PASSES; pass++) {
-        const n = await this.closePass(now, stuck);
+      for (let pass = 0, waits = 0; pass < MAX_PASSES; pass++) {
+        const { claimed: n, missed } = await this.closePass(now, pass < MAX_PASSES - 1 ? [] : stuck);
         claimed += n;
-        if (!n) break;
+        if (n) continue;
+        // Nothing claimed although periods were due: their terms rows were held (a rule evaluation,
+        // another process's close; the claim skips locked rows). A catch-up of a contract started in
+        // the past would otherwise stop there until the next minute's cron: wait briefly, then retry.
+        if (!missed || waits++ >= LOCKED_RETRIES) {
+          if (missed) await this.closePass(now, stuck);
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 200));
       }
       return claimed;
     },
-    async closePass(now: Date, stuck: StuckPeriod[]): Promise<number> {
+    async closePass(now: Date, stuck: StuckPeriod[]): Promise<{ claimed: number; missed: number }> {
       const graces = new Map<number, number>();
       let claimed = 0;
+      let missed = 0;
       for (let after: { start: string; id: number } | null = null; ;) {
         const terms = await repo.termsWithOpenPeriodBefore(db, uyToday(now), after, CLAIM_SLICE);
         if (!terms.length) break;
@@ -180,6 +191,7 @@ export function createPeriodCloseService(deps: EvaluationDeps & { issuedCfe: Pic
           return rows;
         });
         claimed += rows.length;
+        missed += due.length - rows.length;
         // Due for over an hour past its grace and still not taken: the check reports it (period-recovery.ts).
         const taken = new Set(rows.map((r) => r.contractId));
         for (const d of due) {
@@ -193,7 +205,7 @@ export function createPeriodCloseService(deps: EvaluationDeps & { issuedCfe: Pic
         }
         if (terms.length < CLAIM_SLICE) break;
       }
-      return claimed;
+      return { claimed, missed };
     },
 
     /**
