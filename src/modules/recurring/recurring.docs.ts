@@ -19,12 +19,14 @@ export const actionsDescription = `**Plan actions** (\`POST /api/v1/facturacionr
 | accion | from → to | body |
 |---|---|---|
 | activar | borrador → activo | — |
-| pausar | activo → pausado | {hasta?} ISO instant: automatic resume then |
+| pausar | activo → pausado | {hasta?, politicaReanudacion?}: automatic resume AT \`hasta\` (see below) |
 | reanudar | pausado → activo | {politicaReanudacion: omitir (default) \\| recuperar} |
 | cancelar | borrador, activo, pausado → cancelado (terminal) | {motivo?} |
 | emitirAhora | activo | — : issues the next period now; the anchor does not move |
 | omitirProxima | activo, pausado | — : the next period is recorded omitido; the anchor does not move |
 | reintentar | activo, pausado, finalizado | {periodoDesde}: the run is issued now from the plan's current version (an edit may be the fix), dated today, for its own period(s); a \`fallido\` run keeps its key, a \`rechazado_dgi\` run gets a new CFE under key \`…-reemision-<n>\`. Automatic retries resend the request frozen when the run was claimed |
+
+**Pause with \`hasta\`:** the plan is active again from the instant \`hasta\`, even if no scheduler pass runs then (the service may be down): the pass that notices it later resumes the plan as of \`hasta\`. Runs planned before \`hasta\` fell inside the pause and follow pausar's \`politicaReanudacion\` (omitir, default: recorded \`omitido\`, origen pausa, "Plan pausado en la fecha de la ejecución."; recuperar: handled by politicaAtrasos). A run planned at or after \`hasta\`, **including one at exactly \`hasta\`**, was due while the plan was active: it follows the plan's politicaAtrasos like any missed run. While paused with omitir, \`proximaEjecucion\` shows the first run at or after \`hasta\`.
 
 \`finalizado\` is reached automatically when the cycles or the end date are used up. An action not allowed in the current state is **409 TRANSICION_NO_PERMITIDA** with \`estadoActual\` and \`accionesPermitidas\`; an unknown action is **404 ACCION_DESCONOCIDA**; another company's plan 404 PLAN_NO_ENCONTRADO. Events: \`PlanRecurrente.EstadoCambiado\` on each state change. Response: the plan, plus \`ejecucion\` (the run issued or retried by emitirAhora / reintentar, else null). Needs role emisor.`;
 

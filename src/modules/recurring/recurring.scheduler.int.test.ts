@@ -130,6 +130,67 @@ describe('pause and resume', () => {
   });
 });
 
+describe('a pause with hasta ends at hasta, however late the pass that notices it', () => {
+  const daily = (over: Record<string, unknown> = {}) => planBody(company.id, { frecuencia: { unidad: 'dia' }, anclaje: {}, fechaInicio: '2026-11-29', ...over });
+  const pause = async (id: number, body: Record<string, unknown>) => {
+    const r = await t.call(admin, 'POST', `/api/v1/facturacionrecurrente/pausar/${id}`, body);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body;
+  };
+  const ledger = async (id: number) => (await runsOf(t, id)).map((x) => [x.periodoDesde, x.resultado, x.origen, x.motivo]);
+  const PAUSED = 'Plan pausado en la fecha de la ejecución.';
+
+  test('no pass until two days after hasta: runs inside the pause omitido (pause policy), runs after it issued (emitir_todos)', async () => {
+    clock.set('2026-11-28T12:00:00Z');
+    const id = await createPlan(t, admin, daily());
+    await pause(id, { hasta: '2026-12-01T12:00:00Z' });
+    clock.set('2026-12-03T12:00:00Z'); // daily runs at 09:00Z; nothing ran between the pause and now
+    await tick();
+    assert.deepEqual(await ledger(id), [
+      ['2026-11-29', 'omitido', 'pausa', PAUSED], ['2026-11-30', 'omitido', 'pausa', PAUSED], ['2026-12-01', 'omitido', 'pausa', PAUSED],
+      ['2026-12-02', 'emitido', 'programada', null], ['2026-12-03', 'emitido', 'programada', null],
+    ]);
+    const plan = (await t.call(admin, 'GET', `/api/v1/facturacionrecurrente/${id}`)).body;
+    assert.deepEqual([plan.estado, plan.pausadoHasta, plan.proximaEjecucion], ['activo', null, '2026-12-04T09:00:00.000Z']);
+    assert.equal((await cfesOf(t, company.id, id)).length, 2);
+  });
+
+  test('the runs after hasta follow politicaAtrasos: omitir keeps only the current one, with the missed-run reason', async () => {
+    clock.set('2026-11-28T12:00:00Z');
+    const id = await createPlan(t, admin, daily({ politicaAtrasos: 'omitir' }));
+    await pause(id, { hasta: '2026-12-01T12:00:00Z' });
+    clock.set('2026-12-03T12:00:00Z');
+    await tick();
+    assert.deepEqual((await ledger(id)).slice(3), [
+      ['2026-12-02', 'omitido', 'programada', 'Período atrasado omitido (politicaAtrasos omitir).'], ['2026-12-03', 'emitido', 'programada', null],
+    ]);
+  });
+
+  test('a pause ending exactly at a run time: that run is issued (the plan is active at hasta); the plan shows it as next while paused', async () => {
+    clock.set('2026-11-28T12:00:00Z');
+    const id = await createPlan(t, admin, daily());
+    const paused = await pause(id, { hasta: '2026-12-01T09:00:00Z' });
+    assert.deepEqual([paused.estado, paused.pausadoHasta, paused.proximaEjecucion], ['pausado', '2026-12-01T09:00:00.000Z', '2026-12-01T09:00:00.000Z']);
+    clock.set('2026-12-01T09:00:30Z');
+    await tick();
+    assert.deepEqual((await ledger(id)).map((r) => r.slice(0, 3)), [
+      ['2026-11-29', 'omitido', 'pausa'], ['2026-11-30', 'omitido', 'pausa'], ['2026-12-01', 'emitido', 'programada'],
+    ]);
+  });
+
+  test('pausar with politicaReanudacion recuperar: the runs inside the pause are handled by politicaAtrasos too (emitir_uno: one CFE)', async () => {
+    clock.set('2026-11-28T12:00:00Z');
+    const id = await createPlan(t, admin, daily({ politicaAtrasos: 'emitir_uno' }));
+    await pause(id, { hasta: '2026-12-01T12:00:00Z', politicaReanudacion: 'recuperar' });
+    clock.set('2026-12-02T12:00:00Z');
+    await tick();
+    const runs = await runsOf(t, id);
+    assert.deepEqual(runs.map((r) => r.resultado), ['emitido', 'acumulado', 'acumulado', 'acumulado']);
+    assert.equal(runs[0].periodos, 4);
+    assert.equal((await cfesOf(t, company.id, id)).length, 1);
+  });
+});
+
 describe('versions', () => {
   test('an edit of the anchor of an active plan applies from the next period ahead; each run keeps the version that produced it', async () => {
     clock.set('2026-01-31T12:00:00Z');
