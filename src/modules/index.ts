@@ -202,6 +202,7 @@ export function createModules(deps: ModuleDeps) {
       prepare: (body) => issuedCfe.service.prepare(body),
       emit: (body, key) => issuedCfe.service.emit(body, key),
       dgiStates: (ids) => issuedCfeHandoff.dgiStatesOf(db, ids),
+      cfesByKeys: (companyId, keys) => issuedCfeHandoff.cfesByIdempotencyKeys(db, companyId, keys),
       recordEvents: (tx, inputs) => events.recordMany(tx, inputs),
       sendMail: async (_companyId, idCfe, destinatarios) => void (await cfeDocuments.mail.request(SYSTEM_ACTOR, { idCfe, destinatarios, formato: 'A4' })),
     },

@@ -8,6 +8,7 @@ import type { Db, DbOrTx } from '../../platform/db/client.js';
 import type { Actor } from '../../platform/http/actor.js';
 import type { RecordEventInput } from '../events/events.service.js';
 import { recurringErrors as E } from './recurring.errors.js';
+import { queueTick } from './recurring.jobs.js';
 import * as repo from './recurring.repository.js';
 import { firstIndexFrom, localDate, period, withinEnd } from './recurring.schedule.js';
 import { moveTo, stateEvent, writeRuns } from './recurring.ledger.js';
@@ -30,6 +31,7 @@ interface Deps {
   now: () => Date;
   loadVisible(actor: Actor, id: number, role: 'lectura' | 'emisor'): Promise<PlanRow>;
   viewOf(row: PlanRow): Promise<unknown>;
+  settled(rows: RunRow[]): Promise<RunRow[]>;
 }
 
 export function createPlanActions(deps: Deps) {
@@ -119,12 +121,15 @@ export function createPlanActions(deps: Deps) {
         const events: RecordEventInput[] = [];
         const result = await apply(tx, p, accion, body, at, events);
         await ports.recordEvents(tx, events);
+        // A run already due (activar or reanudar over past periods) is issued by a pass queued with the change, not at the next minute tick.
+        if (result.plan.estado === 'activo' && result.plan.nextRunAt && result.plan.nextRunAt <= at) await queueTick(tx);
         return result;
       });
       let ejecucion = null;
       if (issue) {
         await scheduler.issueLeased(at, { runId: issue.id });
-        const row = await repo.getRun(db, issue.id);
+        const found = await repo.getRun(db, issue.id);
+        const row = found && (await deps.settled([found]))[0];
         const states = row?.cfeId ? await ports.dgiStates([row.cfeId]) : new Map<number, string>();
         ejecucion = row ? runView(row, row.cfeId ? states.get(row.cfeId) ?? null : null) : null;
       }

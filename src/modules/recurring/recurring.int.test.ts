@@ -1,7 +1,7 @@
 /** Recurring plans through the real HTTP app: create, preview, actions, versions, history, events; errors; access. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { createUser, insertCompany } from '../../../test/support/factories.js';
 import { caeRanges } from '../cae/cae.tables.js';
@@ -130,6 +130,35 @@ describe('happy path', () => {
     const retry = await act(id, 'reintentar', { periodoDesde: '2026-01-31' });
     assert.equal(retry.status, 200, JSON.stringify(retry.body));
     assert.deepEqual([retry.body.ejecucion.resultado, retry.body.ejecucion.intento], ['emitido', 2]);
+  });
+});
+
+describe('activation with a run already due', () => {
+  const tickJobs = async () => (await t.db.execute<{ run_at: Date }>(sql`select j.run_at from graphile_worker._private_jobs j join graphile_worker._private_tasks k on k.id = j.task_id where k.identifier = 'recurring_tick' and j.key = 'recurring_tick'`)).rows;
+
+  test('activar queues a scheduler pass in its transaction (not the minute tick); that pass issues the due run', async () => {
+    clock.set('2026-02-01T12:00:00Z');
+    await t.db.execute(sql`delete from graphile_worker._private_jobs where key = 'recurring_tick'`);
+    const ahead = await createPlan(t, admin, planBody(company.id, { fechaInicio: '2026-02-20', anclaje: { diaDelMes: 20 } }));
+    assert.equal((await tickJobs()).length, 0, 'nothing due: no pass queued');
+    const due = await createPlan(t, admin, planBody(company.id, { fechaInicio: '2026-01-31' }));
+    const [job] = await tickJobs();
+    assert.ok(job && new Date(job.run_at).getTime() <= Date.now() + 1000, 'a pass queued to run now');
+    const handler = t.modules.jobs.find((j) => j.job.name === 'recurring_tick')!;
+    await handler.handle({}, { logger: t.app.log as never, attempt: 1, maxAttempts: 1 });
+    assert.deepEqual((await runsOf(t, due)).map((r) => [r.periodoDesde, r.resultado]), [['2026-01-31', 'emitido']]);
+    assert.deepEqual(await runsOf(t, ahead), []);
+  });
+
+  test('reanudar with recuperar over a past run queues a pass too', async () => {
+    clock.set('2026-03-01T12:00:00Z');
+    const id = await createPlan(t, admin, planBody(company.id, { fechaInicio: '2026-03-10', anclaje: { diaDelMes: 10 } }));
+    await act(id, 'pausar', {});
+    clock.set('2026-03-11T12:00:00Z');
+    await t.db.execute(sql`delete from graphile_worker._private_jobs where key = 'recurring_tick'`);
+    const r = await act(id, 'reanudar', { politicaReanudacion: 'recuperar' });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal((await tickJobs()).length, 1);
   });
 });
 

@@ -112,17 +112,18 @@ export async function finishIssued(tx: DbOrTx, items: Array<{ id: number; cfeId:
 
 /**
  * Takes up to `limit` runs to issue (pending, or failed with a retry due) whose lease is free, and
- * leases them until `leaseUntil`: a second scheduler skips them (and would replay the same
- * Idempotency-Key anyway). A lease left by a crashed worker expires and the run is taken again.
+ * leases them for `leaseMs`: a second scheduler skips them (and would replay the same
+ * Idempotency-Key anyway). Leases are in the database's own time, not the plans' clock (which the
+ * sandbox moves and a restart resets): they measure whether a worker is alive, not the schedule.
+ * The worker renews them while it issues (renewLeases); a crashed worker's expire within `leaseMs`.
  */
-export async function leaseWork(db: DbOrTx, now: Date, leaseUntil: Date, limit: number, runId?: number): Promise<RunRow[]> {
-  const nowIso = now.toISOString();
+export async function leaseWork(db: DbOrTx, now: Date, leaseMs: number, limit: number, runId?: number): Promise<RunRow[]> {
   const result = await db.execute<{ id: number }>(sql`
-    update recurring_runs r set lease_until = ${leaseUntil.toISOString()}::timestamptz
+    update recurring_runs r set lease_until = clock_timestamp() + ${leaseMs} * interval '1 millisecond'
     where r.id in (
       select id from recurring_runs
-      where resultado in ('pendiente', 'fallido') and proximo_intento <= ${nowIso}::timestamptz
-        and (lease_until is null or lease_until < ${nowIso}::timestamptz)
+      where resultado in ('pendiente', 'fallido') and proximo_intento <= ${now.toISOString()}::timestamptz
+        and (lease_until is null or lease_until < clock_timestamp())
         ${runId ? sql`and id = ${runId}` : sql``}
       order by proximo_intento limit ${limit}
       for update skip locked)
@@ -130,6 +131,16 @@ export async function leaseWork(db: DbOrTx, now: Date, leaseUntil: Date, limit: 
   const ids = (result.rows as Array<{ id: number }>).map((r) => Number(r.id));
   if (!ids.length) return [];
   return db.select().from(recurringRuns).where(inArray(recurringRuns.id, ids)).orderBy(asc(recurringRuns.id));
+}
+
+/** The heartbeat of a worker issuing runs: extends its leases of the runs still unrecorded; returns the new expiry. */
+export async function renewLeases(db: DbOrTx, ids: number[], leaseMs: number): Promise<Date | undefined> {
+  if (!ids.length) return undefined;
+  const r = await db.execute<{ until: string | Date }>(sql`
+    update recurring_runs set lease_until = clock_timestamp() + ${leaseMs} * interval '1 millisecond'
+    where id = any(${`{${ids.join(',')}}`}::int[]) and resultado in ('pendiente', 'fallido') returning lease_until as until`);
+  const until = (r.rows as Array<{ until: string | Date }>)[0]?.until;
+  return until ? new Date(until) : undefined;
 }
 
 export async function findRun(db: DbOrTx, planId: number, periodoDesde: string): Promise<RunRow | undefined> {

@@ -5,9 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { insertCompany } from '../../../test/support/factories.js';
+import { cfesByIdempotencyKeys } from '../issued-cfe/issued-cfe.handoff.js';
 import { setUpIssuer } from '../issued-cfe/issued-cfe.test-setup.js';
 import { createScheduler } from './recurring.scheduler.js';
 import { recurringRuns } from './recurring.tables.js';
@@ -216,7 +217,7 @@ describe('exactly one CFE per period', () => {
     const second = createScheduler({ db: t.db, ports: portsOf(t), settings: { concurrency: 3 } });
     const now = clock.now();
     await Promise.all([t.modules.services.recurringScheduler.tick(now), second.tick(now), t.modules.services.recurringScheduler.tick(now)]);
-    await second.tick(new Date(now.getTime() + 10 * 60_000)); // anything left leased is finished after the lease
+    await second.tick(now); // a last pass finds nothing left
     assert.deepEqual(await countPlanCfes(t, [other.id]), { cfes: 20, keys: 20 });
     for (const id of ids) assert.deepEqual((await runsOf(t, id)).map((r) => r.resultado), ['emitido']);
   });
@@ -227,18 +228,39 @@ describe('exactly one CFE per period', () => {
     const sched = t.modules.services.recurringScheduler;
     await sched.claimDue(clock.now());
     const [run] = await runsOf(t, id);
-    // What the killed worker did: lease the run, issue its frozen request with its key, then die.
-    await t.db.update(recurringRuns).set({ leaseUntil: new Date(clock.now().getTime() + 5 * 60_000) }).where(eq(recurringRuns.id, run.id));
+    // What the killed worker did: lease the run (its heartbeat kept the lease until it died), issue its frozen request with its key, then die.
+    await t.db.execute(sql`update recurring_runs set lease_until = clock_timestamp() + interval '1 hour' where id = ${run.id}`);
     const issued = await t.modules.services.issuedCfe.emit(run.request as never, run.idempotencyKey!);
     assert.equal((await runsOf(t, id))[0].resultado, 'pendiente');
+    // The history shows what exists: the run's CFE, though the run row is not marked yet.
+    const h = await t.call(admin, 'GET', `/api/v1/facturacionrecurrente/reporte-historial?idEmpresa=${company.id}&idPlan=${id}`);
+    assert.deepEqual([h.body.data[0].resultado, h.body.data[0].idCfeEmitido], ['emitido', issued.view.id]);
     await sched.tick(clock.now()); // still leased by the dead worker: left alone
     assert.equal((await runsOf(t, id))[0].resultado, 'pendiente');
-    clock.advanceMinutes(6);
+    // The dead worker renews nothing: its lease runs out (database time; the plans' clock does not move leases).
+    await t.db.execute(sql`update recurring_runs set lease_until = clock_timestamp() - interval '1 millisecond' where id = ${run.id}`);
     await sched.tick(clock.now());
     const [after] = await runsOf(t, id);
     assert.equal(after.resultado, 'emitido');
     assert.equal(after.cfeId, issued.view.id);
     assert.equal((await cfesOf(t, company.id, id)).length, 1);
+  });
+});
+
+describe('leases', () => {
+  test('a pass leases in database time and queues the retake pass just after the lease expires; outcomes leave no lease behind', async () => {
+    clock.set('2026-06-30T12:00:00Z');
+    const id = await createPlan(t, admin, planBody(company.id, { fechaInicio: '2026-06-30' }));
+    const sched = t.modules.services.recurringScheduler;
+    await sched.claimDue(clock.now());
+    const before = Date.now();
+    await sched.issueLeased(clock.now());
+    const [run] = await runsOf(t, id);
+    assert.deepEqual([run.resultado, run.leaseUntil], ['emitido', null]);
+    const [job] = (await t.db.execute<{ run_at: Date }>(sql`select j.run_at from graphile_worker._private_jobs j join graphile_worker._private_tasks k on k.id = j.task_id where k.identifier = 'recurring_tick' and j.key = 'recurring_tick_retake'`)).rows;
+    assert.ok(job, 'retake pass queued');
+    const lead = new Date(job.run_at).getTime() - before;
+    assert.ok(lead > 15_000 && lead < 600_000, `retake ${lead} ms after the lease was taken (lease 20 s)`);
   });
 });
 
@@ -249,6 +271,7 @@ function portsOf(t: TestApp) {
     prepare: (b: never) => s.issuedCfe.prepare(b),
     emit: (b: never, k: string) => s.issuedCfe.emit(b, k),
     dgiStates: async () => new Map<number, string>(),
+    cfesByKeys: (companyId: number, keys: string[]) => cfesByIdempotencyKeys(t.db, companyId, keys),
     recordEvents: (tx: never, inputs: never[]) => s.events.recordMany(tx, inputs),
   };
 }
