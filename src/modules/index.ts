@@ -203,6 +203,8 @@ export function createModules(deps: ModuleDeps) {
       emit: (body, key) => issuedCfe.service.emit(body, key),
       dgiStates: (ids) => issuedCfeHandoff.dgiStatesOf(db, ids),
       cfesByKeys: (companyId, keys) => issuedCfeHandoff.cfesByIdempotencyKeys(db, companyId, keys),
+      customerIdsByDocument: async (companyId, documento) => (await customers.findByDocument(db, companyId, documento)).map((c) => c.id),
+      documentOfCustomer: async (companyId, id) => (await customers.findForCompany(db, companyId, id))?.documento,
       recordEvents: (tx, inputs) => events.recordMany(tx, inputs),
       sendMail: async (_companyId, idCfe, destinatarios) => void (await cfeDocuments.mail.request(SYSTEM_ACTOR, { idCfe, destinatarios, formato: 'A4' })),
     },

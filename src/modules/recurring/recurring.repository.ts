@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import type { Paging } from '../../platform/http/paging.js';
 import { recurringPlans, recurringPlanVersions, recurringRuns, type PlanRow, type RunRow } from './recurring.tables.js';
@@ -33,8 +33,8 @@ export async function updatePlan(tx: DbOrTx, id: number, set: Partial<NewPlan>):
 
 export interface PlanFilters {
   estado?: string;
-  customerId?: number;
-  documento?: string;
+  /** Each entry: plans whose receiver is one of these customers OR has one of these documents (entries AND-ed). */
+  receivers?: Array<{ customerIds: number[]; documentos: string[] }>;
   nextFrom?: Date;
   nextTo?: Date;
 }
@@ -42,8 +42,13 @@ export interface PlanFilters {
 export async function searchPlans(db: DbOrTx, companyId: number, f: PlanFilters, paging: Paging) {
   const where: SQL[] = [eq(recurringPlans.companyId, companyId)];
   if (f.estado) where.push(eq(recurringPlans.estado, f.estado as PlanRow['estado']));
-  if (f.customerId) where.push(eq(recurringPlans.customerId, f.customerId));
-  if (f.documento) where.push(eq(recurringPlans.documentoReceptor, f.documento));
+  for (const r of f.receivers ?? []) {
+    const any = [
+      ...(r.customerIds.length ? [inArray(recurringPlans.customerId, r.customerIds)] : []),
+      ...(r.documentos.length ? [inArray(recurringPlans.documentoReceptor, r.documentos)] : []),
+    ];
+    where.push(any.length ? or(...any)! : sql`false`);
+  }
   if (f.nextFrom) where.push(gte(recurringPlans.nextRunAt, f.nextFrom));
   if (f.nextTo) where.push(lte(recurringPlans.nextRunAt, f.nextTo));
   const cond = and(...where);

@@ -272,6 +272,8 @@ function portsOf(t: TestApp) {
     emit: (b: never, k: string) => s.issuedCfe.emit(b, k),
     dgiStates: async () => new Map<number, string>(),
     cfesByKeys: (companyId: number, keys: string[]) => cfesByIdempotencyKeys(t.db, companyId, keys),
+    customerIdsByDocument: async () => [],
+    documentOfCustomer: async () => undefined,
     recordEvents: (tx: never, inputs: never[]) => s.events.recordMany(tx, inputs),
   };
 }

@@ -30,11 +30,15 @@ export interface KeyedCfe { id: number; tipoCfe: number; serie: string; numero: 
 /** What the scheduler needs from other modules (wired in modules/index.ts). */
 export interface RecurringPorts {
   /** Emission's own preparation (rules, receiver, totals), nothing numbered: validation and preview. */
-  prepare(body: IssueCfeBody): Promise<{ draft: unknown; fecha: string }>;
+  prepare(body: IssueCfeBody): Promise<{ draft: object; fecha: string; adenda?: string }>;
   /** emitir with an Idempotency-Key. */
   emit(body: IssueCfeBody, idempotencyKey: string): Promise<{ view: { id: number; tipoCfe: number; serie: string; numero: number }; replayed: boolean }>;
   /** The CFEs issued under these Idempotency-Keys (run keys) of a company. */
   cfesByKeys(companyId: number, keys: string[]): Promise<Map<string, KeyedCfe>>;
+  /** The company's customers with this document (the receiver a plan naming them by idCliente bills). */
+  customerIdsByDocument(companyId: number, documento: string): Promise<number[]>;
+  /** A customer's document, if the customer is the company's. */
+  documentOfCustomer(companyId: number, customerId: number): Promise<string | undefined>;
   /** Current DGI state of issued CFEs. */
   dgiStates(ids: number[]): Promise<Map<number, string>>;
   recordEvents(tx: DbOrTx, inputs: RecordEventInput[]): Promise<void>;
@@ -70,7 +74,9 @@ export function createScheduler(deps: { db: Db; ports: RecurringPorts; logger?: 
           if (due.length) work.push({ p, ...catchUp(p.definicion.politicaAtrasos, due), origen: 'programada', motivoSkip: 'Período atrasado omitido (politicaAtrasos omitir).' });
           return { p, next: due.length ? due[due.length - 1].k + 1 : p.nextIndex };
         });
-        await writeRuns(tx, work, now);
+        const written = await writeRuns(tx, work, now);
+        // Should this worker die before leasing them, a retake pass issues the new runs after one lease time.
+        if (written.length) await queueTick(tx, new Date(Date.now() + settings.leaseMs + 1000));
         await movePlans(tx, moves, events, 'fin');
         await ports.recordEvents(tx, events);
         return plans.length;

@@ -127,7 +127,7 @@ export const historyPage = z.object({ data: z.array(runView), total: int, start:
 export const previewView = z.object({
   idPlan: int,
   ejecuciones: z.array(z.object({ periodoDesde: z.string(), periodoHasta: z.string(), programadaPara: z.string(), fechaEmision: z.string() })),
-  proximoCfe: z.unknown().describe('What the next run would issue, through emission\'s prepare (nothing numbered or signed): tipoCfe, fechaEmision, receptor, detalles, totales, adenda; null when no run is left.'),
+  proximoCfe: z.unknown().describe('The whole CFE the next run would issue, through emission\'s prepare (nothing numbered or signed), in DGI names: IdDoc (TipoCFE, FchEmis, …), Emisor, Receptor, Detalle, Totales (and the other parts the CFE carries), plus Adenda: the text printed and sent with it, starting with the billed period; null when no run is left.'),
   errorProximoCfe: z.object({ code: z.string(), error: z.string() }).nullable().describe('Why the next CFE could not be prepared today (e.g. a missing exchange rate), if so.'),
 });
 

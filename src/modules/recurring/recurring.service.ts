@@ -152,8 +152,18 @@ export function createRecurringService(deps: RecurringDeps) {
 
     async search(actor: Actor, q: { idEmpresa: number; estado?: string; idCliente?: number; documento?: string; proximaEjecucionDesde?: string; proximaEjecucionHasta?: string }, paging: Paging) {
       assertCompanyRole(actor, q.idEmpresa, 'lectura');
+      // The receiver actually billed: a plan may name the customer by idCliente or by document (either finds it by the other).
+      const receivers = [];
+      if (q.idCliente) {
+        const doc = await ports.documentOfCustomer(q.idEmpresa, q.idCliente);
+        receivers.push({ customerIds: [q.idCliente], documentos: doc ? [doc] : [] });
+      }
+      if (q.documento?.trim()) {
+        const documento = q.documento.trim();
+        receivers.push({ customerIds: await ports.customerIdsByDocument(q.idEmpresa, documento), documentos: [documento] });
+      }
       const { rows, total } = await repo.searchPlans(db, q.idEmpresa, {
-        estado: q.estado, customerId: q.idCliente, documento: q.documento,
+        estado: q.estado, receivers,
         nextFrom: q.proximaEjecucionDesde ? new Date(q.proximaEjecucionDesde) : undefined, nextTo: q.proximaEjecucionHasta ? new Date(q.proximaEjecucionHasta) : undefined,
       }, paging);
       const last = new Map((await settled([...(await repo.lastRuns(db, rows.map((r) => r.id))).values()])).map((r) => [r.planId, r]));
@@ -195,7 +205,8 @@ export function createRecurringService(deps: RecurringDeps) {
       const at = new Date(planned > t0 && planned < t0 + 59 * 86_400_000 ? planned : t0);
       try {
         const prepared = await ports.prepare(emissionRequest(p.companyId, p.definicion, [next[0]], localDate(at, s.zonaHoraria)));
-        return { idPlan: id, ejecuciones, proximoCfe: prepared.draft, errorProximoCfe: null };
+        // The whole CFE: the signed part (DGI names) plus its Adenda, the unsigned text that travels with it (CFE_Adenda).
+        return { idPlan: id, ejecuciones, proximoCfe: { ...prepared.draft, Adenda: prepared.adenda ?? null }, errorProximoCfe: null };
       } catch (err) {
         const e = err as { code?: string; message: string };
         if (!e.code) throw err;
