@@ -163,6 +163,8 @@ describe('kill -9 of the service process mid catch-up', () => {
     const activated = Date.now();
     const ids = [await createActive(body(1)), await createActive(body(2))];
     // The activation queued a pass: the catch-up starts without waiting for the minute tick.
+    await until('the first run issued', async () => ((await ledger(ids)).some((r) => r.resultado === 'emitido') ? true : undefined), 120_000);
+    console.log(`activation: first run issued ${((Date.now() - activated) / 1000).toFixed(1)} s after activation`);
     const issuedAtKill = await until('the catch-up under way', async () => {
       const n = (await ledger(ids)).filter((r) => r.resultado === 'emitido').length;
       return n >= 60 ? n : undefined;

@@ -235,6 +235,8 @@ describe('exactly one CFE per period', () => {
     // The history shows what exists: the run's CFE, though the run row is not marked yet.
     const h = await t.call(admin, 'GET', `/api/v1/facturacionrecurrente/reporte-historial?idEmpresa=${company.id}&idPlan=${id}`);
     assert.deepEqual([h.body.data[0].resultado, h.body.data[0].idCfeEmitido], ['emitido', issued.view.id]);
+    const pending = await t.call(admin, 'GET', `/api/v1/facturacionrecurrente/reporte-historial?idEmpresa=${company.id}&idPlan=${id}&resultado=pendiente`);
+    assert.deepEqual([pending.body.data, pending.body.total], [[], 0]);
     await sched.tick(clock.now()); // still leased by the dead worker: left alone
     assert.equal((await runsOf(t, id))[0].resultado, 'pendiente');
     // The dead worker renews nothing: its lease runs out (database time; the plans' clock does not move leases).

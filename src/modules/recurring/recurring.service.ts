@@ -185,8 +185,10 @@ export function createRecurringService(deps: RecurringDeps) {
         planId: q.idPlan, resultado: q.resultado,
         from: q.desde ? zonedInstant(q.desde, '00:00', zone) : undefined, to: q.hasta ? zonedInstant(addDaysTo(q.hasta, 1), '00:00', zone) : undefined,
       }, paging);
-      const { total } = page;
-      const rows = await settled(page.rows);
+      // A run settled as emitido no longer matches a resultado=pendiente/fallido filter (the ledger row catches up within seconds).
+      const all = await settled(page.rows);
+      const rows = q.resultado ? all.filter((r) => r.resultado === q.resultado) : all;
+      const total = page.total - (all.length - rows.length);
       const states = await withDgiStates(rows);
       return { data: rows.map((r) => runView(r, r.cfeId ? states.get(r.cfeId) ?? null : null)), total };
     },
