@@ -235,3 +235,20 @@ export async function dgiStatesOf(db: DbOrTx, ids: number[]): Promise<Map<number
   const rows = await db.select({ id: issuedCfes.id, estado: issuedCfes.estado }).from(issuedCfes).where(inArray(issuedCfes.id, [...new Set(ids)]));
   return new Map(rows.map((r) => [r.id, r.estado]));
 }
+
+export interface KeyedCfe {
+  id: number;
+  tipoCfe: number;
+  serie: string;
+  numero: number;
+  estado: string;
+  createdAt: Date;
+}
+
+/** The CFEs a company issued under these Idempotency-Keys (a run whose CFE exists shows it even before the run is marked). */
+export async function cfesByIdempotencyKeys(db: DbOrTx, companyId: number, keys: string[]): Promise<Map<string, KeyedCfe>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db.select({ key: issuedCfes.idempotencyKey, id: issuedCfes.id, tipoCfe: issuedCfes.tipoCfe, serie: issuedCfes.serie, numero: issuedCfes.numero, estado: issuedCfes.estado, createdAt: issuedCfes.createdAt })
+    .from(issuedCfes).where(and(eq(issuedCfes.companyId, companyId), inArray(issuedCfes.idempotencyKey, [...new Set(keys)])));
+  return new Map(rows.map(({ key, ...cfe }) => [key!, cfe]));
+}

@@ -8,8 +8,9 @@ import type { Db, DbOrTx } from '../../platform/db/client.js';
 import type { Actor } from '../../platform/http/actor.js';
 import type { RecordEventInput } from '../events/events.service.js';
 import { recurringErrors as E } from './recurring.errors.js';
+import { queueTick } from './recurring.jobs.js';
 import * as repo from './recurring.repository.js';
-import { firstFutureIndex, localDate, period, withinEnd } from './recurring.schedule.js';
+import { firstIndexFrom, localDate, period, withinEnd } from './recurring.schedule.js';
 import { moveTo, stateEvent, writeRuns } from './recurring.ledger.js';
 import type { RecurringPorts, Scheduler } from './recurring.scheduler.js';
 import { ACTIONS, allowedActions, canTake, isPlanAction, type PlanAction } from './recurring.states.js';
@@ -30,29 +31,30 @@ interface Deps {
   now: () => Date;
   loadVisible(actor: Actor, id: number, role: 'lectura' | 'emisor'): Promise<PlanRow>;
   viewOf(row: PlanRow): Promise<unknown>;
+  settled(rows: RunRow[]): Promise<RunRow[]>;
 }
-
-/** Most omitted rows one resume writes per pass (a daily plan paused for years is resumed in several passes). */
-const RESUME_CHUNK = 1000;
 
 export function createPlanActions(deps: Deps) {
   const { db, ports, scheduler, now } = deps;
 
   /**
-   * Back to `activo`. omitir: the periods whose run time passed during the pause are recorded as
-   * omitido (origen pausa); recuperar: they stay due and the missed-run policy handles them.
+   * Back to `activo` from `at`, the instant the pause ends: now for reanudar, `hasta` for the
+   * automatic resume (however late a scheduler pass notices it: the service may have been down).
+   * omitir: the periods planned before `at` fell inside the pause and are recorded as omitido
+   * (origen pausa); recuperar: they stay due. The periods planned at or after `at` always stay due:
+   * the plan was active when they came, so the next pass handles them by its missed-run policy.
    */
   async function resume(tx: DbOrTx, p: PlanRow, at: Date, politica: 'omitir' | 'recuperar', events: RecordEventInput[], accion: string) {
     const s = scheduleOf(p.definicion);
     let next = p.nextIndex;
     if (politica === 'omitir') {
-      const until = Math.min(firstFutureIndex(s, p.nextIndex, at), p.nextIndex + RESUME_CHUNK);
+      const until = firstIndexFrom(s, p.nextIndex, at);
       const skipped = [];
       for (let k = p.nextIndex; k < until; k++) skipped.push(period(s, k));
-      await writeRuns(tx, [{ p, emit: [], skip: skipped, origen: 'pausa', motivoSkip: 'Plan pausado en la fecha de la ejecución.' }], at);
+      await writeRuns(tx, [{ p, emit: [], skip: skipped, origen: 'pausa', motivoSkip: 'Plan pausado en la fecha de la ejecución.' }], now());
       next = until;
     }
-    const active = await repo.updatePlan(tx, p.id, { estado: 'activo', pausedUntil: null });
+    const active = await repo.updatePlan(tx, p.id, { estado: 'activo', pausedUntil: null, pausePolicy: null });
     events.push(stateEvent(active, p.estado, accion));
     return moveTo(tx, active, next, events, 'fin');
   }
@@ -69,7 +71,7 @@ export function createPlanActions(deps: Deps) {
       case 'pausar': {
         const hasta = body.hasta ? new Date(body.hasta) : null;
         if (hasta && hasta <= at) throw E.PAUSA_HASTA_PASADA();
-        const row = await repo.updatePlan(tx, p.id, { estado: 'pausado', pausedUntil: hasta, nextRunAt: null });
+        const row = await repo.updatePlan(tx, p.id, { estado: 'pausado', pausedUntil: hasta, pausePolicy: hasta ? body.politicaReanudacion ?? 'omitir' : null, nextRunAt: null });
         events.push(stateEvent(row, p.estado, action));
         return { plan: row };
       }
@@ -119,26 +121,32 @@ export function createPlanActions(deps: Deps) {
         const events: RecordEventInput[] = [];
         const result = await apply(tx, p, accion, body, at, events);
         await ports.recordEvents(tx, events);
+        // A run already due (activar or reanudar over past periods) is issued by a pass queued with the change, not at the next minute tick.
+        if (result.plan.estado === 'activo' && result.plan.nextRunAt && result.plan.nextRunAt <= at) await queueTick(tx);
         return result;
       });
       let ejecucion = null;
       if (issue) {
         await scheduler.issueLeased(at, { runId: issue.id });
-        const row = await repo.getRun(db, issue.id);
+        const found = await repo.getRun(db, issue.id);
+        const row = found && (await deps.settled([found]))[0];
         const states = row?.cfeId ? await ports.dgiStates([row.cfeId]) : new Map<number, string>();
         ejecucion = row ? runView(row, row.cfeId ? states.get(row.cfeId) ?? null : null) : null;
       }
       return { ...((await deps.viewOf((await repo.findPlan(db, plan.id))!)) as object), ejecucion };
     },
 
-    /** Plans paused with `hasta` that has come: resumed (omitting the runs that fell inside the pause). */
+    /**
+     * Plans paused with `hasta` that has come: resumed AT `hasta`, not at `at` (the pass that notices
+     * it), so only the runs planned before `hasta` follow the pause's politicaReanudacion.
+     */
     async resumeDue(at: Date) {
       let total = 0;
       for (;;) {
         const n = await db.transaction(async (tx) => {
           const plans = await repo.lockPausedToResume(tx, at, 200);
           const events: RecordEventInput[] = [];
-          for (const p of plans) await resume(tx, p, at, 'omitir', events, 'reanudar');
+          for (const p of plans) await resume(tx, p, p.pausedUntil!, p.pausePolicy ?? 'omitir', events, 'reanudar');
           await ports.recordEvents(tx, events);
           return plans.length;
         });

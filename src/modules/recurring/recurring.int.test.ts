@@ -1,7 +1,7 @@
 /** Recurring plans through the real HTTP app: create, preview, actions, versions, history, events; errors; access. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { createUser, insertCompany } from '../../../test/support/factories.js';
 import { caeRanges } from '../cae/cae.tables.js';
@@ -130,6 +130,71 @@ describe('happy path', () => {
     const retry = await act(id, 'reintentar', { periodoDesde: '2026-01-31' });
     assert.equal(retry.status, 200, JSON.stringify(retry.body));
     assert.deepEqual([retry.body.ejecucion.resultado, retry.body.ejecucion.intento], ['emitido', 2]);
+  });
+});
+
+describe('preview', () => {
+  test('proximoCfe is the whole next CFE: the signed part and its Adenda (billed period, then the template\'s text)', async () => {
+    clock.set('2026-01-10T12:00:00Z');
+    const c = await t.call(admin, 'POST', `${base}/crear`, planBody(company.id, { plantilla: { ...planBody(company.id).plantilla, adenda: 'Gracias por su preferencia.' } }));
+    assert.equal(c.status, 201, JSON.stringify(c.body));
+    const p = await t.call(admin, 'GET', `${base}/previsualizar/${c.body.id}?cantidad=1`);
+    assert.equal(p.status, 200, JSON.stringify(p.body));
+    assert.deepEqual(Object.keys(p.body.proximoCfe).filter((k) => ['IdDoc', 'Emisor', 'Detalle', 'Totales', 'Adenda'].includes(k)), ['IdDoc', 'Emisor', 'Detalle', 'Totales', 'Adenda']);
+    assert.equal(p.body.proximoCfe.Adenda, 'Período facturado: 31/01/2026 al 27/02/2026.\nGracias por su preferencia.');
+    // What the run issues carries the same adenda.
+    await act(c.body.id, 'activar');
+    const issued = await act(c.body.id, 'emitirAhora');
+    const cfe = await t.call(admin, 'GET', `/api/v1/cfeemitido/${issued.body.ejecucion.idCfeEmitido}`);
+    assert.equal(cfe.body.adenda, p.body.proximoCfe.Adenda);
+  });
+});
+
+describe('search by the receiver actually billed', () => {
+  test('documento finds the plans naming the customer by idCliente too, and idCliente those giving its document', async () => {
+    const doc = '214844360018';
+    const cust = await t.call(admin, 'POST', '/api/v1/cliente/crear', { idEmpresa: company.id, tipoDocumento: 2, documento: doc, razonSocial: 'Cliente Buscado SA', ciudad: 'Montevideo' });
+    assert.equal(cust.status, 201, JSON.stringify(cust.body));
+    const plantilla = (receptor: unknown) => ({ idDoc: { tipoCfe: 111 }, receptor, detalles: [{ indicadorFacturacion: 3, nombreItem: 'Soporte', cantidad: 1, precioUnitario: '500' }] });
+    const byId = await createPlan(t, admin, planBody(company.id, { plantilla: plantilla({ idCliente: cust.body.id }) }), false);
+    const byDoc = await createPlan(t, admin, planBody(company.id, { plantilla: plantilla({ documento: doc, tipoDocumento: 2, razonSocial: 'Cliente Buscado SA', ciudad: 'Montevideo' }) }), false);
+    await createPlan(t, admin, planBody(company.id), false);
+    const ids = async (q: string) => (await t.call(admin, 'GET', `${base}/buscar?idEmpresa=${company.id}&${q}`)).body.data.map((p: any) => p.id).sort();
+    assert.deepEqual(await ids(`documento=${doc}`), [byId, byDoc].sort());
+    assert.deepEqual(await ids(`idCliente=${cust.body.id}`), [byId, byDoc].sort());
+    assert.deepEqual(await ids(`idCliente=${cust.body.id}&documento=${doc}`), [byId, byDoc].sort());
+    assert.deepEqual(await ids('documento=219999830019'), []);
+    // Another company's customer id finds nothing here.
+    assert.deepEqual((await t.call(admin, 'GET', `${base}/buscar?idEmpresa=${other.id}&idCliente=${cust.body.id}`)).body.data, []);
+  });
+});
+
+describe('activation with a run already due', () => {
+  const tickJobs = async () => (await t.db.execute<{ run_at: Date }>(sql`select j.run_at from graphile_worker._private_jobs j join graphile_worker._private_tasks k on k.id = j.task_id where k.identifier = 'recurring_tick' and j.key = 'recurring_tick'`)).rows;
+
+  test('activar queues a scheduler pass in its transaction (not the minute tick); that pass issues the due run', async () => {
+    clock.set('2026-02-01T12:00:00Z');
+    await t.db.execute(sql`delete from graphile_worker._private_jobs where key = 'recurring_tick'`);
+    const ahead = await createPlan(t, admin, planBody(company.id, { fechaInicio: '2026-02-20', anclaje: { diaDelMes: 20 } }));
+    assert.equal((await tickJobs()).length, 0, 'nothing due: no pass queued');
+    const due = await createPlan(t, admin, planBody(company.id, { fechaInicio: '2026-01-31' }));
+    const [job] = await tickJobs();
+    assert.ok(job && new Date(job.run_at).getTime() <= Date.now() + 1000, 'a pass queued to run now');
+    const handler = t.modules.jobs.find((j) => j.job.name === 'recurring_tick')!;
+    await handler.handle({}, { logger: t.app.log as never, attempt: 1, maxAttempts: 1 });
+    assert.deepEqual((await runsOf(t, due)).map((r) => [r.periodoDesde, r.resultado]), [['2026-01-31', 'emitido']]);
+    assert.deepEqual(await runsOf(t, ahead), []);
+  });
+
+  test('reanudar with recuperar over a past run queues a pass too', async () => {
+    clock.set('2026-03-01T12:00:00Z');
+    const id = await createPlan(t, admin, planBody(company.id, { fechaInicio: '2026-03-10', anclaje: { diaDelMes: 10 } }));
+    await act(id, 'pausar', {});
+    clock.set('2026-03-11T12:00:00Z');
+    await t.db.execute(sql`delete from graphile_worker._private_jobs where key = 'recurring_tick'`);
+    const r = await act(id, 'reanudar', { politicaReanudacion: 'recuperar' });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal((await tickJobs()).length, 1);
   });
 });
 

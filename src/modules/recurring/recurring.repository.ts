@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 import type { Paging } from '../../platform/http/paging.js';
 import { recurringPlans, recurringPlanVersions, recurringRuns, type PlanRow, type RunRow } from './recurring.tables.js';
@@ -33,8 +33,8 @@ export async function updatePlan(tx: DbOrTx, id: number, set: Partial<NewPlan>):
 
 export interface PlanFilters {
   estado?: string;
-  customerId?: number;
-  documento?: string;
+  /** Each entry: plans whose receiver is one of these customers OR has one of these documents (entries AND-ed). */
+  receivers?: Array<{ customerIds: number[]; documentos: string[] }>;
   nextFrom?: Date;
   nextTo?: Date;
 }
@@ -42,8 +42,13 @@ export interface PlanFilters {
 export async function searchPlans(db: DbOrTx, companyId: number, f: PlanFilters, paging: Paging) {
   const where: SQL[] = [eq(recurringPlans.companyId, companyId)];
   if (f.estado) where.push(eq(recurringPlans.estado, f.estado as PlanRow['estado']));
-  if (f.customerId) where.push(eq(recurringPlans.customerId, f.customerId));
-  if (f.documento) where.push(eq(recurringPlans.documentoReceptor, f.documento));
+  for (const r of f.receivers ?? []) {
+    const any = [
+      ...(r.customerIds.length ? [inArray(recurringPlans.customerId, r.customerIds)] : []),
+      ...(r.documentos.length ? [inArray(recurringPlans.documentoReceptor, r.documentos)] : []),
+    ];
+    where.push(any.length ? or(...any)! : sql`false`);
+  }
   if (f.nextFrom) where.push(gte(recurringPlans.nextRunAt, f.nextFrom));
   if (f.nextTo) where.push(lte(recurringPlans.nextRunAt, f.nextTo));
   const cond = and(...where);
@@ -112,17 +117,18 @@ export async function finishIssued(tx: DbOrTx, items: Array<{ id: number; cfeId:
 
 /**
  * Takes up to `limit` runs to issue (pending, or failed with a retry due) whose lease is free, and
- * leases them until `leaseUntil`: a second scheduler skips them (and would replay the same
- * Idempotency-Key anyway). A lease left by a crashed worker expires and the run is taken again.
+ * leases them for `leaseMs`: a second scheduler skips them (and would replay the same
+ * Idempotency-Key anyway). Leases are in the database's own time, not the plans' clock (which the
+ * sandbox moves and a restart resets): they measure whether a worker is alive, not the schedule.
+ * The worker renews them while it issues (renewLeases); a crashed worker's expire within `leaseMs`.
  */
-export async function leaseWork(db: DbOrTx, now: Date, leaseUntil: Date, limit: number, runId?: number): Promise<RunRow[]> {
-  const nowIso = now.toISOString();
+export async function leaseWork(db: DbOrTx, now: Date, leaseMs: number, limit: number, runId?: number): Promise<RunRow[]> {
   const result = await db.execute<{ id: number }>(sql`
-    update recurring_runs r set lease_until = ${leaseUntil.toISOString()}::timestamptz
+    update recurring_runs r set lease_until = clock_timestamp() + ${leaseMs} * interval '1 millisecond'
     where r.id in (
       select id from recurring_runs
-      where resultado in ('pendiente', 'fallido') and proximo_intento <= ${nowIso}::timestamptz
-        and (lease_until is null or lease_until < ${nowIso}::timestamptz)
+      where resultado in ('pendiente', 'fallido') and proximo_intento <= ${now.toISOString()}::timestamptz
+        and (lease_until is null or lease_until < clock_timestamp())
         ${runId ? sql`and id = ${runId}` : sql``}
       order by proximo_intento limit ${limit}
       for update skip locked)
@@ -130,6 +136,16 @@ export async function leaseWork(db: DbOrTx, now: Date, leaseUntil: Date, limit: 
   const ids = (result.rows as Array<{ id: number }>).map((r) => Number(r.id));
   if (!ids.length) return [];
   return db.select().from(recurringRuns).where(inArray(recurringRuns.id, ids)).orderBy(asc(recurringRuns.id));
+}
+
+/** The heartbeat of a worker issuing runs: extends its leases of the runs still unrecorded; returns the new expiry. */
+export async function renewLeases(db: DbOrTx, ids: number[], leaseMs: number): Promise<Date | undefined> {
+  if (!ids.length) return undefined;
+  const r = await db.execute<{ until: string | Date }>(sql`
+    update recurring_runs set lease_until = clock_timestamp() + ${leaseMs} * interval '1 millisecond'
+    where id = any(${`{${ids.join(',')}}`}::int[]) and resultado in ('pendiente', 'fallido') returning lease_until as until`);
+  const until = (r.rows as Array<{ until: string | Date }>)[0]?.until;
+  return until ? new Date(until) : undefined;
 }
 
 export async function findRun(db: DbOrTx, planId: number, periodoDesde: string): Promise<RunRow | undefined> {

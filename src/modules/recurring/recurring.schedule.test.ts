@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { catchUp, duePeriods, firstFutureIndex, localDate, nextPeriods, occurrence, period, withinEnd, zonedInstant, type Schedule } from './recurring.schedule.js';
+import { catchUp, duePeriods, firstFutureIndex, firstIndexFrom, localDate, nextPeriods, occurrence, period, withinEnd, zonedInstant, type Schedule } from './recurring.schedule.js';
 import { allowedActions, canTake, nextRetryAt, planActions, planStates } from './recurring.states.js';
 
 const monthly = (over: Partial<Schedule> = {}): Schedule => ({
@@ -61,6 +61,13 @@ describe('end and due periods', () => {
     assert.deepEqual(duePeriods(s, 0, now).map((p) => p.k), [0, 1, 2]);
     assert.equal(firstFutureIndex(s, 0, now), 3);
     assert.deepEqual(duePeriods(s, 0, new Date('2027-04-30T09:00:00Z')).map((p) => p.k), [0, 1, 2, 3]);
+  });
+  test('a pause ending at `at`: the runs before it fell inside it, one at exactly `at` did not (issue 41)', () => {
+    const s = monthly();
+    assert.equal(firstIndexFrom(s, 0, new Date('2027-04-30T09:00:00Z')), 3); // 06:00 local on 30 Apr: that run is the plan's again
+    assert.equal(firstIndexFrom(s, 0, new Date('2027-04-30T09:00:00.001Z')), 4);
+    assert.equal(firstIndexFrom(s, 2, new Date('2027-01-01T00:00:00Z')), 2, 'never before `from`');
+    assert.equal(firstIndexFrom(monthly({ fin: { tipo: 'ciclos', ciclos: 2 } }), 0, new Date('2028-01-01T00:00:00Z')), 2, 'stops at the end');
   });
 });
 

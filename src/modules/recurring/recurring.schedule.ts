@@ -124,6 +124,16 @@ export function firstFutureIndex(s: Schedule, from: number, now: Date): number {
   return k;
 }
 
+/**
+ * The first index ≥ from whose run time is at or after `at`: when a plan becomes active again at
+ * `at` (a pause ending), the periods before it fell inside the pause and a run at exactly `at` does not.
+ */
+export function firstIndexFrom(s: Schedule, from: number, at: Date): number {
+  let k = from;
+  while (withinEnd(s, k) && period(s, k).programadaPara.getTime() < at.getTime()) k++;
+  return k;
+}
+
 export interface CatchUp {
   /** Each entry is one CFE: the periods it bills (one, or several folded by emitir_uno). */
   emit: Period[][];

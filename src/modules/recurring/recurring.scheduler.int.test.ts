@@ -5,9 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { insertCompany } from '../../../test/support/factories.js';
+import { cfesByIdempotencyKeys } from '../issued-cfe/issued-cfe.handoff.js';
 import { setUpIssuer } from '../issued-cfe/issued-cfe.test-setup.js';
 import { createScheduler } from './recurring.scheduler.js';
 import { recurringRuns } from './recurring.tables.js';
@@ -130,6 +131,67 @@ describe('pause and resume', () => {
   });
 });
 
+describe('a pause with hasta ends at hasta, however late the pass that notices it', () => {
+  const daily = (over: Record<string, unknown> = {}) => planBody(company.id, { frecuencia: { unidad: 'dia' }, anclaje: {}, fechaInicio: '2026-11-29', ...over });
+  const pause = async (id: number, body: Record<string, unknown>) => {
+    const r = await t.call(admin, 'POST', `/api/v1/facturacionrecurrente/pausar/${id}`, body);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    return r.body;
+  };
+  const ledger = async (id: number) => (await runsOf(t, id)).map((x) => [x.periodoDesde, x.resultado, x.origen, x.motivo]);
+  const PAUSED = 'Plan pausado en la fecha de la ejecución.';
+
+  test('no pass until two days after hasta: runs inside the pause omitido (pause policy), runs after it issued (emitir_todos)', async () => {
+    clock.set('2026-11-28T12:00:00Z');
+    const id = await createPlan(t, admin, daily());
+    await pause(id, { hasta: '2026-12-01T12:00:00Z' });
+    clock.set('2026-12-03T12:00:00Z'); // daily runs at 09:00Z; nothing ran between the pause and now
+    await tick();
+    assert.deepEqual(await ledger(id), [
+      ['2026-11-29', 'omitido', 'pausa', PAUSED], ['2026-11-30', 'omitido', 'pausa', PAUSED], ['2026-12-01', 'omitido', 'pausa', PAUSED],
+      ['2026-12-02', 'emitido', 'programada', null], ['2026-12-03', 'emitido', 'programada', null],
+    ]);
+    const plan = (await t.call(admin, 'GET', `/api/v1/facturacionrecurrente/${id}`)).body;
+    assert.deepEqual([plan.estado, plan.pausadoHasta, plan.proximaEjecucion], ['activo', null, '2026-12-04T09:00:00.000Z']);
+    assert.equal((await cfesOf(t, company.id, id)).length, 2);
+  });
+
+  test('the runs after hasta follow politicaAtrasos: omitir keeps only the current one, with the missed-run reason', async () => {
+    clock.set('2026-11-28T12:00:00Z');
+    const id = await createPlan(t, admin, daily({ politicaAtrasos: 'omitir' }));
+    await pause(id, { hasta: '2026-12-01T12:00:00Z' });
+    clock.set('2026-12-03T12:00:00Z');
+    await tick();
+    assert.deepEqual((await ledger(id)).slice(3), [
+      ['2026-12-02', 'omitido', 'programada', 'Período atrasado omitido (politicaAtrasos omitir).'], ['2026-12-03', 'emitido', 'programada', null],
+    ]);
+  });
+
+  test('a pause ending exactly at a run time: that run is issued (the plan is active at hasta); the plan shows it as next while paused', async () => {
+    clock.set('2026-11-28T12:00:00Z');
+    const id = await createPlan(t, admin, daily());
+    const paused = await pause(id, { hasta: '2026-12-01T09:00:00Z' });
+    assert.deepEqual([paused.estado, paused.pausadoHasta, paused.proximaEjecucion], ['pausado', '2026-12-01T09:00:00.000Z', '2026-12-01T09:00:00.000Z']);
+    clock.set('2026-12-01T09:00:30Z');
+    await tick();
+    assert.deepEqual((await ledger(id)).map((r) => r.slice(0, 3)), [
+      ['2026-11-29', 'omitido', 'pausa'], ['2026-11-30', 'omitido', 'pausa'], ['2026-12-01', 'emitido', 'programada'],
+    ]);
+  });
+
+  test('pausar with politicaReanudacion recuperar: the runs inside the pause are handled by politicaAtrasos too (emitir_uno: one CFE)', async () => {
+    clock.set('2026-11-28T12:00:00Z');
+    const id = await createPlan(t, admin, daily({ politicaAtrasos: 'emitir_uno' }));
+    await pause(id, { hasta: '2026-12-01T12:00:00Z', politicaReanudacion: 'recuperar' });
+    clock.set('2026-12-02T12:00:00Z');
+    await tick();
+    const runs = await runsOf(t, id);
+    assert.deepEqual(runs.map((r) => r.resultado), ['emitido', 'acumulado', 'acumulado', 'acumulado']);
+    assert.equal(runs[0].periodos, 4);
+    assert.equal((await cfesOf(t, company.id, id)).length, 1);
+  });
+});
+
 describe('versions', () => {
   test('an edit of the anchor of an active plan applies from the next period ahead; each run keeps the version that produced it', async () => {
     clock.set('2026-01-31T12:00:00Z');
@@ -155,7 +217,7 @@ describe('exactly one CFE per period', () => {
     const second = createScheduler({ db: t.db, ports: portsOf(t), settings: { concurrency: 3 } });
     const now = clock.now();
     await Promise.all([t.modules.services.recurringScheduler.tick(now), second.tick(now), t.modules.services.recurringScheduler.tick(now)]);
-    await second.tick(new Date(now.getTime() + 10 * 60_000)); // anything left leased is finished after the lease
+    await second.tick(now); // a last pass finds nothing left
     assert.deepEqual(await countPlanCfes(t, [other.id]), { cfes: 20, keys: 20 });
     for (const id of ids) assert.deepEqual((await runsOf(t, id)).map((r) => r.resultado), ['emitido']);
   });
@@ -166,18 +228,41 @@ describe('exactly one CFE per period', () => {
     const sched = t.modules.services.recurringScheduler;
     await sched.claimDue(clock.now());
     const [run] = await runsOf(t, id);
-    // What the killed worker did: lease the run, issue its frozen request with its key, then die.
-    await t.db.update(recurringRuns).set({ leaseUntil: new Date(clock.now().getTime() + 5 * 60_000) }).where(eq(recurringRuns.id, run.id));
+    // What the killed worker did: lease the run (its heartbeat kept the lease until it died), issue its frozen request with its key, then die.
+    await t.db.execute(sql`update recurring_runs set lease_until = clock_timestamp() + interval '1 hour' where id = ${run.id}`);
     const issued = await t.modules.services.issuedCfe.emit(run.request as never, run.idempotencyKey!);
     assert.equal((await runsOf(t, id))[0].resultado, 'pendiente');
+    // The history shows what exists: the run's CFE, though the run row is not marked yet.
+    const h = await t.call(admin, 'GET', `/api/v1/facturacionrecurrente/reporte-historial?idEmpresa=${company.id}&idPlan=${id}`);
+    assert.deepEqual([h.body.data[0].resultado, h.body.data[0].idCfeEmitido], ['emitido', issued.view.id]);
+    const pending = await t.call(admin, 'GET', `/api/v1/facturacionrecurrente/reporte-historial?idEmpresa=${company.id}&idPlan=${id}&resultado=pendiente`);
+    assert.deepEqual([pending.body.data, pending.body.total], [[], 0]);
     await sched.tick(clock.now()); // still leased by the dead worker: left alone
     assert.equal((await runsOf(t, id))[0].resultado, 'pendiente');
-    clock.advanceMinutes(6);
+    // The dead worker renews nothing: its lease runs out (database time; the plans' clock does not move leases).
+    await t.db.execute(sql`update recurring_runs set lease_until = clock_timestamp() - interval '1 millisecond' where id = ${run.id}`);
     await sched.tick(clock.now());
     const [after] = await runsOf(t, id);
     assert.equal(after.resultado, 'emitido');
     assert.equal(after.cfeId, issued.view.id);
     assert.equal((await cfesOf(t, company.id, id)).length, 1);
+  });
+});
+
+describe('leases', () => {
+  test('a pass leases in database time and queues the retake pass just after the lease expires; outcomes leave no lease behind', async () => {
+    clock.set('2026-06-30T12:00:00Z');
+    const id = await createPlan(t, admin, planBody(company.id, { fechaInicio: '2026-06-30' }));
+    const sched = t.modules.services.recurringScheduler;
+    await sched.claimDue(clock.now());
+    const before = Date.now();
+    await sched.issueLeased(clock.now());
+    const [run] = await runsOf(t, id);
+    assert.deepEqual([run.resultado, run.leaseUntil], ['emitido', null]);
+    const [job] = (await t.db.execute<{ run_at: Date }>(sql`select j.run_at from graphile_worker._private_jobs j join graphile_worker._private_tasks k on k.id = j.task_id where k.identifier = 'recurring_tick' and j.key = 'recurring_tick_retake'`)).rows;
+    assert.ok(job, 'retake pass queued');
+    const lead = new Date(job.run_at).getTime() - before;
+    assert.ok(lead > 15_000 && lead < 600_000, `retake ${lead} ms after the lease was taken (lease 20 s)`);
   });
 });
 
@@ -188,6 +273,9 @@ function portsOf(t: TestApp) {
     prepare: (b: never) => s.issuedCfe.prepare(b),
     emit: (b: never, k: string) => s.issuedCfe.emit(b, k),
     dgiStates: async () => new Map<number, string>(),
+    cfesByKeys: (companyId: number, keys: string[]) => cfesByIdempotencyKeys(t.db, companyId, keys),
+    customerIdsByDocument: async () => [],
+    documentOfCustomer: async () => undefined,
     recordEvents: (tx: never, inputs: never[]) => s.events.recordMany(tx, inputs),
   };
 }

@@ -7,12 +7,17 @@
  * 2. `issueLeased`: leases runs to issue and sends each frozen request to the emission service with
  *    the run key as Idempotency-Key. A second worker, a retry, or a restart after a crash between
  *    numbering and marking the run replays the same key and gets the same CFE: never a second one.
+ *    The lease is short (20 s) and renewed by a heartbeat while the worker lives; a retake pass is
+ *    queued at its expiry, so a crashed worker's runs are taken again within ~20 s (issue 41 point 2).
+ *    Each outcome is written as it comes (the next write takes all that arrived meanwhile), not at the
+ *    end of a batch: a crash leaves pending only the runs whose emission was in flight.
  */
 import type { Db, DbOrTx } from '../../platform/db/client.js';
 import { AppError } from '../../lib/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import type { RecordEventInput } from '../events/events.service.js';
 import type { IssueCfeBody } from '../issued-cfe/issued-cfe.schemas.js';
+import { queueTick } from './recurring.jobs.js';
 import { movePlans, writeRuns, type RunWork } from './recurring.ledger.js';
 import * as repo from './recurring.repository.js';
 import { catchUp, duePeriods } from './recurring.schedule.js';
@@ -20,12 +25,20 @@ import { nextRetryAt } from './recurring.states.js';
 import type { RunRow } from './recurring.tables.js';
 import { runView, scheduleOf } from './recurring.view.js';
 
+export interface KeyedCfe { id: number; tipoCfe: number; serie: string; numero: number; createdAt: Date }
+
 /** What the scheduler needs from other modules (wired in modules/index.ts). */
 export interface RecurringPorts {
   /** Emission's own preparation (rules, receiver, totals), nothing numbered: validation and preview. */
-  prepare(body: IssueCfeBody): Promise<{ draft: unknown; fecha: string }>;
+  prepare(body: IssueCfeBody): Promise<{ draft: object; fecha: string; adenda?: string }>;
   /** emitir with an Idempotency-Key. */
   emit(body: IssueCfeBody, idempotencyKey: string): Promise<{ view: { id: number; tipoCfe: number; serie: string; numero: number }; replayed: boolean }>;
+  /** The CFEs issued under these Idempotency-Keys (run keys) of a company. */
+  cfesByKeys(companyId: number, keys: string[]): Promise<Map<string, KeyedCfe>>;
+  /** The company's customers with this document (the receiver a plan naming them by idCliente bills). */
+  customerIdsByDocument(companyId: number, documento: string): Promise<number[]>;
+  /** A customer's document, if the customer is the company's. */
+  documentOfCustomer(companyId: number, customerId: number): Promise<string | undefined>;
   /** Current DGI state of issued CFEs. */
   dgiStates(ids: number[]): Promise<Map<number, string>>;
   recordEvents(tx: DbOrTx, inputs: RecordEventInput[]): Promise<void>;
@@ -38,11 +51,11 @@ export interface SchedulerSettings {
   claimBatch: number;
   /** Emissions in flight at once (the emission batcher groups them into shared transactions). */
   concurrency: number;
-  /** How long a worker holds a run it is issuing before another may take it. */
+  /** How long a run leased by a worker that stopped renewing it (crashed) waits before another takes it; renewed every quarter of it. */
   leaseMs: number;
 }
 
-export const DEFAULT_SCHEDULER_SETTINGS: SchedulerSettings = { claimBatch: 500, concurrency: 128, leaseMs: 5 * 60_000 };
+export const DEFAULT_SCHEDULER_SETTINGS: SchedulerSettings = { claimBatch: 500, concurrency: 128, leaseMs: 20_000 };
 
 export function createScheduler(deps: { db: Db; ports: RecurringPorts; logger?: Logger; settings?: Partial<SchedulerSettings> }) {
   const { db, ports } = deps;
@@ -61,7 +74,9 @@ export function createScheduler(deps: { db: Db; ports: RecurringPorts; logger?: 
           if (due.length) work.push({ p, ...catchUp(p.definicion.politicaAtrasos, due), origen: 'programada', motivoSkip: 'Período atrasado omitido (politicaAtrasos omitir).' });
           return { p, next: due.length ? due[due.length - 1].k + 1 : p.nextIndex };
         });
-        await writeRuns(tx, work, now);
+        const written = await writeRuns(tx, work, now);
+        // Should this worker die before leasing them, a retake pass issues the new runs after one lease time.
+        if (written.length) await queueTick(tx, new Date(Date.now() + settings.leaseMs + 1000));
         await movePlans(tx, moves, events, 'fin');
         await ports.recordEvents(tx, events);
         return plans.length;
@@ -115,28 +130,86 @@ export function createScheduler(deps: { db: Db; ports: RecurringPorts; logger?: 
     });
   }
 
+  async function mail(rows: RunRow[]) {
+    if (!ports.sendMail) return;
+    for (const row of rows) {
+      if (!row.correo || row.resultado !== 'emitido') continue;
+      // Best effort: the CFE stands without the mail; a refusal (no customer e-mail) is logged.
+      await ports.sendMail(row.companyId, row.cfeId!, row.correo.destinatarios).catch((err: Error) =>
+        deps.logger?.warn({ runId: row.id, err: err.message }, 'recurring CFE mail not queued'));
+    }
+  }
+
+  /**
+   * Writes outcomes as they come: one transaction per write, the next taking all that arrived while
+   * it ran (a batch under load, a single run when quiet). A recorded run leaves `held`, so the
+   * heartbeat stops renewing it. A failed write leaves its runs pending under the lease, retaken
+   * after it; the error is thrown by drain().
+   */
+  function recorder(now: Date, held: Set<number>) {
+    let queue: Outcome[] = [];
+    let writing: Promise<void> | undefined;
+    let failure: unknown;
+    const write = async () => {
+      while (queue.length) {
+        const batch = queue;
+        queue = [];
+        try {
+          const rows = await record(batch, now);
+          for (const o of batch) held.delete(o.run.id);
+          await mail(rows);
+        } catch (err) {
+          failure ??= err;
+        }
+      }
+      writing = undefined;
+    };
+    return {
+      push(o: Outcome) {
+        queue.push(o);
+        writing ??= write();
+      },
+      async drain() {
+        while (writing) await writing;
+        if (failure) throw failure;
+      },
+    };
+  }
+
+  /** Keeps the leases of `held` alive and the retake pass just after their expiry; returns the stop function. */
+  function heartbeat(held: Set<number>, firstExpiry: Date | null) {
+    const retakeAfter = (until: Date | null | undefined) => (until ? queueTick(db, new Date(until.getTime() + 1000)) : Promise.resolve());
+    let beating = retakeAfter(firstExpiry).catch((err: Error) => deps.logger?.warn({ err: err.message }, 'recurring retake not queued'));
+    const timer = setInterval(() => {
+      beating = beating.then(async () => retakeAfter(await repo.renewLeases(db, [...held], settings.leaseMs)))
+        .catch((err: Error) => deps.logger?.warn({ err: err.message }, 'recurring lease not renewed'));
+    }, Math.max(250, Math.floor(settings.leaseMs / 4)));
+    return async () => {
+      clearInterval(timer);
+      await beating;
+    };
+  }
+
   /** Step 2: issues leased runs until none is left due. Returns how many were attempted. */
   async function issueLeased(now: Date, opts: { runId?: number } = {}): Promise<number> {
     let total = 0;
     for (;;) {
-      // Large batches: the lanes run dry only at the end of a batch, where the batch's outcomes are recorded.
-      const runs = await repo.leaseWork(db, now, new Date(now.getTime() + settings.leaseMs), settings.concurrency * 16, opts.runId);
+      // Large batches keep the lanes full; each outcome is recorded as soon as it comes.
+      const runs = await repo.leaseWork(db, now, settings.leaseMs, settings.concurrency * 16, opts.runId);
       if (!runs.length) return total;
       total += runs.length;
-      const outcomes: Outcome[] = [];
+      const held = new Set(runs.map((r) => r.id));
+      const stop = heartbeat(held, new Date(Math.max(...runs.map((r) => r.leaseUntil?.getTime() ?? 0))));
+      const rec = recorder(now, held);
       let i = 0;
       const lane = async () => {
-        while (i < runs.length) outcomes.push(await attempt(runs[i++]));
+        while (i < runs.length) rec.push(await attempt(runs[i++]));
       };
-      await Promise.all(Array.from({ length: Math.min(settings.concurrency, runs.length) }, lane));
-      const recorded = await record(outcomes, now);
-      if (ports.sendMail) {
-        for (const row of recorded) {
-          if (!row.correo || row.resultado !== 'emitido') continue;
-          // Best effort: the CFE stands without the mail; a refusal (no customer e-mail) is logged.
-          await ports.sendMail(row.companyId, row.cfeId!, row.correo.destinatarios).catch((err: Error) =>
-            deps.logger?.warn({ runId: row.id, err: err.message }, 'recurring CFE mail not queued'));
-        }
+      try {
+        await Promise.all(Array.from({ length: Math.min(settings.concurrency, runs.length) }, lane));
+        await rec.drain();
+      } finally {
+        await stop();
       }
       if (opts.runId) return total;
     }

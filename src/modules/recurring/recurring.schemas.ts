@@ -72,7 +72,10 @@ export const actionParams = z.object({ accion: z.string().max(40), id: z.coerce.
 export const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
 export const actionBodies = {
-  pausar: z.object({ hasta: z.iso.datetime({ offset: true }).optional().describe('Resume automatically at this instant (ISO 8601).') }),
+  pausar: z.object({
+    hasta: z.iso.datetime({ offset: true }).optional().describe('Resume automatically at this instant (ISO 8601): the plan is active again from `hasta` on, whenever the scheduler notices it; a run planned at exactly `hasta` is issued.'),
+    politicaReanudacion: z.enum(['omitir', 'recuperar']).default('omitir').describe('With `hasta`: what the automatic resume does with the runs planned inside the pause (before `hasta`). omitir (default): recorded as omitido; recuperar: handled by the plan\'s politicaAtrasos. Runs planned at or after `hasta` always follow politicaAtrasos.'),
+  }),
   reanudar: z.object({ politicaReanudacion: z.enum(['omitir', 'recuperar']).default('omitir').describe('omitir (default): runs that fell inside the pause are recorded as omitido; recuperar: they are handled by the plan\'s politicaAtrasos.') }),
   cancelar: z.object({ motivo: z.string().trim().min(1).max(500).optional() }),
   reintentar: z.object({ periodoDesde: calendarDate.describe('The run key: the start of the failed period.') }),
@@ -124,7 +127,7 @@ export const historyPage = z.object({ data: z.array(runView), total: int, start:
 export const previewView = z.object({
   idPlan: int,
   ejecuciones: z.array(z.object({ periodoDesde: z.string(), periodoHasta: z.string(), programadaPara: z.string(), fechaEmision: z.string() })),
-  proximoCfe: z.unknown().describe('What the next run would issue, through emission\'s prepare (nothing numbered or signed): tipoCfe, fechaEmision, receptor, detalles, totales, adenda; null when no run is left.'),
+  proximoCfe: z.unknown().describe('The whole CFE the next run would issue, through emission\'s prepare (nothing numbered or signed), in DGI names: IdDoc (TipoCFE, FchEmis, …), Emisor, Receptor, Detalle, Totales (and the other parts the CFE carries), plus Adenda: the text printed and sent with it, starting with the billed period; null when no run is left.'),
   errorProximoCfe: z.object({ code: z.string(), error: z.string() }).nullable().describe('Why the next CFE could not be prepared today (e.g. a missing exchange rate), if so.'),
 });
 

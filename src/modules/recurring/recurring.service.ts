@@ -12,9 +12,9 @@ import * as repo from './recurring.repository.js';
 import { addDaysTo, firstFutureIndex, localDate, nextPeriods, occurrence, period, zonedInstant } from './recurring.schedule.js';
 import type { CreatePlanBody, EditPlanBody, PlanDefinition } from './recurring.schemas.js';
 import { moveTo } from './recurring.ledger.js';
-import type { RecurringPorts, Scheduler } from './recurring.scheduler.js';
+import type { KeyedCfe, RecurringPorts, Scheduler } from './recurring.scheduler.js';
 import { EDITABLE_STATES, allowedActions } from './recurring.states.js';
-import { recurringPlans, type PlanRow } from './recurring.tables.js';
+import { recurringPlans, type PlanRow, type RunRow } from './recurring.tables.js';
 import { catalogos, emissionRequest, PLAN_CFE_TYPES, planView, runView, scheduleOf } from './recurring.view.js';
 import { createPlanActions } from './recurring.actions.js';
 
@@ -51,13 +51,38 @@ export function createRecurringService(deps: RecurringDeps) {
     await ports.prepare(emissionRequest(companyId, d, [period(s, 0)], localDate(now(), d.zonaHoraria)));
   }
 
+  /**
+   * Runs still pendiente (or fallido) whose CFE exists under their key: the emission committed and
+   * the run's own write is in flight, or its worker crashed before it (the retake writes it within
+   * the lease). Shown as what they are, emitido with that CFE, so the history never shows a run
+   * without the CFE that exists for it.
+   */
+  async function settled(rows: RunRow[]): Promise<RunRow[]> {
+    const open = rows.filter((r) => (r.resultado === 'pendiente' || r.resultado === 'fallido') && r.idempotencyKey);
+    if (!open.length) return rows;
+    const found = new Map<number, KeyedCfe>();
+    for (const companyId of new Set(open.map((r) => r.companyId))) {
+      const ofCompany = open.filter((r) => r.companyId === companyId);
+      const cfes = await ports.cfesByKeys(companyId, ofCompany.map((r) => r.idempotencyKey!));
+      for (const r of ofCompany) {
+        const cfe = cfes.get(r.idempotencyKey!);
+        if (cfe) found.set(r.id, cfe);
+      }
+    }
+    return rows.map((r) => {
+      const cfe = found.get(r.id);
+      return cfe ? { ...r, resultado: 'emitido', cfeId: cfe.id, tipoCfe: cfe.tipoCfe, serie: cfe.serie, numero: cfe.numero, ejecutadaEn: cfe.createdAt, codigo: null, motivo: null, proximoIntento: null } : r;
+    });
+  }
+
   async function withDgiStates(rows: Array<{ cfeId: number | null }>) {
     const ids = rows.flatMap((r) => (r.cfeId ? [r.cfeId] : []));
     return ids.length ? ports.dgiStates(ids) : new Map<number, string>();
   }
 
   async function viewOf(row: PlanRow) {
-    const last = (await repo.lastRuns(db, [row.id])).get(row.id);
+    const found = (await repo.lastRuns(db, [row.id])).get(row.id);
+    const last = found && (await settled([found]))[0];
     const states = last ? await withDgiStates([last]) : new Map();
     return planView(row, last, last?.cfeId ? states.get(last.cfeId) ?? null : null);
   }
@@ -67,7 +92,7 @@ export function createRecurringService(deps: RecurringDeps) {
     return { customerId: r?.idCliente ?? null, documentoReceptor: r?.documento ?? null };
   }
 
-  const actions = createPlanActions({ ...deps, loadVisible, viewOf });
+  const actions = createPlanActions({ ...deps, loadVisible, viewOf, settled });
 
   return {
     companyOf: (ids: readonly number[]) => companyOfIds(db, recurringPlans, ids),
@@ -127,11 +152,21 @@ export function createRecurringService(deps: RecurringDeps) {
 
     async search(actor: Actor, q: { idEmpresa: number; estado?: string; idCliente?: number; documento?: string; proximaEjecucionDesde?: string; proximaEjecucionHasta?: string }, paging: Paging) {
       assertCompanyRole(actor, q.idEmpresa, 'lectura');
+      // The receiver actually billed: a plan may name the customer by idCliente or by document (either finds it by the other).
+      const receivers = [];
+      if (q.idCliente) {
+        const doc = await ports.documentOfCustomer(q.idEmpresa, q.idCliente);
+        receivers.push({ customerIds: [q.idCliente], documentos: doc ? [doc] : [] });
+      }
+      if (q.documento?.trim()) {
+        const documento = q.documento.trim();
+        receivers.push({ customerIds: await ports.customerIdsByDocument(q.idEmpresa, documento), documentos: [documento] });
+      }
       const { rows, total } = await repo.searchPlans(db, q.idEmpresa, {
-        estado: q.estado, customerId: q.idCliente, documento: q.documento,
+        estado: q.estado, receivers,
         nextFrom: q.proximaEjecucionDesde ? new Date(q.proximaEjecucionDesde) : undefined, nextTo: q.proximaEjecucionHasta ? new Date(q.proximaEjecucionHasta) : undefined,
       }, paging);
-      const last = await repo.lastRuns(db, rows.map((r) => r.id));
+      const last = new Map((await settled([...(await repo.lastRuns(db, rows.map((r) => r.id))).values()])).map((r) => [r.planId, r]));
       const states = await withDgiStates([...last.values()]);
       return { data: rows.map((r) => { const l = last.get(r.id); return planView(r, l, l?.cfeId ? states.get(l.cfeId) ?? null : null); }), total };
     },
@@ -146,10 +181,14 @@ export function createRecurringService(deps: RecurringDeps) {
       const q = { ...query, idEmpresa };
       assertCompanyRole(actor, q.idEmpresa, 'lectura');
       const zone = 'America/Montevideo';
-      const { rows, total } = await repo.history(db, q.idEmpresa, {
+      const page = await repo.history(db, q.idEmpresa, {
         planId: q.idPlan, resultado: q.resultado,
         from: q.desde ? zonedInstant(q.desde, '00:00', zone) : undefined, to: q.hasta ? zonedInstant(addDaysTo(q.hasta, 1), '00:00', zone) : undefined,
       }, paging);
+      // A run settled as emitido no longer matches a resultado=pendiente/fallido filter (the ledger row catches up within seconds).
+      const all = await settled(page.rows);
+      const rows = q.resultado ? all.filter((r) => r.resultado === q.resultado) : all;
+      const total = page.total - (all.length - rows.length);
       const states = await withDgiStates(rows);
       return { data: rows.map((r) => runView(r, r.cfeId ? states.get(r.cfeId) ?? null : null)), total };
     },
@@ -168,7 +207,8 @@ export function createRecurringService(deps: RecurringDeps) {
       const at = new Date(planned > t0 && planned < t0 + 59 * 86_400_000 ? planned : t0);
       try {
         const prepared = await ports.prepare(emissionRequest(p.companyId, p.definicion, [next[0]], localDate(at, s.zonaHoraria)));
-        return { idPlan: id, ejecuciones, proximoCfe: prepared.draft, errorProximoCfe: null };
+        // The whole CFE: the signed part (DGI names) plus its Adenda, the unsigned text that travels with it (CFE_Adenda).
+        return { idPlan: id, ejecuciones, proximoCfe: { ...prepared.draft, Adenda: prepared.adenda ?? null }, errorProximoCfe: null };
       } catch (err) {
         const e = err as { code?: string; message: string };
         if (!e.code) throw err;

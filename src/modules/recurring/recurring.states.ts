@@ -12,7 +12,7 @@ export type PlanAction = (typeof planActions)[number];
 /** Where each action may be taken, and the state it leads to (undefined = the state does not change). */
 export const ACTIONS: Record<PlanAction, { from: readonly PlanState[]; to?: PlanState; description: string }> = {
   activar: { from: ['borrador'], to: 'activo', description: 'Starts the schedule. Periods whose run time is already past are handled by the missed-run policy.' },
-  pausar: { from: ['activo'], to: 'pausado', description: 'Stops issuing; body {hasta?} resumes automatically at that instant.' },
+  pausar: { from: ['activo'], to: 'pausado', description: 'Stops issuing; body {hasta?, politicaReanudacion?}: active again from that instant (runs before it follow politicaReanudacion, default omitir; runs at or after it follow politicaAtrasos).' },
   reanudar: { from: ['pausado'], to: 'activo', description: 'Resumes; runs that fell inside the pause are recorded as omitido unless body {politicaReanudacion: "recuperar"}.' },
   cancelar: { from: ['borrador', 'activo', 'pausado'], to: 'cancelado', description: 'Ends the plan for good (terminal); body {motivo?}.' },
   emitirAhora: { from: ['activo'], description: 'Issues the next period now, ahead of its date; the anchor does not move.' },

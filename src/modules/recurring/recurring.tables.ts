@@ -21,7 +21,10 @@ export const recurringPlans = pgTable(
     nextIndex: integer().notNull().default(0),
     /** When that period is due; null unless active (the scheduler's index). */
     nextRunAt: timestamp({ withTimezone: true, mode: 'date' }),
+    /** Automatic resume at this instant (pausar with `hasta`): the plan is active again from it. */
     pausedUntil: timestamp({ withTimezone: true, mode: 'date' }),
+    /** What the automatic resume does with the runs inside the pause (pausar's politicaReanudacion): omitir | recuperar. */
+    pausePolicy: varchar({ length: 20 }).$type<'omitir' | 'recuperar'>(),
     motivoCancelacion: text(),
     ...timestamps,
   },

@@ -6,7 +6,7 @@ import { Decimal } from 'decimal.js';
 import { ddmmyyyy } from '../../lib/dates.js';
 import { getCfeType } from '../emission/index.js';
 import type { IssueCfeBody } from '../issued-cfe/issued-cfe.schemas.js';
-import { period, withinEnd, type Period, type Schedule } from './recurring.schedule.js';
+import { firstIndexFrom, period, withinEnd, type Period, type Schedule } from './recurring.schedule.js';
 import type { PlanDefinition, RunView } from './recurring.schemas.js';
 import { ACTIONS, allowedActions, planActions, planStates, runResults } from './recurring.states.js';
 import type { PlanRow, RunRow } from './recurring.tables.js';
@@ -62,7 +62,9 @@ export function runView(r: RunRow, estadoDgi: string | null = null): RunView {
 export function planView(p: PlanRow, last?: RunRow, estadoDgi: string | null = null) {
   const s = scheduleOf(p.definicion);
   const live = p.estado === 'activo' || p.estado === 'pausado';
-  const next = live && withinEnd(s, p.nextIndex) ? period(s, p.nextIndex) : null;
+  // Paused until `hasta` with omitir: the runs before `hasta` will be omitted, the next one is the first from it.
+  const from = p.estado === 'pausado' && p.pausedUntil && p.pausePolicy !== 'recuperar' ? firstIndexFrom(s, p.nextIndex, p.pausedUntil) : p.nextIndex;
+  const next = live && withinEnd(s, from) ? period(s, from) : null;
   return {
     id: p.id, idEmpresa: p.companyId, estado: p.estado, version: p.version, accionesPermitidas: allowedActions(p.estado),
     ...p.definicion,
