@@ -14,6 +14,7 @@ const scenarios: Array<[file: string, exportName: string]> = [
   ['./intake.ts', 'runIntakeBench'],
   ['./lifecycle.ts', 'runLifecycleBench'],
   ['./usage-pricing.ts', 'runUsagePricingBench'],
+  ['./compression.ts', 'runCompressionBench'],
 ];
 // Usage metering (issue 33): ingestion over HTTP and the query over 10M events: only with `--usage`.
 if (process.argv.includes('--usage')) scenarios.push(['./usage.ts', 'runUsageBench']);

@@ -21,6 +21,7 @@ import { registerStrictBodies } from './platform/http/strict-body.js';
 import { registerSecurityHeaders } from './platform/http/security-headers.js';
 import { registerNotImplemented } from './platform/http/not-implemented.js';
 import { registerOpenApi } from './platform/http/openapi.js';
+import { registerCompression } from './platform/http/compression.js';
 import { declareRoles, registerTenancy } from './platform/http/tenancy.js';
 import { registerCompanyRefs } from './platform/http/company-refs.js';
 import { createModules } from './modules/index.js';
@@ -100,6 +101,7 @@ export async function buildApp(deps: AppDeps) {
 
   registerSecurityHeaders(app);
   await app.register(rateLimit, { global: false });
+  await registerCompression(app);
   await app.register(multipart, { limits: { fileSize: 2 * 1024 * 1024, files: 1, fields: 20 } });
   await registerOpenApi(app, { version: APP_VERSION });
 
