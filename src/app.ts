@@ -26,7 +26,8 @@ import { declareRoles, registerTenancy } from './platform/http/tenancy.js';
 import { registerCompanyRefs } from './platform/http/company-refs.js';
 import { createModules } from './modules/index.js';
 
-export const APP_VERSION = '0.1.0';
+/** The newest version of CHANGELOG.md (test/platform/changelog.test.ts keeps them equal); the OpenAPI info.version. */
+export const APP_VERSION = '0.4.0';
 
 const memorySchema = z.object({ rssMb: z.number(), heapUsedMb: z.number(), heapTotalMb: z.number(), externalMb: z.number(), arrayBuffersMb: z.number() });
 
