@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { arrangeDocument, OVERVIEW, type OpenApiDocument } from './openapi-layout.js';
 import { registerErrorPage } from './error-page.js';
+import { applyExamples } from './openapi-examples/index.js';
 
 /**
  * OpenAPI 3 generated from the route schemas, served at /openapi.json with Swagger UI at /docs; laid
@@ -24,7 +25,11 @@ export async function registerOpenApi(app: FastifyInstance, opts: { version: str
       security: [{ bearerAuth: [] }],
     },
     transform: jsonSchemaTransform,
-    transformObject: (doc) => arrangeDocument((doc as { openapiObject: unknown }).openapiObject as OpenApiDocument) as never,
+    transformObject: (doc) => {
+      const document = arrangeDocument((doc as { openapiObject: unknown }).openapiObject as OpenApiDocument);
+      applyExamples(document);
+      return document as never;
+    },
   });
   // Operations collapsed under their tags, so /docs opens on the list of operations; the token survives a reload.
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true, persistAuthorization: true, displayOperationId: false } });
