@@ -17,8 +17,11 @@
  *   envelope to import; each such step says so (`patch`).
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { OPERATION_EXAMPLES } from '../src/platform/http/openapi-examples/index.js';
+import { recordedResponses } from '../src/platform/http/openapi-examples/responses.js';
 import { ADMIN, createTestApp, type TestApp } from './support/app.js';
 import { setUpDgiIssuer } from '../src/modules/dgi-submission/dgi-submission.test-helpers.js';
 
@@ -42,6 +45,17 @@ const NOT_POSTED: Record<string, string> = {
   postCfeemitidoRespuestaReceptor: 'needs an ACKCFE signed by the receiving company (covered by receiver-exchange tests)',
   postFacturacionrecurrenteReintentarById: 'needs a run that failed (emission refused or DGI rejection; covered by the recurring scheduler tests)',
 };
+
+/** A recorded answer made readable: long texts (tokens, base64) cut, lists kept to their first two items. */
+function shrink(value: unknown): unknown {
+  if (typeof value === 'string') return value.length > 160 ? `${value.slice(0, 60)}…` : value;
+  if (Array.isArray(value)) return value.slice(0, 2).map(shrink);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shrink(v)]));
+  return value;
+}
+
+const RESPONSES_FILE = path.resolve(import.meta.dirname, '../src/platform/http/openapi-examples/responses.ts');
+const recorded: Record<string, unknown> = {};
 
 const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10);
 const ID_KEYS = ['idEmpresa', 'idSucursal', 'idPuntoEmision', 'idCliente', 'idProducto', 'idVariante', 'idCertificado', 'idUsuario', 'idCfe', 'idCae', 'idCfc', 'idConciliacion'] as const;
@@ -286,10 +300,25 @@ describe('OpenAPI request examples', () => {
       const answer = await send(op, step, body);
       assert.equal(answer.status, op.success, `${step.op} ${op.method.toUpperCase()} ${op.path} with ${JSON.stringify(body).slice(0, 300)} answered ${answer.status} ${answer.raw.slice(0, 500)}`);
       posted.add(step.op);
+      if (answer.body !== undefined && answer.body !== null && typeof answer.body === 'object') recorded[step.op] = shrink(answer.body);
       await step.after?.(answer);
     }
     const notPosted = [...byId.values()].filter((o) => o.hasBody && !posted.has(o.operationId) && !(o.operationId in NOT_POSTED)).map((o) => o.operationId);
     assert.deepEqual(notPosted, [], 'operations with a request body neither posted nor listed in NOT_POSTED');
+
+    // Success answers: `npm run openapi:examples` records them as the documented response examples;
+    // otherwise each recorded example must still have the fields the service answers with.
+    if (process.env.OPENAPI_EXAMPLES_RECORD === '1') {
+      const sorted = Object.fromEntries(Object.entries(recorded).sort(([a], [b]) => a.localeCompare(b)));
+      fs.writeFileSync(RESPONSES_FILE, `/** Success answers recorded by \`npm run openapi:examples\` (test/openapi-examples.int.test.ts) from a fresh service; long texts cut. Generated: do not edit. */\nexport const recordedResponses: Record<string, unknown> = ${JSON.stringify(sorted, null, 2)};\n`);
+      return;
+    }
+    const keysOf = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v).sort() : typeof v);
+    for (const [op, answer] of Object.entries(recorded)) {
+      const documented = recordedResponses[op];
+      assert.ok(documented !== undefined, `${op}: no recorded response example (run npm run openapi:examples)`);
+      assert.deepEqual(keysOf(documented), keysOf(answer), `${op}: the response example's fields differ from the answer's (run npm run openapi:examples)`);
+    }
   });
 });
 

@@ -2,7 +2,7 @@
 import { IDS, RUT_CLIENTE, type ExampleCatalogue } from './types.js';
 
 const eTicket = {
-  idDoc: { tipoCfe: 101, fechaEmision: '2026-11-27', formaPago: 1 },
+  idDoc: { tipoCfe: 101, fechaEmision: '2026-11-27', formaPago: 1, mntBruto: 1 },
   detalles: [
     { indicadorFacturacion: 3, nombreItem: 'Yerba mate 1 kg', cantidad: 2, precioUnitario: '189.90' },
     { indicadorFacturacion: 2, nombreItem: 'Arroz 1 kg', cantidad: 1, precioUnitario: '64.50' },

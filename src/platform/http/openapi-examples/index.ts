@@ -1,7 +1,8 @@
 /**
  * The examples of every operation, kept apart from the route schemas (one file per group of the
  * spec's sections) and keyed by operationId; applyExamples puts them into the OpenAPI document
- * when it is generated: the request body's `example` and the first success answer's.
+ * when it is generated: the request body's `example` and the first success answer's (written here,
+ * else the answer recorded from a fresh service in responses.ts by `npm run openapi:examples`).
  * test/openapi-examples.int.test.ts posts every request example, in the order of a first
  * integration, against a fresh service and fails on an operation with a body and no example.
  */
@@ -13,6 +14,7 @@ import { emissionExamples } from './emission.js';
 import { gettingStartedExamples } from './getting-started.js';
 import { mastersExamples } from './masters.js';
 import { receivedExamples } from './received.js';
+import { recordedResponses } from './responses.js';
 import type { ExampleCatalogue } from './types.js';
 
 export const OPERATION_EXAMPLES: ExampleCatalogue = {
@@ -24,13 +26,14 @@ interface WithBodies { requestBody?: { content?: Record<string, Media> }; respon
 
 export function applyExamples(doc: OpenApiDocument, catalogue: ExampleCatalogue = OPERATION_EXAMPLES): void {
   for (const { op } of operations(doc)) {
-    const example = op.operationId ? catalogue[op.operationId] : undefined;
+    const example = op.operationId ? catalogue[op.operationId] ?? {} : undefined;
     if (!example) continue;
     const o = op as WithBodies;
     const json = o.requestBody?.content?.['application/json'];
     if (json && example.request !== undefined) json.example = example.request;
     const success = Object.keys(o.responses ?? {}).filter((s) => s.startsWith('2')).sort()[0];
     const answer = success ? o.responses![success].content?.['application/json'] : undefined;
-    if (answer && example.response !== undefined) answer.example = example.response;
+    const response = example.response ?? recordedResponses[op.operationId!];
+    if (answer && response !== undefined) answer.example = response;
   }
 }
