@@ -231,6 +231,33 @@ const steps: Step[] = [
   { op: 'postCaeAnularCompleto', patch: (b) => ({ ...b, idCae: saved.manualCaeId }) },
 ];
 
+/** Reads the flow has nothing for (they answer 404 until such a thing exists). */
+const GETS_NOT_CALLED = new Set(['getEmpresaByIdLogo', 'getSucursalByIdLogo']);
+
+/** A path parameter's value: the resource the flow created under that path. */
+function pathValue(path: string, name: string): string | number | undefined {
+  const byName: Record<string, unknown> = { idUsuario: ids.idUsuario, idSucursal: ids.idSucursal, codigo: 'API-2026', version: 1 };
+  if (name !== 'id') return byName[name] as number | undefined;
+  const byPrefix: Array<[string, unknown]> = [
+    ['/api/v1/webhooks/', saved.webhookId], ['/api/v1/ordenventa/', saved.ordenId], ['/api/v1/empresa/', ids.idEmpresa],
+    ['/api/v1/sucursal/', ids.idSucursal], ['/api/v1/puntoemision/', ids.idPuntoEmision], ['/api/v1/cfeemitido/avisoAnulacionReceptor', undefined],
+    ['/api/v1/cfeemitido/', ids.idCfe], ['/api/v1/cliente/', ids.idCliente], ['/api/v1/producto/variante/', ids.idVariante],
+    ['/api/v1/producto/', ids.idProducto], ['/api/v1/cferecibido/conciliacion/', ids.idConciliacion], ['/api/v1/cferecibido/respuesta/', undefined],
+    ['/api/v1/cferecibido/', saved.received?.[0]], ['/api/v1/metrics/', saved.metricId], ['/api/v1/contracts/', saved.contractId],
+    ['/api/v1/facturacionrecurrente/', saved.planId],
+  ];
+  return byPrefix.find(([prefix]) => path.startsWith(prefix))?.[1] as number | undefined;
+}
+
+/** A query parameter's value, by name. */
+function queryValue(name: string): string | number | undefined {
+  const values: Record<string, unknown> = {
+    idEmpresa: ids.idEmpresa, idEmp: ids.idEmpresa, idCfe: ids.idCfe, idCfeEmitido: ids.idCfe, idSucursal: ids.idSucursal, codTerm: 'CAJA1',
+    documento: '210475730011', fecha: today, tipoCFC: 201, serie: 'B', numero: 5,
+  };
+  return values[name] as string | number | undefined;
+}
+
 /** Set-up between steps that no example covers: what a second party or the service itself produces. */
 async function setUp(stepOp: string): Promise<void> {
   if (stepOp === 'postComprobanteFirmarXml') {
@@ -303,6 +330,26 @@ describe('OpenAPI request examples', () => {
       if (answer.body !== undefined && answer.body !== null && typeof answer.body === 'object') recorded[step.op] = shrink(answer.body);
       await step.after?.(answer);
     }
+    // Reads: every GET answering JSON whose parameters the flow above can fill is called, its answer
+    // recorded as its success example (same check as the posts' below).
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      const op = ops.get;
+      if (!op || GETS_NOT_CALLED.has(op.operationId) || !(op.responses['200']?.content && 'application/json' in op.responses['200'].content)) continue;
+      const params = op.parameters as Array<{ in: string; name: string; required?: boolean }> | undefined ?? [];
+      const values: Record<string, string | number> = {};
+      let fillable = true;
+      for (const prm of params) {
+        const v = prm.in === 'path' ? pathValue(path, prm.name) : queryValue(prm.name);
+        if (v === undefined) { if (prm.in === 'path' || prm.required) fillable = false; continue; }
+        values[prm.name] = v;
+      }
+      if (!fillable) continue;
+      const url = path.replace(/\{(\w+)\}/g, (_, n) => String(values[n])) + `?${new URLSearchParams(params.filter((x) => x.in === 'query' && values[x.name] !== undefined).map((x) => [x.name, String(values[x.name])]))}`;
+      const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+      assert.equal(res.statusCode, 200, `${op.operationId} GET ${url} answered ${res.statusCode} ${res.body.slice(0, 300)}`);
+      if (String(res.headers['content-type']).startsWith('application/json')) recorded[op.operationId] = shrink(res.json());
+    }
+
     const notPosted = [...byId.values()].filter((o) => o.hasBody && !posted.has(o.operationId) && !(o.operationId in NOT_POSTED)).map((o) => o.operationId);
     assert.deepEqual(notPosted, [], 'operations with a request body neither posted nor listed in NOT_POSTED');
 
