@@ -304,6 +304,9 @@ describe('OpenAPI request examples', () => {
       }
     }
     assert.deepEqual(missing, [], 'operations with a request body and no example');
+    const operationIds = new Set(Object.values(doc.paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId)));
+    const unknown = Object.keys(OPERATION_EXAMPLES).filter((id) => !operationIds.has(id));
+    assert.deepEqual(unknown, [], 'examples keyed by an operationId the document does not have');
   });
 
   it('posts every request example in the order of a first integration and gets the documented success', { timeout: 600_000 }, async () => {
