@@ -58,11 +58,14 @@ export interface ClientOptions {
   clave: string;
   /** The company calls act on when they name none (see selectCompany). */
   idEmpresa?: number;
+  /** Tokens kept from an earlier session (else the first call logs in). */
+  accessToken?: string;
+  refreshToken?: string;
 }
 
 export function createCfeClient(opts: ClientOptions) {
-  let accessToken: string | undefined;
-  let refreshToken: string | undefined;
+  let accessToken = opts.accessToken;
+  let refreshToken = opts.refreshToken;
   let idEmpresa = opts.idEmpresa;
 
   async function tokens(path: string, body: unknown): Promise<void> {
@@ -108,6 +111,8 @@ export function createCfeClient(opts: ClientOptions) {
     login,
     /** The companies the user works with, and their role. */
     companies: async () => unwrap(await api.GET('/api/v1/usuario/empresas')),
+    /** The current tokens, to keep for a later session. */
+    get tokens() { return { accessToken, refreshToken }; },
     /** The company the helpers below act on when a call names none. */
     selectCompany(id: number) { idEmpresa = id; },
     get selectedCompany() { return idEmpresa; },

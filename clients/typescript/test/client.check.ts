@@ -18,6 +18,14 @@ describe('typed client', () => {
     assert.ok(Array.isArray(await cfe.companies()), 'the call after the revocation succeeds');
   });
 
+  it('refreshes an access token the service refuses with its refresh token, once', async () => {
+    const login = unwrap(await client().api.POST('/api/auth/login', { body: { usuario: process.env.USUARIO!, clave: process.env.CLAVE! } }));
+    const cfe = createCfeClient({ baseUrl: process.env.API!, usuario: 'nadie@ejemplo.com.uy', clave: 'no-se-usa', accessToken: 'no-es-un-token', refreshToken: login.refreshToken });
+    assert.ok(Array.isArray(await cfe.companies()));
+    assert.notEqual(cfe.tokens.refreshToken, login.refreshToken, 'the refresh token was rotated');
+    assert.ok(Array.isArray(await cfe.companies()), 'and the new access token is used');
+  });
+
   it('turns error answers into CfeApiError with the stable code and the fields', async () => {
     const cfe = client();
     await assert.rejects(
