@@ -15,6 +15,7 @@ const scenarios: Array<[file: string, exportName: string]> = [
   ['./lifecycle.ts', 'runLifecycleBench'],
   ['./startup.ts', 'runStartupBench'],
   ['./usage-pricing.ts', 'runUsagePricingBench'],
+  ['./compression.ts', 'runCompressionBench'],
 ];
 // Usage metering (issue 33): ingestion over HTTP and the query over 10M events: only with `--usage`.
 if (process.argv.includes('--usage')) scenarios.push(['./usage.ts', 'runUsageBench']);

@@ -21,13 +21,15 @@ import { registerStrictBodies } from './platform/http/strict-body.js';
 import { registerSecurityHeaders } from './platform/http/security-headers.js';
 import { registerNotImplemented } from './platform/http/not-implemented.js';
 import { registerOpenApi } from './platform/http/openapi.js';
+import { registerCompression } from './platform/http/compression.js';
 import { declareRoles, registerTenancy } from './platform/http/tenancy.js';
 import { registerCompanyRefs } from './platform/http/company-refs.js';
 import { createModules } from './modules/index.js';
 import { stateCollectors } from './modules/metrics/metrics.repository.js';
 import { registerMetrics } from './platform/metrics.js';
 
-export const APP_VERSION = '0.1.0';
+/** The newest version of CHANGELOG.md (test/platform/changelog.test.ts keeps them equal); the OpenAPI info.version. */
+export const APP_VERSION = '0.4.0';
 
 const memorySchema = z.object({ rssMb: z.number(), heapUsedMb: z.number(), heapTotalMb: z.number(), externalMb: z.number(), arrayBuffersMb: z.number() });
 
@@ -102,6 +104,7 @@ export async function buildApp(deps: AppDeps) {
 
   registerSecurityHeaders(app);
   await app.register(rateLimit, { global: false });
+  await registerCompression(app);
   await app.register(multipart, { limits: { fileSize: 2 * 1024 * 1024, files: 1, fields: 20 } });
   await registerOpenApi(app, { version: APP_VERSION });
 
