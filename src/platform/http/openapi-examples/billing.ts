@@ -23,6 +23,7 @@ export const billingExamples: ExampleCatalogue = {
   postFacturacionrecurrenteReintentarById: { request: { periodoDesde: '2026-12-01' } },
   postFacturacionrecurrenteCancelarById: { request: { motivo: 'El cliente rescindió el contrato' } },
   postSandboxFacturacionrecurrenteReloj: { request: { ahora: '2026-12-01T06:05:00-03:00' } },
+  postSandboxReloj: { request: { ahora: '2026-12-01T06:05:00-03:00' } },
   postMetrics: { request: { codigo: 'api_calls', nombre: 'Llamadas a la API', unidad: 'llamadas', agregacion: 'count', clavesAgrupacion: ['region'] } },
   patchMetricsById: { request: { nombre: 'Llamadas a la API (todas las regiones)' } },
   postContracts: { request: { idCliente: IDS.cliente, idExterno: 'CTR-77', metricas: ['api_calls'], inicio: '2026-11-01T00:00:00-03:00', estado: 'borrador' } },
@@ -42,4 +43,5 @@ export const billingExamples: ExampleCatalogue = {
   postContractsByIdLevantar: { request: { reglas: ['fin-prueba-gratis'], motivo: 'El cliente contrató el plan pago' } },
   postContractsByIdActivar: { request: contractAction },
   postContractsByIdCancelar: { request: { motivo: 'Baja del servicio solicitada por el cliente' } },
+  postContractsByIdFinalizar: { request: { motivo: 'Fin del contrato anual', facturar: true } },
 };

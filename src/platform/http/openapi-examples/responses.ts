@@ -72,7 +72,7 @@ export const recordedResponses: Record<string, unknown> = {
         "serie": "B",
         "numero": 1,
         "fechaEmision": "2026-11-28",
-        "fechaFirma": "2026-11-28T14:43:30-03:00",
+        "fechaFirma": "2026-11-28T15:01:37-03:00",
         "estado": "firmado",
         "estadoReceptor": null,
         "receptor": {
@@ -91,12 +91,121 @@ export const recordedResponses: Record<string, unknown> = {
           "mntTotal": "231.68",
           "mntPagar": "231.68"
         },
-        "codigoSeguridad": "okM/hK"
+        "codigoSeguridad": "WPgYn0"
       }
     ],
     "total": 1,
     "start": 0,
     "length": 50
+  },
+  "getCfeemitidoById": {
+    "id": 1,
+    "idEmpresa": 1,
+    "idSucursal": 1,
+    "idPuntoEmision": 1,
+    "tipoCfe": 101,
+    "nombreTipoCfe": "e-Ticket",
+    "serie": "A",
+    "numero": 101,
+    "fechaEmision": "2026-11-28",
+    "fechaFirma": "2026-11-28T15:01:37-03:00",
+    "estado": "firmado",
+    "cae": {
+      "numero": "90260000014",
+      "desde": 1,
+      "hasta": 1000,
+      "fechaVencimiento": "2027-11-28"
+    },
+    "codigoSeguridad": "0Ij/1W",
+    "hash": "0Ij/1W5hbMIKhM+/EqR0jXKQG02qet3imZ9MyX1Eu9E=",
+    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,0Ij%2F1W5hbMIKhM%2B%2FEqR0jXKQG02qet3imZ9MyX1Eu9E%3D",
+    "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADq0lEQVR4Ae39…",
+    "moneda": "UYU",
+    "tipoCambio": null,
+    "totales": {
+      "TpoMoneda": "UYU",
+      "MntNetoIvaTasaMin": "58.64",
+      "MntNetoIVATasaBasica": "311.31",
+      "IVATasaMin": "10.000",
+      "IVATasaBasica": "22.000",
+      "MntIVATasaMin": "5.86",
+      "MntIVATasaBasica": "68.49",
+      "MntTotal": "444.30",
+      "CantLinDet": 2,
+      "MntPagar": "444.30"
+    },
+    "idDoc": {
+      "TipoCFE": "101",
+      "Serie": "A",
+      "Nro": "101",
+      "FchEmis": "2026-11-28",
+      "MntBruto": "1",
+      "FmaPago": "1"
+    },
+    "emisor": {
+      "RUCEmisor": "219999830019",
+      "RznSoc": "Almacén La Estrella S.A.",
+      "NomComercial": "La Estrella",
+      "GiroEmis": "Comercio minorista de alimentos",
+      "Telefono": [
+        "29001235"
+      ],
+      "CorreoEmisor": "facturacion@laestrella.com.uy",
+      "EmiSucursal": "Casa Central",
+      "CdgDGISucur": "1",
+      "DomFiscal": "Av. 18 de Julio 1234",
+      "Ciudad": "Montevideo",
+      "Departamento": "Montevideo"
+    },
+    "receptor": null,
+    "detalles": [
+      {
+        "NroLinDet": "1",
+        "IndFact": "3",
+        "NomItem": "Yerba mate 1 kg",
+        "Cantidad": "2",
+        "UniMed": "N/A",
+        "PrecioUnitario": "189.90",
+        "MontoItem": "379.80"
+      },
+      {
+        "NroLinDet": "2",
+        "IndFact": "2",
+        "NomItem": "Arroz 1 kg",
+        "Cantidad": "1",
+        "UniMed": "N/A",
+        "PrecioUnitario": "64.50",
+        "MontoItem": "64.50"
+      }
+    ],
+    "descuentosRecargos": [],
+    "mediosPago": [
+      {
+        "NroLinMP": "1",
+        "CodMP": "1",
+        "GlosaMP": "Efectivo",
+        "ValorPago": "444.30"
+      }
+    ],
+    "referencias": [],
+    "complementoFiscal": null,
+    "adenda": null,
+    "idempotencyKey": "caja1-2026-11-27-000123",
+    "estadoReceptor": null,
+    "historial": [
+      {
+        "lado": "dgi",
+        "estadoAnterior": null,
+        "estado": "firmado",
+        "codigo": null,
+        "motivos": null,
+        "mensaje": null,
+        "referencia": null,
+        "idUsuario": null,
+        "motivo": null,
+        "fecha": "2026-11-28T18:01:37.155Z"
+      }
+    ]
   },
   "getCfeemitidoByIdEstados": {
     "id": 1,
@@ -113,9 +222,21 @@ export const recordedResponses: Record<string, unknown> = {
         "referencia": null,
         "idUsuario": null,
         "motivo": null,
-        "fecha": "2026-11-28T17:43:29.607Z"
+        "fecha": "2026-11-28T18:01:37.155Z"
       }
     ]
+  },
+  "getCfeemitidoByIdIntercambio": {
+    "idCfe": 1,
+    "idEmpresa": 1,
+    "tipoCfe": 101,
+    "serie": "A",
+    "numero": 101,
+    "rutReceptor": null,
+    "estadoReceptor": null,
+    "sobres": [],
+    "respuestas": [],
+    "avisosAnulacion": []
   },
   "getCfeemitidoEmailenvios": {
     "data": [
@@ -135,7 +256,7 @@ export const recordedResponses: Record<string, unknown> = {
         "messageId": null,
         "transporte": null,
         "idUsuario": 1,
-        "fechaSolicitud": "2026-11-28T17:43:31.054Z",
+        "fechaSolicitud": "2026-11-28T18:01:38.255Z",
         "fechaEnvio": null
       }
     ],
@@ -280,6 +401,18 @@ export const recordedResponses: Record<string, unknown> = {
       }
     ]
   },
+  "getCfeemitidoRespuestasReceptor": {
+    "data": [],
+    "total": 0,
+    "start": 0,
+    "length": 50
+  },
+  "getCfeemitidoSobresReceptor": {
+    "data": [],
+    "total": 0,
+    "start": 0,
+    "length": 50
+  },
   "getCferecibidoBuscar": {
     "data": [],
     "total": 0,
@@ -295,7 +428,7 @@ export const recordedResponses: Record<string, unknown> = {
       "id": 1,
       "rutEmisor": "211000010012",
       "idEmisor": 2,
-      "fecha": "2026-11-28T14:43:35-03:00",
+      "fecha": "2026-11-28T15:01:41-03:00",
       "cantidadCfe": 2,
       "estado": "AS",
       "sinSobre": false,
@@ -317,7 +450,7 @@ export const recordedResponses: Record<string, unknown> = {
     "serie": "A",
     "numero": 1,
     "fechaEmision": "2026-11-28",
-    "tmstFirma": "2026-11-28T14:43:34-03:00",
+    "tmstFirma": "2026-11-28T15:01:41-03:00",
     "moneda": "UYU",
     "tipoCambio": null,
     "mntTotal": "15250.00",
@@ -391,9 +524,9 @@ export const recordedResponses: Record<string, unknown> = {
     "estado": "aceptado",
     "motivos": [],
     "vencimientoRespuesta": "2026-12-28",
-    "decididoEn": "2026-11-28T17:43:35.392Z",
+    "decididoEn": "2026-11-28T18:01:41.533Z",
     "idRespuesta": 2,
-    "recibidoEn": "2026-11-28T17:43:35.251Z",
+    "recibidoEn": "2026-11-28T18:01:41.441Z",
     "importadoStock": {
       "referencia": "REM-2026-0457",
       "lineas": [
@@ -402,7 +535,7 @@ export const recordedResponses: Record<string, unknown> = {
           "cantidad": "10"
         }
       ],
-      "fecha": "2026-11-28T17:43:35.587Z",
+      "fecha": "2026-11-28T18:01:41.627Z",
       "idUsuario": 1
     },
     "historial": [
@@ -411,14 +544,14 @@ export const recordedResponses: Record<string, unknown> = {
         "motivos": null,
         "mensaje": "Recibido por importacion",
         "idUsuario": null,
-        "fecha": "2026-11-28T17:43:35.251Z"
+        "fecha": "2026-11-28T18:01:41.441Z"
       },
       {
         "estado": "aceptado",
         "motivos": null,
         "mensaje": "Aceptado por la empresa",
         "idUsuario": 1,
-        "fecha": "2026-11-28T17:43:35.376Z"
+        "fecha": "2026-11-28T18:01:41.531Z"
       }
     ],
     "consultaQr": {
@@ -427,7 +560,7 @@ export const recordedResponses: Record<string, unknown> = {
       "dgi": null,
       "detalle": null,
       "intentos": 0,
-      "solicitadoEn": "2026-11-28T17:43:35.855Z",
+      "solicitadoEn": "2026-11-28T18:01:41.710Z",
       "consultadoEn": null
     },
     "respuestas": [
@@ -437,7 +570,10 @@ export const recordedResponses: Record<string, unknown> = {
         "archivo": "M_1_Sob_211000010012_20261128_2.xml",
         "estado": "pendiente",
         "email": "facturacion@distribuidoradeleste.com.uy",
-        "enviadoEn": null
+        "enviadoEn": null,
+        "transporte": null,
+        "ultimoError": null,
+        "enlace": "/api/v1/cferecibido/respuesta/1"
       },
       {
         "id": 2,
@@ -445,7 +581,10 @@ export const recordedResponses: Record<string, unknown> = {
         "archivo": "ME_2_Sob_211000010012_20261128_2.xml",
         "estado": "pendiente",
         "email": "facturacion@distribuidoradeleste.com.uy",
-        "enviadoEn": null
+        "enviadoEn": null,
+        "transporte": null,
+        "ultimoError": null,
+        "enlace": "/api/v1/cferecibido/respuesta/2"
       }
     ]
   },
@@ -466,7 +605,7 @@ export const recordedResponses: Record<string, unknown> = {
     },
     "items": [],
     "idUsuario": 1,
-    "creadoEn": "2026-11-28T17:43:35.926Z"
+    "creadoEn": "2026-11-28T18:01:41.727Z"
   },
   "getCferecibidoGetConfiguracionExportacionCfe": {
     "userId": 1,
@@ -546,6 +685,115 @@ export const recordedResponses: Record<string, unknown> = {
     "start": 0,
     "length": 50
   },
+  "getComprobanteGetByIdCfeEmitido": {
+    "id": 1,
+    "idEmpresa": 1,
+    "idSucursal": 1,
+    "idPuntoEmision": 1,
+    "tipoCfe": 101,
+    "nombreTipoCfe": "e-Ticket",
+    "serie": "A",
+    "numero": 101,
+    "fechaEmision": "2026-11-28",
+    "fechaFirma": "2026-11-28T15:01:37-03:00",
+    "estado": "firmado",
+    "cae": {
+      "numero": "90260000014",
+      "desde": 1,
+      "hasta": 1000,
+      "fechaVencimiento": "2027-11-28"
+    },
+    "codigoSeguridad": "0Ij/1W",
+    "hash": "0Ij/1W5hbMIKhM+/EqR0jXKQG02qet3imZ9MyX1Eu9E=",
+    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,0Ij%2F1W5hbMIKhM%2B%2FEqR0jXKQG02qet3imZ9MyX1Eu9E%3D",
+    "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADq0lEQVR4Ae39…",
+    "moneda": "UYU",
+    "tipoCambio": null,
+    "totales": {
+      "TpoMoneda": "UYU",
+      "MntNetoIvaTasaMin": "58.64",
+      "MntNetoIVATasaBasica": "311.31",
+      "IVATasaMin": "10.000",
+      "IVATasaBasica": "22.000",
+      "MntIVATasaMin": "5.86",
+      "MntIVATasaBasica": "68.49",
+      "MntTotal": "444.30",
+      "CantLinDet": 2,
+      "MntPagar": "444.30"
+    },
+    "idDoc": {
+      "TipoCFE": "101",
+      "Serie": "A",
+      "Nro": "101",
+      "FchEmis": "2026-11-28",
+      "MntBruto": "1",
+      "FmaPago": "1"
+    },
+    "emisor": {
+      "RUCEmisor": "219999830019",
+      "RznSoc": "Almacén La Estrella S.A.",
+      "NomComercial": "La Estrella",
+      "GiroEmis": "Comercio minorista de alimentos",
+      "Telefono": [
+        "29001235"
+      ],
+      "CorreoEmisor": "facturacion@laestrella.com.uy",
+      "EmiSucursal": "Casa Central",
+      "CdgDGISucur": "1",
+      "DomFiscal": "Av. 18 de Julio 1234",
+      "Ciudad": "Montevideo",
+      "Departamento": "Montevideo"
+    },
+    "receptor": null,
+    "detalles": [
+      {
+        "NroLinDet": "1",
+        "IndFact": "3",
+        "NomItem": "Yerba mate 1 kg",
+        "Cantidad": "2",
+        "UniMed": "N/A",
+        "PrecioUnitario": "189.90",
+        "MontoItem": "379.80"
+      },
+      {
+        "NroLinDet": "2",
+        "IndFact": "2",
+        "NomItem": "Arroz 1 kg",
+        "Cantidad": "1",
+        "UniMed": "N/A",
+        "PrecioUnitario": "64.50",
+        "MontoItem": "64.50"
+      }
+    ],
+    "descuentosRecargos": [],
+    "mediosPago": [
+      {
+        "NroLinMP": "1",
+        "CodMP": "1",
+        "GlosaMP": "Efectivo",
+        "ValorPago": "444.30"
+      }
+    ],
+    "referencias": [],
+    "complementoFiscal": null,
+    "adenda": null,
+    "idempotencyKey": "caja1-2026-11-27-000123",
+    "estadoReceptor": null,
+    "historial": [
+      {
+        "lado": "dgi",
+        "estadoAnterior": null,
+        "estado": "firmado",
+        "codigo": null,
+        "motivos": null,
+        "mensaje": null,
+        "referencia": null,
+        "idUsuario": null,
+        "motivo": null,
+        "fecha": "2026-11-28T18:01:37.155Z"
+      }
+    ]
+  },
   "getContracts": {
     "data": [
       {
@@ -554,14 +802,14 @@ export const recordedResponses: Record<string, unknown> = {
         "idCliente": 1,
         "idExterno": "CTR-77",
         "estado": "cancelado",
-        "estadoDesde": "2026-11-28T17:43:37.755Z",
+        "estadoDesde": "2026-11-28T18:01:42.940Z",
         "metricas": [
           "api_calls"
         ],
         "inicio": "2026-11-01T03:00:00.000Z",
         "fin": "2027-11-01T02:59:59.000Z",
-        "creadoEn": "2026-11-28T17:43:36.838Z",
-        "actualizadoEn": "2026-11-28T17:43:37.755Z"
+        "creadoEn": "2026-11-28T18:01:42.213Z",
+        "actualizadoEn": "2026-11-28T18:01:42.940Z"
       }
     ],
     "total": 1,
@@ -574,19 +822,25 @@ export const recordedResponses: Record<string, unknown> = {
     "idCliente": 1,
     "idExterno": "CTR-77",
     "estado": "cancelado",
-    "estadoDesde": "2026-11-28T17:43:37.755Z",
+    "estadoDesde": "2026-11-28T18:01:42.940Z",
     "metricas": [
       "api_calls"
     ],
     "inicio": "2026-11-01T03:00:00.000Z",
     "fin": "2027-11-01T02:59:59.000Z",
-    "creadoEn": "2026-11-28T17:43:36.838Z",
-    "actualizadoEn": "2026-11-28T17:43:37.755Z"
+    "creadoEn": "2026-11-28T18:01:42.213Z",
+    "actualizadoEn": "2026-11-28T18:01:42.940Z"
+  },
+  "getContractsByIdPeriods": {
+    "data": [],
+    "total": 0,
+    "start": 0,
+    "length": 50
   },
   "getContractsByIdState": {
     "idContrato": 1,
     "estado": "cancelado",
-    "desde": "2026-11-28T17:43:37.755Z",
+    "desde": "2026-11-28T18:01:42.940Z",
     "motivo": {
       "tipo": "manual",
       "accion": "cancelar",
@@ -605,9 +859,6 @@ export const recordedResponses: Record<string, unknown> = {
     "uso": [
       {
         "metrica": "api_calls",
-        "dimensiones": {
-          "region": "norte"
-        },
         "cantidad": "1"
       }
     ],
@@ -623,11 +874,12 @@ export const recordedResponses: Record<string, unknown> = {
         "valorObservado": "1",
         "alcanzada": true,
         "estado": "levantada",
-        "estadoDesde": "2026-11-28T17:43:37.635Z"
+        "estadoDesde": "2026-11-28T18:01:42.769Z"
       }
     ],
     "acciones": [],
-    "ultimoPeriodo": null
+    "ultimoPeriodo": null,
+    "alertaCierre": null
   },
   "getContractsByIdStatusHistory": {
     "data": [
@@ -635,7 +887,7 @@ export const recordedResponses: Record<string, unknown> = {
         "id": 1,
         "estadoAnterior": "borrador",
         "estadoNuevo": "activo",
-        "en": "2026-11-28T17:43:36.960Z",
+        "en": "2026-11-28T18:01:42.289Z",
         "motivo": {
           "tipo": "manual",
           "accion": "activar",
@@ -647,7 +899,7 @@ export const recordedResponses: Record<string, unknown> = {
         "id": 2,
         "estadoAnterior": "activo",
         "estadoNuevo": "en_advertencia",
-        "en": "2026-11-28T17:43:37.436Z",
+        "en": "2026-11-28T18:01:42.655Z",
         "motivo": {
           "tipo": "regla",
           "regla": "fin-prueba-gratis",
@@ -682,12 +934,14 @@ export const recordedResponses: Record<string, unknown> = {
         "levantamiento": "manual"
       }
     ],
-    "periodoAbierto": "2026-11-01"
+    "periodoAbierto": "2026-11-01",
+    "periodoAbiertoHasta": "2026-11-30",
+    "alertaCierre": null
   },
   "getContractsByIdUsage": {
     "idContrato": 1,
     "desde": "2026-11-01T03:00:00.000Z",
-    "hasta": "2026-11-28T18:00:00.000Z",
+    "hasta": "2026-11-28T19:00:00.000Z",
     "ventana": null,
     "zona": "America/Montevideo",
     "group_by": [],
@@ -699,7 +953,7 @@ export const recordedResponses: Record<string, unknown> = {
         "unidad": "llamadas",
         "agregacion": "count",
         "inicio": "2026-11-01T03:00:00.000Z",
-        "fin": "2026-11-28T18:00:00.000Z",
+        "fin": "2026-11-28T19:00:00.000Z",
         "grupo": {},
         "cantidad": "1"
       }
@@ -716,7 +970,7 @@ export const recordedResponses: Record<string, unknown> = {
         "estado": "vigente",
         "reemplazadaPor": null,
         "reemplazadaEn": null,
-        "fechaDeclaracion": "2026-11-28T17:43:28.969Z",
+        "fechaDeclaracion": "2026-11-28T18:01:36.810Z",
         "fechaInicioEmisor": "2011-10-01",
         "fuenteFechaInicio": "registro_dgi",
         "hechos": {
@@ -758,7 +1012,7 @@ export const recordedResponses: Record<string, unknown> = {
         "estado": "vigente",
         "reemplazadaPor": null,
         "reemplazadaEn": null,
-        "fechaDeclaracion": "2026-11-28T17:43:28.969Z",
+        "fechaDeclaracion": "2026-11-28T18:01:36.810Z",
         "fechaInicioEmisor": "2011-10-01",
         "fuenteFechaInicio": "registro_dgi",
         "hechos": {
@@ -800,7 +1054,7 @@ export const recordedResponses: Record<string, unknown> = {
     "rut": "219999830019",
     "fechaInicio": "2011-10-01",
     "fuente": "registro_dgi",
-    "leidoEn": "2026-11-28T17:43:28.929Z",
+    "leidoEn": "2026-11-28T18:01:36.723Z",
     "registro": {
       "denominacion": "DGI-RUC PRUEBA CEDE",
       "fechaFinTransicion": "2012-10-01",
@@ -829,9 +1083,9 @@ export const recordedResponses: Record<string, unknown> = {
       "idEmpresa": 1,
       "sujeto": "CN=Almacén La Estrella S.A., serialNumber=RUC219999830019, O=Almacén La Estrella S.A., C=UY",
       "emisor": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
-      "numeroSerie": "74574714047147242111125800960197289154",
-      "validoDesde": "2026-11-28T17:42:27.000Z",
-      "validoHasta": "2028-11-28T17:42:27.000Z",
+      "numeroSerie": "152634691833455031038785574586416590621",
+      "validoDesde": "2026-11-28T18:00:35.000Z",
+      "validoHasta": "2028-11-28T18:00:35.000Z",
       "activo": true,
       "vigente": true,
       "venceEnDias": 730,
@@ -861,6 +1115,12 @@ export const recordedResponses: Record<string, unknown> = {
     "ultimoErrorEn": null,
     "ultimoUid": 0
   },
+  "getEmpresaCorreoEntranteCorreos": {
+    "data": [],
+    "total": 0,
+    "start": 0,
+    "length": 50
+  },
   "getEmpresaCorreoSaliente": {
     "idEmpresa": 1,
     "configurado": true,
@@ -870,7 +1130,7 @@ export const recordedResponses: Record<string, unknown> = {
     "smtpUsuario": "facturacion@laestrella.com.uy",
     "smtpClaveConfigurada": true,
     "remitente": "Almacén La Estrella <facturacion@laestrella.com.uy>",
-    "fechaActualizacion": "2026-11-28T17:43:28.652Z"
+    "fechaActualizacion": "2026-11-28T18:01:36.570Z"
   },
   "getEmpresaCotizaciones": {
     "data": [
@@ -948,7 +1208,7 @@ export const recordedResponses: Record<string, unknown> = {
       {
         "id": "evt_1",
         "type": "BeneficioFiscal.Declarada",
-        "time": "2026-11-28T17:43:28.969Z",
+        "time": "2026-11-28T18:01:36.810Z",
         "idEmpresa": 1,
         "data": {
           "id": 1,
@@ -978,7 +1238,7 @@ export const recordedResponses: Record<string, unknown> = {
           "idReemplazada": null,
           "reemplazadaEn": null,
           "reemplazadaPor": null,
-          "fechaDeclaracion": "2026-11-28T17:43:28.969Z",
+          "fechaDeclaracion": "2026-11-28T18:01:36.810Z",
           "fechaInicioEmisor": "2011-10-01",
           "fuenteFechaInicio": "registro_dgi"
         }
@@ -986,7 +1246,7 @@ export const recordedResponses: Record<string, unknown> = {
       {
         "id": "evt_2",
         "type": "Cfe.Emitido",
-        "time": "2026-11-28T17:43:29.608Z",
+        "time": "2026-11-28T18:01:37.157Z",
         "idEmpresa": 1,
         "data": {
           "cae": {
@@ -996,7 +1256,7 @@ export const recordedResponses: Record<string, unknown> = {
             "fechaVencimiento": "2027-11-28"
           },
           "serie": "A",
-          "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,deDCZMIZVYee4f5aJmGSXdUQZsjzGDGkmg4EWfLefeI%3D",
+          "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,0Ij%2F1W5hbMIKhM%2B%2FEqR0jXKQG02qet3imZ9MyX1Eu9E%3D",
           "moneda": "UYU",
           "numero": 101,
           "tipoCfe": 101,
@@ -1013,18 +1273,18 @@ export const recordedResponses: Record<string, unknown> = {
             "MntNetoIVATasaBasica": "311.31"
           },
           "idEmpresa": 1,
-          "fechaFirma": "2026-11-28T14:43:29-03:00",
+          "fechaFirma": "2026-11-28T15:01:37-03:00",
           "tipoCambio": null,
           "fechaEmision": "2026-11-28",
           "idCfeEmitido": 1,
-          "codigoSeguridad": "deDCZM"
+          "codigoSeguridad": "0Ij/1W"
         }
       }
     ],
-    "total": 25,
+    "total": 26,
     "start": 0,
     "length": 50,
-    "cursor": "892.27"
+    "cursor": "893.28"
   },
   "getExportacionContableCuentas": {
     "idEmpresa": 1,
@@ -1044,8 +1304,84 @@ export const recordedResponses: Record<string, unknown> = {
     ]
   },
   "getFacturacionrecurrenteBuscar": {
-    "data": [],
-    "total": 0,
+    "data": [
+      {
+        "id": 1,
+        "idEmpresa": 1,
+        "estado": "cancelado",
+        "version": 2,
+        "accionesPermitidas": [],
+        "proximaEjecucion": null,
+        "proximoPeriodo": null,
+        "ciclosRestantes": null,
+        "pausadoHasta": null,
+        "motivoCancelacion": "El cliente rescindió el contrato",
+        "ultimaEjecucion": {
+          "idEjecucion": 2,
+          "idPlan": 1,
+          "version": 2,
+          "claveEjecucion": "1:2027-01-01",
+          "periodoDesde": "2027-01-01",
+          "periodoHasta": "2027-01-31",
+          "periodos": 1,
+          "programadaPara": "2027-01-01T09:00:00.000Z",
+          "ejecutadaEn": "2026-11-28T18:01:41.914Z",
+          "resultado": "emitido",
+          "origen": "manual",
+          "idCfeEmitido": 7,
+          "tipoCfe": 111,
+          "serie": "A",
+          "numero": 3,
+          "estadoDgi": "firmado",
+          "codigo": null,
+          "motivo": null,
+          "intento": 1,
+          "proximoIntento": null,
+          "acumuladaEn": null
+        },
+        "createdAt": "2026-11-28T18:01:41.829Z",
+        "updatedAt": "2026-11-28T18:01:42.074Z",
+        "nombre": "Mantenimiento mensual (contrato 2027)",
+        "codComercio": "CENTRAL",
+        "codTerminal": "CAJA1",
+        "plantilla": {
+          "idDoc": {
+            "tipoCfe": 111,
+            "formaPago": 2
+          },
+          "detalles": [
+            {
+              "cantidad": "1",
+              "nombreItem": "Servicio de mantenimiento mensual",
+              "precioUnitario": "12500.00",
+              "indicadorFacturacion": 3
+            }
+          ],
+          "receptor": {
+            "idCliente": 1
+          }
+        },
+        "frecuencia": {
+          "unidad": "mes",
+          "intervalo": 1
+        },
+        "anclaje": {},
+        "horaEmision": "06:00",
+        "zonaHoraria": "America/Montevideo",
+        "fechaInicio": "2026-12-01",
+        "fin": {
+          "tipo": "nunca"
+        },
+        "periodo": {
+          "modo": "adelantado"
+        },
+        "politicaAtrasos": "emitir_todos",
+        "envioEmail": {
+          "activo": false
+        }
+      }
+    ],
+    "total": 1,
     "start": 0,
     "length": 50
   },
@@ -1069,7 +1405,7 @@ export const recordedResponses: Record<string, unknown> = {
       "periodoHasta": "2027-01-31",
       "periodos": 1,
       "programadaPara": "2027-01-01T09:00:00.000Z",
-      "ejecutadaEn": "2026-11-28T17:43:36.459Z",
+      "ejecutadaEn": "2026-11-28T18:01:41.914Z",
       "resultado": "emitido",
       "origen": "manual",
       "idCfeEmitido": 7,
@@ -1083,8 +1419,8 @@ export const recordedResponses: Record<string, unknown> = {
       "proximoIntento": null,
       "acumuladaEn": null
     },
-    "createdAt": "2026-11-28T17:43:36.205Z",
-    "updatedAt": "2026-11-28T17:43:36.627Z",
+    "createdAt": "2026-11-28T18:01:41.829Z",
+    "updatedAt": "2026-11-28T18:01:42.074Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -1127,12 +1463,12 @@ export const recordedResponses: Record<string, unknown> = {
       {
         "version": 1,
         "idUsuario": 1,
-        "fecha": "2026-11-28T17:43:36.205Z"
+        "fecha": "2026-11-28T18:01:41.829Z"
       },
       {
         "version": 2,
         "idUsuario": 1,
-        "fecha": "2026-11-28T17:43:36.239Z"
+        "fecha": "2026-11-28T18:01:41.862Z"
       }
     ]
   },
@@ -1188,7 +1524,7 @@ export const recordedResponses: Record<string, unknown> = {
           "activo"
         ],
         "hacia": "pausado",
-        "descripcion": "Stops issuing; body {hasta?} resumes automatically at that instant."
+        "descripcion": "Stops issuing; body {hasta?, politicaReanudacion?}: active a…"
       }
     ],
     "politicasAtrasos": [
@@ -1240,7 +1576,7 @@ export const recordedResponses: Record<string, unknown> = {
         "periodoHasta": "2027-01-31",
         "periodos": 1,
         "programadaPara": "2027-01-01T09:00:00.000Z",
-        "ejecutadaEn": "2026-11-28T17:43:36.459Z",
+        "ejecutadaEn": "2026-11-28T18:01:41.914Z",
         "resultado": "emitido",
         "origen": "manual",
         "idCfeEmitido": 7,
@@ -1263,7 +1599,7 @@ export const recordedResponses: Record<string, unknown> = {
         "periodoHasta": "2026-12-31",
         "periodos": 1,
         "programadaPara": "2026-12-01T09:00:00.000Z",
-        "ejecutadaEn": "2026-11-28T17:43:36.430Z",
+        "ejecutadaEn": "2026-11-28T18:01:41.901Z",
         "resultado": "omitido",
         "origen": "manual",
         "idCfeEmitido": null,
@@ -1298,8 +1634,8 @@ export const recordedResponses: Record<string, unknown> = {
         "clavesAgrupacion": [
           "region"
         ],
-        "creadoEn": "2026-11-28T17:43:36.674Z",
-        "actualizadoEn": "2026-11-28T17:43:36.688Z"
+        "creadoEn": "2026-11-28T18:01:42.103Z",
+        "actualizadoEn": "2026-11-28T18:01:42.114Z"
       }
     ],
     "total": 1,
@@ -1317,8 +1653,8 @@ export const recordedResponses: Record<string, unknown> = {
     "clavesAgrupacion": [
       "region"
     ],
-    "creadoEn": "2026-11-28T17:43:36.674Z",
-    "actualizadoEn": "2026-11-28T17:43:36.688Z"
+    "creadoEn": "2026-11-28T18:01:42.103Z",
+    "actualizadoEn": "2026-11-28T18:01:42.114Z"
   },
   "getMonedaTodas": [
     "AED",
@@ -1347,8 +1683,8 @@ export const recordedResponses: Record<string, unknown> = {
         "total": "2278.80",
         "observaciones": "Entregar en el depósito de Pando",
         "idCfeEmitido": 6,
-        "createdAt": "2026-11-28T17:43:35.980Z",
-        "updatedAt": "2026-11-28T17:43:36.174Z"
+        "createdAt": "2026-11-28T18:01:41.771Z",
+        "updatedAt": "2026-11-28T18:01:41.803Z"
       }
     ],
     "total": 1,
@@ -1376,8 +1712,8 @@ export const recordedResponses: Record<string, unknown> = {
     "total": "2278.80",
     "observaciones": "Entregar en el depósito de Pando",
     "idCfeEmitido": 6,
-    "createdAt": "2026-11-28T17:43:35.980Z",
-    "updatedAt": "2026-11-28T17:43:36.174Z"
+    "createdAt": "2026-11-28T18:01:41.771Z",
+    "updatedAt": "2026-11-28T18:01:41.803Z"
   },
   "getPriceBooks": {
     "data": [
@@ -1393,7 +1729,7 @@ export const recordedResponses: Record<string, unknown> = {
         },
         "vigenteDesde": "2026-11-01",
         "vigenteHasta": "2027-10-31",
-        "createdAt": "2026-11-28T17:43:36.754Z",
+        "createdAt": "2026-11-28T18:01:42.147Z",
         "cantidadPrecios": 1
       }
     ],
@@ -1416,7 +1752,7 @@ export const recordedResponses: Record<string, unknown> = {
         },
         "vigenteDesde": "2026-11-01",
         "vigenteHasta": "2027-10-31",
-        "createdAt": "2026-11-28T17:43:36.754Z",
+        "createdAt": "2026-11-28T18:01:42.147Z",
         "precios": [
           {
             "metrica": "api_calls",
@@ -1452,7 +1788,7 @@ export const recordedResponses: Record<string, unknown> = {
     },
     "vigenteDesde": "2026-11-01",
     "vigenteHasta": "2027-10-31",
-    "createdAt": "2026-11-28T17:43:36.754Z",
+    "createdAt": "2026-11-28T18:01:42.147Z",
     "precios": [
       {
         "metrica": "api_calls",
@@ -1486,7 +1822,7 @@ export const recordedResponses: Record<string, unknown> = {
     },
     "vigenteDesde": "2026-11-01",
     "vigenteHasta": "2027-10-31",
-    "createdAt": "2026-11-28T17:43:36.754Z",
+    "createdAt": "2026-11-28T18:01:42.147Z",
     "precios": [
       {
         "metrica": "api_calls",
@@ -1647,9 +1983,9 @@ export const recordedResponses: Record<string, unknown> = {
   "getReadyz": {
     "status": "ready",
     "memoria": {
-      "rssMb": 558.9,
-      "heapUsedMb": 123.1,
-      "heapTotalMb": 153.2,
+      "rssMb": 561.7,
+      "heapUsedMb": 130.4,
+      "heapTotalMb": 158.8,
       "externalMb": 27,
       "arrayBuffersMb": 4
     }
@@ -1665,20 +2001,24 @@ export const recordedResponses: Record<string, unknown> = {
         "origen": "manual",
         "cantComprobantes": 0,
         "resumen": [],
-        "tmstFirmaEnv": "2026-11-28T14:43:31-03:00",
+        "tmstFirmaEnv": "2026-11-28T15:01:38-03:00",
         "nombreArchivo": "Rep_219999830019_20261126_01.xml",
         "estadoDgi": "AR",
         "motivos": [],
         "idReceptorDgi": "306900000",
         "intentos": 1,
         "ultimoError": null,
-        "creadoEn": "2026-11-28T17:43:31.568Z",
-        "enviadoEn": "2026-11-28T17:43:31.586Z"
+        "creadoEn": "2026-11-28T18:01:38.576Z",
+        "enviadoEn": "2026-11-28T18:01:38.625Z"
       }
     ],
     "total": 1,
     "start": 0,
     "length": 50
+  },
+  "getSandboxReloj": {
+    "ahora": "2026-11-28T18:01:44.354Z",
+    "desplazado": false
   },
   "getSobredgi": {
     "data": [],
@@ -1767,7 +2107,8 @@ export const recordedResponses: Record<string, unknown> = {
   },
   "getUsageSettings": {
     "idEmpresa": 1,
-    "graciaHoras": 48
+    "graciaHoras": 48,
+    "usoTardio": "marcar"
   },
   "getUsuarioByIdUsuarioEmpresas": [
     {
@@ -1830,8 +2171,8 @@ export const recordedResponses: Record<string, unknown> = {
         "hasSecret": true,
         "headers": {},
         "maxAttempts": 8,
-        "createdAt": "2026-11-28T17:43:37.821Z",
-        "updatedAt": "2026-11-28T17:43:37.847Z"
+        "createdAt": "2026-11-28T18:01:42.966Z",
+        "updatedAt": "2026-11-28T18:01:42.974Z"
       }
     ],
     "total": 1,
@@ -1851,8 +2192,8 @@ export const recordedResponses: Record<string, unknown> = {
     "hasSecret": true,
     "headers": {},
     "maxAttempts": 8,
-    "createdAt": "2026-11-28T17:43:37.821Z",
-    "updatedAt": "2026-11-28T17:43:37.847Z"
+    "createdAt": "2026-11-28T18:01:42.966Z",
+    "updatedAt": "2026-11-28T18:01:42.974Z"
   },
   "getWebhooksByIdEntregas": {
     "data": [],
@@ -1880,14 +2221,14 @@ export const recordedResponses: Record<string, unknown> = {
     "idCliente": 1,
     "idExterno": "CTR-77",
     "estado": "borrador",
-    "estadoDesde": "2026-11-28T17:43:36.838Z",
+    "estadoDesde": "2026-11-28T18:01:42.213Z",
     "metricas": [
       "api_calls"
     ],
     "inicio": "2026-11-01T03:00:00.000Z",
     "fin": "2027-11-01T02:59:59.000Z",
-    "creadoEn": "2026-11-28T17:43:36.838Z",
-    "actualizadoEn": "2026-11-28T17:43:36.871Z"
+    "creadoEn": "2026-11-28T18:01:42.213Z",
+    "actualizadoEn": "2026-11-28T18:01:42.234Z"
   },
   "patchMetricsById": {
     "id": 1,
@@ -1900,8 +2241,8 @@ export const recordedResponses: Record<string, unknown> = {
     "clavesAgrupacion": [
       "region"
     ],
-    "creadoEn": "2026-11-28T17:43:36.674Z",
-    "actualizadoEn": "2026-11-28T17:43:36.688Z"
+    "creadoEn": "2026-11-28T18:01:42.103Z",
+    "actualizadoEn": "2026-11-28T18:01:42.114Z"
   },
   "patchWebhooksById": {
     "id": 1,
@@ -1916,12 +2257,12 @@ export const recordedResponses: Record<string, unknown> = {
     "hasSecret": true,
     "headers": {},
     "maxAttempts": 8,
-    "createdAt": "2026-11-28T17:43:37.821Z",
-    "updatedAt": "2026-11-28T17:43:37.847Z"
+    "createdAt": "2026-11-28T18:01:42.966Z",
+    "updatedAt": "2026-11-28T18:01:42.974Z"
   },
   "postAuthLogin": {
-    "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIiwidHYiOjAsImlhdCI6MTc5NTg4NzgwMSwiZXhwIjoxNzk1ODg4NzAxfQ.0aj1X1o1vHKxjCeDr_1Y2Fl90puMNvlhsgntBVMGL3w",
-    "refreshToken": "Ec7KVfGMYhJB9XKhlKRd9hKOxMGfk81TFA6v26b0sHw",
+    "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIiwidHYiOjAsImlhdCI6MTc5NTg4ODg5NCwiZXhwIjoxNzk1ODg5Nzk0fQ.tifabzbpad9rwDLaBfPGdFq74crYfkjV53SArTUBLAA",
+    "refreshToken": "g2_u6VKJo2yILV0Gx6W8LRORBJUs6UHOzCCOhtRlOto",
     "tokenType": "Bearer",
     "expiresIn": 900
   },
@@ -1929,8 +2270,8 @@ export const recordedResponses: Record<string, unknown> = {
     "mensaje": "Si el usuario existe, le enviamos un correo con instrucciones para restablecer la contraseña."
   },
   "postAuthRefresh": {
-    "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIiwidHYiOjAsImlhdCI6MTc5NTg4NzgwMSwiZXhwIjoxNzk1ODg4NzAxfQ.0aj1X1o1vHKxjCeDr_1Y2Fl90puMNvlhsgntBVMGL3w",
-    "refreshToken": "02s1mZBeICvb9wusTZMVtmG-SzK8EuASouNgMaY4gEg",
+    "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIiwidHYiOjAsImlhdCI6MTc5NTg4ODg5NCwiZXhwIjoxNzk1ODg5Nzk0fQ.tifabzbpad9rwDLaBfPGdFq74crYfkjV53SArTUBLAA",
+    "refreshToken": "tbkNy5tQHwX5ZzljGq6hfM3yu6TdHRfMvYAoDOTz1G4",
     "tokenType": "Bearer",
     "expiresIn": 900
   },
@@ -2060,14 +2401,14 @@ export const recordedResponses: Record<string, unknown> = {
       "na": "90260000014",
       "fa": "2026-11-28",
       "fvd": "2027-11-28",
-      "tmstFrma": "2026-11-28T14:43:27-03:00"
+      "tmstFrma": "2026-11-28T15:01:36-03:00"
     },
     "firmante": {
       "subject": "CN=DGI-RUC PRUEBA CEDE, serialNumber=RUC219999830019, O=DGI-RUC PRUEBA CEDE, C=UY",
       "issuer": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
-      "serialNumber": "39011077772674650077761993691113248386",
-      "notBefore": "2026-11-28T17:42:26.000Z",
-      "notAfter": "2028-11-28T17:42:26.000Z"
+      "serialNumber": "127229107110272015108105389421957076781",
+      "notBefore": "2026-11-28T18:00:35.000Z",
+      "notAfter": "2028-11-28T18:00:35.000Z"
     }
   },
   "postCfeemitidoByIdMarcarAceptado": {
@@ -2085,7 +2426,7 @@ export const recordedResponses: Record<string, unknown> = {
         "referencia": null,
         "idUsuario": null,
         "motivo": null,
-        "fecha": "2026-11-28T17:43:31.345Z"
+        "fecha": "2026-11-28T18:01:38.475Z"
       },
       {
         "lado": "dgi",
@@ -2097,7 +2438,7 @@ export const recordedResponses: Record<string, unknown> = {
         "referencia": null,
         "idUsuario": 1,
         "motivo": "Aceptado según consulta en el portal de DGI del 27/11/2026",
-        "fecha": "2026-11-28T17:43:31.452Z"
+        "fecha": "2026-11-28T18:01:38.505Z"
       }
     ]
   },
@@ -2138,7 +2479,7 @@ export const recordedResponses: Record<string, unknown> = {
     "messageId": null,
     "transporte": null,
     "idUsuario": 1,
-    "fechaSolicitud": "2026-11-28T17:43:31.054Z",
+    "fechaSolicitud": "2026-11-28T18:01:38.255Z",
     "fechaEnvio": null
   },
   "postCferecibidoAceptar": {
@@ -2170,7 +2511,7 @@ export const recordedResponses: Record<string, unknown> = {
     },
     "items": [],
     "idUsuario": 1,
-    "creadoEn": "2026-11-28T17:43:35.926Z"
+    "creadoEn": "2026-11-28T18:01:41.727Z"
   },
   "postCferecibidoConfiguracionExportacionCfe": {
     "userId": 1,
@@ -2218,7 +2559,7 @@ export const recordedResponses: Record<string, unknown> = {
           "id": 1,
           "rutEmisor": "211000010012",
           "idEmisor": 2,
-          "fecha": "2026-11-28T14:43:35-03:00",
+          "fecha": "2026-11-28T15:01:41-03:00",
           "cantidadCfe": 2,
           "estado": "AS",
           "sinSobre": false,
@@ -2240,7 +2581,7 @@ export const recordedResponses: Record<string, unknown> = {
         "serie": "A",
         "numero": 1,
         "fechaEmision": "2026-11-28",
-        "tmstFirma": "2026-11-28T14:43:34-03:00",
+        "tmstFirma": "2026-11-28T15:01:41-03:00",
         "moneda": "UYU",
         "tipoCambio": null,
         "mntTotal": "15250.00",
@@ -2316,7 +2657,7 @@ export const recordedResponses: Record<string, unknown> = {
         "vencimientoRespuesta": "2026-12-28",
         "decididoEn": null,
         "idRespuesta": null,
-        "recibidoEn": "2026-11-28T17:43:35.251Z",
+        "recibidoEn": "2026-11-28T18:01:41.441Z",
         "importadoStock": null
       },
       {
@@ -2328,7 +2669,7 @@ export const recordedResponses: Record<string, unknown> = {
           "id": 1,
           "rutEmisor": "211000010012",
           "idEmisor": 2,
-          "fecha": "2026-11-28T14:43:35-03:00",
+          "fecha": "2026-11-28T15:01:41-03:00",
           "cantidadCfe": 2,
           "estado": "AS",
           "sinSobre": false,
@@ -2350,7 +2691,7 @@ export const recordedResponses: Record<string, unknown> = {
         "serie": "A",
         "numero": 2,
         "fechaEmision": "2026-11-28",
-        "tmstFirma": "2026-11-28T14:43:34-03:00",
+        "tmstFirma": "2026-11-28T15:01:41-03:00",
         "moneda": "UYU",
         "tipoCambio": null,
         "mntTotal": "10492.00",
@@ -2426,8 +2767,21 @@ export const recordedResponses: Record<string, unknown> = {
         "vencimientoRespuesta": "2026-12-28",
         "decididoEn": null,
         "idRespuesta": null,
-        "recibidoEn": "2026-11-28T17:43:35.251Z",
+        "recibidoEn": "2026-11-28T18:01:41.441Z",
         "importadoStock": null
+      }
+    ],
+    "respuestas": [
+      {
+        "id": 1,
+        "tipo": "ACKSobre",
+        "archivo": "M_1_Sob_211000010012_20261128_2.xml",
+        "estado": "pendiente",
+        "email": "facturacion@distribuidoradeleste.com.uy",
+        "enviadoEn": null,
+        "transporte": null,
+        "ultimoError": null,
+        "enlace": "/api/v1/cferecibido/respuesta/1"
       }
     ]
   },
@@ -2441,7 +2795,7 @@ export const recordedResponses: Record<string, unknown> = {
           "cantidad": "10"
         }
       ],
-      "fecha": "2026-11-28T17:43:35.587Z",
+      "fecha": "2026-11-28T18:01:41.627Z",
       "idUsuario": 1
     },
     "repetido": false
@@ -2500,7 +2854,7 @@ export const recordedResponses: Record<string, unknown> = {
     "serie": "A",
     "numero": 101,
     "fechaEmision": "2026-11-28",
-    "fechaFirma": "2026-11-28T14:43:29-03:00",
+    "fechaFirma": "2026-11-28T15:01:37-03:00",
     "estado": "firmado",
     "cae": {
       "numero": "90260000014",
@@ -2508,10 +2862,10 @@ export const recordedResponses: Record<string, unknown> = {
       "hasta": 1000,
       "fechaVencimiento": "2027-11-28"
     },
-    "codigoSeguridad": "deDCZM",
-    "hash": "deDCZMIZVYee4f5aJmGSXdUQZsjzGDGkmg4EWfLefeI=",
-    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,deDCZMIZVYee4f5aJmGSXdUQZsjzGDGkmg4EWfLefeI%3D",
-    "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADqElEQVR4Ae39…",
+    "codigoSeguridad": "0Ij/1W",
+    "hash": "0Ij/1W5hbMIKhM+/EqR0jXKQG02qet3imZ9MyX1Eu9E=",
+    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,0Ij%2F1W5hbMIKhM%2B%2FEqR0jXKQG02qet3imZ9MyX1Eu9E%3D",
+    "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADq0lEQVR4Ae39…",
     "moneda": "UYU",
     "tipoCambio": null,
     "totales": {
@@ -2586,15 +2940,15 @@ export const recordedResponses: Record<string, unknown> = {
   },
   "postComprobanteFirmarXml": {
     "xml": "<CFE xmlns=\"http://cfe.dgi.gub.uy\" version=\"1.0\"><eTck><Tmst…",
-    "digestValue": "deDCZMIZVYee4f5aJmGSXdUQZsjzGDGkmg4EWfLefeI=",
-    "codigoSeguridad": "deDCZM"
+    "digestValue": "0Ij/1W5hbMIKhM+/EqR0jXKQG02qet3imZ9MyX1Eu9E=",
+    "codigoSeguridad": "0Ij/1W"
   },
   "postComprobantePrevisualizar": {
-    "token": "i8d0mDrlk5BrPMPyXtKEvxUSSlX8aX6r",
-    "url": "/api/v1/comprobante/previsualizar/i8d0mDrlk5BrPMPyXtKEvxUSSlX8aX6r",
+    "token": "I7bLwiJxck3X3HeQx6_rNAWs8KCxPp4t",
+    "url": "/api/v1/comprobante/previsualizar/I7bLwiJxck3X3HeQx6_rNAWs8KCxPp4t",
     "formato": "A4",
-    "expiraEn": "2026-11-28T17:58:29.591Z",
-    "bytes": 3338
+    "expiraEn": "2026-11-28T18:16:37.134Z",
+    "bytes": 3336
   },
   "postComprobanteTranscribirContingencia": {
     "id": 2,
@@ -2606,7 +2960,7 @@ export const recordedResponses: Record<string, unknown> = {
     "serie": "B",
     "numero": 1,
     "fechaEmision": "2026-11-28",
-    "fechaFirma": "2026-11-28T14:43:30-03:00",
+    "fechaFirma": "2026-11-28T15:01:37-03:00",
     "estado": "firmado",
     "cae": {
       "numero": "90260000512",
@@ -2614,10 +2968,10 @@ export const recordedResponses: Record<string, unknown> = {
       "hasta": 200,
       "fechaVencimiento": "2028-06-30"
     },
-    "codigoSeguridad": "okM/hK",
-    "hash": "okM/hKoUbKo16dF/HHTBB0auF9rktaX8DaVSfYWrO+A=",
-    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,201,B,1,231.68,28/11/2026,okM%2FhKoUbKo16dF%2FHHTBB0auF9rktaX8DaVSfYWrO%2BA%3D",
-    "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADtElEQVR4Ae39…",
+    "codigoSeguridad": "WPgYn0",
+    "hash": "WPgYn0ORipSD12dE+5lmSyWBbhSirorNmpu5fJbxfHU=",
+    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,201,B,1,231.68,28/11/2026,WPgYn0ORipSD12dE%2B5lmSyWBbhSirorNmpu5fJbxfHU%3D",
+    "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADpklEQVR4Ae39…",
     "moneda": "UYU",
     "tipoCambio": null,
     "totales": {
@@ -2677,19 +3031,19 @@ export const recordedResponses: Record<string, unknown> = {
     "idCliente": 1,
     "idExterno": "CTR-77",
     "estado": "borrador",
-    "estadoDesde": "2026-11-28T17:43:36.838Z",
+    "estadoDesde": "2026-11-28T18:01:42.213Z",
     "metricas": [
       "api_calls"
     ],
     "inicio": "2026-11-01T03:00:00.000Z",
     "fin": null,
-    "creadoEn": "2026-11-28T17:43:36.838Z",
-    "actualizadoEn": "2026-11-28T17:43:36.838Z"
+    "creadoEn": "2026-11-28T18:01:42.213Z",
+    "actualizadoEn": "2026-11-28T18:01:42.213Z"
   },
   "postContractsByIdActivar": {
     "idContrato": 1,
     "estado": "activo",
-    "desde": "2026-11-28T17:43:36.960Z",
+    "desde": "2026-11-28T18:01:42.289Z",
     "motivo": {
       "tipo": "manual",
       "accion": "activar",
@@ -2723,14 +3077,15 @@ export const recordedResponses: Record<string, unknown> = {
     ],
     "acciones": [
       "cancelar",
-      "suspender"
+      "finalizar"
     ],
-    "ultimoPeriodo": null
+    "ultimoPeriodo": null,
+    "alertaCierre": null
   },
   "postContractsByIdCancelar": {
     "idContrato": 1,
     "estado": "cancelado",
-    "desde": "2026-11-28T17:43:37.755Z",
+    "desde": "2026-11-28T18:01:42.940Z",
     "motivo": {
       "tipo": "manual",
       "accion": "cancelar",
@@ -2749,9 +3104,6 @@ export const recordedResponses: Record<string, unknown> = {
     "uso": [
       {
         "metrica": "api_calls",
-        "dimensiones": {
-          "region": "norte"
-        },
         "cantidad": "1"
       }
     ],
@@ -2767,16 +3119,17 @@ export const recordedResponses: Record<string, unknown> = {
         "valorObservado": "1",
         "alcanzada": true,
         "estado": "levantada",
-        "estadoDesde": "2026-11-28T17:43:37.635Z"
+        "estadoDesde": "2026-11-28T18:01:42.769Z"
       }
     ],
     "acciones": [],
-    "ultimoPeriodo": null
+    "ultimoPeriodo": null,
+    "alertaCierre": null
   },
   "postContractsByIdLevantar": {
     "idContrato": 1,
     "estado": "activo",
-    "desde": "2026-11-28T17:43:37.635Z",
+    "desde": "2026-11-28T18:01:42.769Z",
     "motivo": {
       "tipo": "manual",
       "reglas": [
@@ -2796,9 +3149,6 @@ export const recordedResponses: Record<string, unknown> = {
     "uso": [
       {
         "metrica": "api_calls",
-        "dimensiones": {
-          "region": "norte"
-        },
         "cantidad": "1"
       }
     ],
@@ -2814,19 +3164,20 @@ export const recordedResponses: Record<string, unknown> = {
         "valorObservado": "1",
         "alcanzada": true,
         "estado": "levantada",
-        "estadoDesde": "2026-11-28T17:43:37.635Z"
+        "estadoDesde": "2026-11-28T18:01:42.769Z"
       }
     ],
     "acciones": [
       "cancelar",
-      "suspender"
+      "finalizar"
     ],
-    "ultimoPeriodo": null
+    "ultimoPeriodo": null,
+    "alertaCierre": null
   },
   "postContractsByIdReanudar": {
     "idContrato": 1,
     "estado": "activo",
-    "desde": "2026-11-28T17:43:37.713Z",
+    "desde": "2026-11-28T18:01:42.871Z",
     "motivo": {
       "tipo": "manual",
       "accion": "reanudar",
@@ -2845,9 +3196,6 @@ export const recordedResponses: Record<string, unknown> = {
     "uso": [
       {
         "metrica": "api_calls",
-        "dimensiones": {
-          "region": "norte"
-        },
         "cantidad": "1"
       }
     ],
@@ -2863,19 +3211,20 @@ export const recordedResponses: Record<string, unknown> = {
         "valorObservado": "1",
         "alcanzada": true,
         "estado": "levantada",
-        "estadoDesde": "2026-11-28T17:43:37.635Z"
+        "estadoDesde": "2026-11-28T18:01:42.769Z"
       }
     ],
     "acciones": [
       "cancelar",
-      "suspender"
+      "finalizar"
     ],
-    "ultimoPeriodo": null
+    "ultimoPeriodo": null,
+    "alertaCierre": null
   },
   "postContractsByIdSuspender": {
     "idContrato": 1,
     "estado": "suspendido",
-    "desde": "2026-11-28T17:43:37.679Z",
+    "desde": "2026-11-28T18:01:42.824Z",
     "motivo": {
       "tipo": "manual",
       "accion": "suspender",
@@ -2894,9 +3243,6 @@ export const recordedResponses: Record<string, unknown> = {
     "uso": [
       {
         "metrica": "api_calls",
-        "dimensiones": {
-          "region": "norte"
-        },
         "cantidad": "1"
       }
     ],
@@ -2912,23 +3258,24 @@ export const recordedResponses: Record<string, unknown> = {
         "valorObservado": "1",
         "alcanzada": true,
         "estado": "levantada",
-        "estadoDesde": "2026-11-28T17:43:37.635Z"
+        "estadoDesde": "2026-11-28T18:01:42.769Z"
       }
     ],
     "acciones": [
       "reanudar",
       "cancelar"
     ],
-    "ultimoPeriodo": null
+    "ultimoPeriodo": null,
+    "alertaCierre": null
   },
   "postEmpresaAsignarCertificado": {
     "id": 1,
     "idEmpresa": 1,
     "sujeto": "CN=Almacén La Estrella S.A., serialNumber=RUC219999830019, O=Almacén La Estrella S.A., C=UY",
     "emisor": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
-    "numeroSerie": "74574714047147242111125800960197289154",
-    "validoDesde": "2026-11-28T17:42:27.000Z",
-    "validoHasta": "2028-11-28T17:42:27.000Z",
+    "numeroSerie": "152634691833455031038785574586416590621",
+    "validoDesde": "2026-11-28T18:00:35.000Z",
+    "validoHasta": "2028-11-28T18:00:35.000Z",
     "activo": true,
     "vigente": true,
     "venceEnDias": 730,
@@ -2944,7 +3291,7 @@ export const recordedResponses: Record<string, unknown> = {
     "estado": "vigente",
     "reemplazadaPor": null,
     "reemplazadaEn": null,
-    "fechaDeclaracion": "2026-11-28T17:43:28.969Z",
+    "fechaDeclaracion": "2026-11-28T18:01:36.810Z",
     "fechaInicioEmisor": "2011-10-01",
     "fuenteFechaInicio": "registro_dgi",
     "hechos": {
@@ -3002,7 +3349,7 @@ export const recordedResponses: Record<string, unknown> = {
   "postEmpresaVerificarEmailSaliente": {
     "ok": true,
     "transporte": "servicio",
-    "messageId": "<9347b6b5-544b-f353-e71f-08c100afce09@localhost.localdomain>",
+    "messageId": "<6936330a-ef64-06a7-097c-6dcfb0c4845a@localhost.localdomain>",
     "destinatario": "contadora@laestrella.com.uy"
   },
   "postFacturacionrecurrenteActivarById": {
@@ -3023,8 +3370,8 @@ export const recordedResponses: Record<string, unknown> = {
     "pausadoHasta": null,
     "motivoCancelacion": null,
     "ultimaEjecucion": null,
-    "createdAt": "2026-11-28T17:43:36.205Z",
-    "updatedAt": "2026-11-28T17:43:36.267Z",
+    "createdAt": "2026-11-28T18:01:41.829Z",
+    "updatedAt": "2026-11-28T18:01:41.871Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3085,7 +3432,7 @@ export const recordedResponses: Record<string, unknown> = {
       "periodoHasta": "2027-01-31",
       "periodos": 1,
       "programadaPara": "2027-01-01T09:00:00.000Z",
-      "ejecutadaEn": "2026-11-28T17:43:36.459Z",
+      "ejecutadaEn": "2026-11-28T18:01:41.914Z",
       "resultado": "emitido",
       "origen": "manual",
       "idCfeEmitido": 7,
@@ -3099,8 +3446,8 @@ export const recordedResponses: Record<string, unknown> = {
       "proximoIntento": null,
       "acumuladaEn": null
     },
-    "createdAt": "2026-11-28T17:43:36.205Z",
-    "updatedAt": "2026-11-28T17:43:36.627Z",
+    "createdAt": "2026-11-28T18:01:41.829Z",
+    "updatedAt": "2026-11-28T18:01:42.074Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3156,8 +3503,8 @@ export const recordedResponses: Record<string, unknown> = {
     "pausadoHasta": null,
     "motivoCancelacion": null,
     "ultimaEjecucion": null,
-    "createdAt": "2026-11-28T17:43:36.205Z",
-    "updatedAt": "2026-11-28T17:43:36.205Z",
+    "createdAt": "2026-11-28T18:01:41.829Z",
+    "updatedAt": "2026-11-28T18:01:41.829Z",
     "nombre": "Mantenimiento mensual Distribuidora del Este",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3214,8 +3561,8 @@ export const recordedResponses: Record<string, unknown> = {
     "pausadoHasta": null,
     "motivoCancelacion": null,
     "ultimaEjecucion": null,
-    "createdAt": "2026-11-28T17:43:36.205Z",
-    "updatedAt": "2026-11-28T17:43:36.239Z",
+    "createdAt": "2026-11-28T18:01:41.829Z",
+    "updatedAt": "2026-11-28T18:01:41.862Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3281,7 +3628,7 @@ export const recordedResponses: Record<string, unknown> = {
       "periodoHasta": "2027-01-31",
       "periodos": 1,
       "programadaPara": "2027-01-01T09:00:00.000Z",
-      "ejecutadaEn": "2026-11-28T17:43:36.459Z",
+      "ejecutadaEn": "2026-11-28T18:01:41.914Z",
       "resultado": "emitido",
       "origen": "manual",
       "idCfeEmitido": 7,
@@ -3295,8 +3642,8 @@ export const recordedResponses: Record<string, unknown> = {
       "proximoIntento": null,
       "acumuladaEn": null
     },
-    "createdAt": "2026-11-28T17:43:36.205Z",
-    "updatedAt": "2026-11-28T17:43:36.470Z",
+    "createdAt": "2026-11-28T18:01:41.829Z",
+    "updatedAt": "2026-11-28T18:01:41.914Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3344,7 +3691,7 @@ export const recordedResponses: Record<string, unknown> = {
       "periodoHasta": "2027-01-31",
       "periodos": 1,
       "programadaPara": "2027-01-01T09:00:00.000Z",
-      "ejecutadaEn": "2026-11-28T17:43:36.459Z",
+      "ejecutadaEn": "2026-11-28T18:01:41.914Z",
       "resultado": "emitido",
       "origen": "manual",
       "idCfeEmitido": 7,
@@ -3385,7 +3732,7 @@ export const recordedResponses: Record<string, unknown> = {
       "periodoHasta": "2026-12-31",
       "periodos": 1,
       "programadaPara": "2026-12-01T09:00:00.000Z",
-      "ejecutadaEn": "2026-11-28T17:43:36.430Z",
+      "ejecutadaEn": "2026-11-28T18:01:41.901Z",
       "resultado": "omitido",
       "origen": "manual",
       "idCfeEmitido": null,
@@ -3399,8 +3746,8 @@ export const recordedResponses: Record<string, unknown> = {
       "proximoIntento": null,
       "acumuladaEn": null
     },
-    "createdAt": "2026-11-28T17:43:36.205Z",
-    "updatedAt": "2026-11-28T17:43:36.431Z",
+    "createdAt": "2026-11-28T18:01:41.829Z",
+    "updatedAt": "2026-11-28T18:01:41.901Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3450,17 +3797,17 @@ export const recordedResponses: Record<string, unknown> = {
       "reanudar",
       "cancelar"
     ],
-    "proximaEjecucion": "2026-12-01T09:00:00.000Z",
+    "proximaEjecucion": "2027-02-01T09:00:00.000Z",
     "proximoPeriodo": {
-      "desde": "2026-12-01",
-      "hasta": "2026-12-31"
+      "desde": "2027-02-01",
+      "hasta": "2027-02-28"
     },
     "ciclosRestantes": null,
     "pausadoHasta": "2027-02-01T02:59:00.000Z",
     "motivoCancelacion": null,
     "ultimaEjecucion": null,
-    "createdAt": "2026-11-28T17:43:36.205Z",
-    "updatedAt": "2026-11-28T17:43:36.323Z",
+    "createdAt": "2026-11-28T18:01:41.829Z",
+    "updatedAt": "2026-11-28T18:01:41.882Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3519,8 +3866,8 @@ export const recordedResponses: Record<string, unknown> = {
     "pausadoHasta": null,
     "motivoCancelacion": null,
     "ultimaEjecucion": null,
-    "createdAt": "2026-11-28T17:43:36.205Z",
-    "updatedAt": "2026-11-28T17:43:36.390Z",
+    "createdAt": "2026-11-28T18:01:41.829Z",
+    "updatedAt": "2026-11-28T18:01:41.894Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3572,8 +3919,8 @@ export const recordedResponses: Record<string, unknown> = {
     "clavesAgrupacion": [
       "region"
     ],
-    "creadoEn": "2026-11-28T17:43:36.674Z",
-    "actualizadoEn": "2026-11-28T17:43:36.674Z"
+    "creadoEn": "2026-11-28T18:01:42.103Z",
+    "actualizadoEn": "2026-11-28T18:01:42.103Z"
   },
   "postOrdenventaByIdFinalizar": {
     "id": 1,
@@ -3596,8 +3943,8 @@ export const recordedResponses: Record<string, unknown> = {
     "total": "2278.80",
     "observaciones": "Entregar en el depósito de Pando",
     "idCfeEmitido": 6,
-    "createdAt": "2026-11-28T17:43:35.980Z",
-    "updatedAt": "2026-11-28T17:43:36.174Z"
+    "createdAt": "2026-11-28T18:01:41.771Z",
+    "updatedAt": "2026-11-28T18:01:41.803Z"
   },
   "postOrdenventaCrear": {
     "id": 1,
@@ -3620,8 +3967,8 @@ export const recordedResponses: Record<string, unknown> = {
     "total": "2278.80",
     "observaciones": null,
     "idCfeEmitido": null,
-    "createdAt": "2026-11-28T17:43:35.980Z",
-    "updatedAt": "2026-11-28T17:43:35.980Z"
+    "createdAt": "2026-11-28T18:01:41.771Z",
+    "updatedAt": "2026-11-28T18:01:41.771Z"
   },
   "postOrdenventaEditar": {
     "id": 1,
@@ -3644,8 +3991,8 @@ export const recordedResponses: Record<string, unknown> = {
     "total": "2278.80",
     "observaciones": "Entregar en el depósito de Pando",
     "idCfeEmitido": null,
-    "createdAt": "2026-11-28T17:43:35.980Z",
-    "updatedAt": "2026-11-28T17:43:36.037Z"
+    "createdAt": "2026-11-28T18:01:41.771Z",
+    "updatedAt": "2026-11-28T18:01:41.779Z"
   },
   "postPriceBooks": {
     "id": 1,
@@ -3659,7 +4006,7 @@ export const recordedResponses: Record<string, unknown> = {
     },
     "vigenteDesde": "2026-11-01",
     "vigenteHasta": null,
-    "createdAt": "2026-11-28T17:43:36.754Z",
+    "createdAt": "2026-11-28T18:01:42.147Z",
     "precios": [
       {
         "metrica": "api_calls",
@@ -3693,7 +4040,7 @@ export const recordedResponses: Record<string, unknown> = {
     },
     "vigenteDesde": "2026-11-01",
     "vigenteHasta": "2027-10-31",
-    "createdAt": "2026-11-28T17:43:36.754Z",
+    "createdAt": "2026-11-28T18:01:42.147Z",
     "precios": [
       {
         "metrica": "api_calls",
@@ -3800,15 +4147,15 @@ export const recordedResponses: Record<string, unknown> = {
     "origen": "manual",
     "cantComprobantes": 0,
     "resumen": [],
-    "tmstFirmaEnv": "2026-11-28T14:43:31-03:00",
+    "tmstFirmaEnv": "2026-11-28T15:01:38-03:00",
     "nombreArchivo": "Rep_219999830019_20261126_01.xml",
     "estadoDgi": "AR",
     "motivos": [],
     "idReceptorDgi": "306900000",
     "intentos": 1,
     "ultimoError": null,
-    "creadoEn": "2026-11-28T17:43:31.568Z",
-    "enviadoEn": "2026-11-28T17:43:31.586Z"
+    "creadoEn": "2026-11-28T18:01:38.576Z",
+    "enviadoEn": "2026-11-28T18:01:38.625Z"
   },
   "postSandboxDgiCae": {
     "idEmpresa": 1,
@@ -3823,18 +4170,36 @@ export const recordedResponses: Record<string, unknown> = {
   "postSandboxDgiCertificado": {
     "idEmpresa": 1,
     "rut": "219999830019",
-    "clave": "TAnYQ-toyMe0",
+    "clave": "FM48c00uijR6",
     "archivo": "MIINcQIBAzCCDTcGCSqGSIb3DQEHAaCCDSgEgg0kMIINIDCCB9cGCSqGSIb3…",
     "sujeto": "CN=Almacén La Estrella S.A., serialNumber=RUC219999830019, O=Almacén La Estrella S.A., C=UY",
     "emisor": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
-    "vigenciaDesde": "2026-11-28T17:42:27.000Z",
-    "vigenciaHasta": "2028-11-28T17:42:27.000Z"
+    "vigenciaDesde": "2026-11-28T18:00:35.000Z",
+    "vigenciaHasta": "2028-11-28T18:00:35.000Z"
   },
   "postSandboxFacturacionrecurrenteReloj": {
     "ahora": "2026-12-01T09:05:00.000Z",
     "reanudados": 0,
     "planes": 0,
-    "ejecuciones": 0
+    "ejecuciones": 0,
+    "contratos": {
+      "reencolados": 0,
+      "periodosCerrados": 0,
+      "emitidos": 0,
+      "alertas": []
+    }
+  },
+  "postSandboxReloj": {
+    "ahora": "2026-12-01T09:05:00.000Z",
+    "reanudados": 0,
+    "planes": 0,
+    "ejecuciones": 0,
+    "contratos": {
+      "reencolados": 0,
+      "periodosCerrados": 0,
+      "emitidos": 0,
+      "alertas": []
+    }
   },
   "postSucursalCrear": {
     "id": 1,
@@ -3934,8 +4299,8 @@ export const recordedResponses: Record<string, unknown> = {
     "hasSecret": true,
     "headers": {},
     "maxAttempts": 8,
-    "createdAt": "2026-11-28T17:43:37.821Z",
-    "updatedAt": "2026-11-28T17:43:37.821Z"
+    "createdAt": "2026-11-28T18:01:42.966Z",
+    "updatedAt": "2026-11-28T18:01:42.966Z"
   },
   "postWebhooksByIdReenviar": {
     "reenviadas": 0
@@ -3959,7 +4324,9 @@ export const recordedResponses: Record<string, unknown> = {
         "levantamiento": "manual"
       }
     ],
-    "periodoAbierto": "2026-11-01"
+    "periodoAbierto": "2026-11-01",
+    "periodoAbiertoHasta": "2026-11-30",
+    "alertaCierre": null
   },
   "putEmpresaCorreoEntrante": {
     "idEmpresa": 1,
@@ -3986,7 +4353,7 @@ export const recordedResponses: Record<string, unknown> = {
     "smtpUsuario": "facturacion@laestrella.com.uy",
     "smtpClaveConfigurada": true,
     "remitente": "Almacén La Estrella <facturacion@laestrella.com.uy>",
-    "fechaActualizacion": "2026-11-28T17:43:28.652Z"
+    "fechaActualizacion": "2026-11-28T18:01:36.570Z"
   },
   "putEmpresaEnvioDgi": {
     "idEmpresa": 1,
@@ -4011,6 +4378,7 @@ export const recordedResponses: Record<string, unknown> = {
   },
   "putUsageSettings": {
     "idEmpresa": 1,
-    "graciaHoras": 48
+    "graciaHoras": 48,
+    "usoTardio": "marcar"
   }
 };
