@@ -4,13 +4,58 @@
  * stays free of any module.
  */
 import type { AppConfig } from './config.js';
+import { resolveMasterKey } from './modules/certificates/certificates.crypto.js';
 import { readSimulatorState } from './modules/dgi/simulator/state.js';
+import { joinFleet, type FleetMember } from './modules/fleet/fleet.service.js';
 import type { Logger } from './platform/logger.js';
 import { startRuntime, type Runtime } from './platform/runtime.js';
 
-export async function startProcess(config: AppConfig, logger: Logger): Promise<Runtime> {
+export type ProcessKind = 'api' | 'worker' | 'demo';
+export type ProcessRuntime = Runtime & { fleet?: FleetMember };
+
+/**
+ * Refuses what only works inside one process when the API and the jobs run in separate processes
+ * (issue 45): the in-process DGI simulator keeps its state in memory and in a file under DATA_DIR
+ * that only one process may write, so the API and the worker would each meet a different DGI.
+ */
+export function assertSingleProcessFeatures(config: AppConfig, kind: ProcessKind): void {
+  const separate = kind === 'worker' || (kind === 'api' && !config.worker.inProcess);
+  if (separate && config.dgi.mode === 'simulator' && !config.dgi.simulatorUrl) {
+    throw new Error(
+      `DGI_MODE=simulator without DGI_SIMULATOR_URL starts a DGI simulator inside this process, which works only when the API runs the jobs itself (WORKER_IN_PROCESS=true, one process). ` +
+        `With ${kind === 'worker' ? 'a separate worker (npm run worker)' : 'WORKER_IN_PROCESS=false'} start one simulator for all processes (npm run dgi:simulator -- --state <file>) and set DGI_SIMULATOR_URL in every API and worker process.`,
+    );
+  }
+}
+
+export async function startProcess(config: AppConfig, logger: Logger, kind: ProcessKind = 'api'): Promise<ProcessRuntime> {
+  assertSingleProcessFeatures(config, kind);
   // The in-process DGI simulator starts on first use, deep inside a request or job: a damaged state
   // file is reported here, before anything starts, rather than as failing DGI jobs later.
   if (config.dgi.mode === 'simulator' && !config.dgi.simulatorUrl) readSimulatorState(config.dgi.simulatorStatePath);
-  return startRuntime(config, logger);
+  const runtime = await startRuntime(config, logger);
+  if (kind === 'demo') return runtime;
+  let fleet: FleetMember;
+  try {
+    fleet = await joinFleet({
+      url: runtime.database.url, kind, jwtSecret: runtime.jwtSecret, logger,
+      masterKey: resolveMasterKey({ masterKey: config.secrets.masterKey, isProduction: config.isProduction, dataDir: config.dataDir }),
+      // Other processes now take this one for dead and hand its jobs out again: stop rather than run them twice.
+      onLost: (err) => {
+        logger.fatal({ err: err.message }, 'lost the fleet liveness connection to PostgreSQL; exiting');
+        process.exit(70);
+      },
+    });
+  } catch (err) {
+    await runtime.close();
+    throw err;
+  }
+  return {
+    ...runtime,
+    fleet,
+    async close() {
+      await fleet.leave();
+      await runtime.close();
+    },
+  };
 }

@@ -8,9 +8,10 @@ import { startProcess } from './bootstrap.js';
 async function main() {
   const config = loadConfigOrExit();
   const logger = createLogger(config);
-  const runtime = await startProcess(config, logger);
+  const runtime = await startProcess(config, logger, 'worker');
   const modules = createModules({ config, logger, ...runtime });
   const runner = await startJobRunner({ pool: runtime.database.pool, jobs: modules.jobs, cron: modules.cron, concurrency: config.worker.concurrency, logger });
+  await runtime.fleet?.attachJobPool(runner.poolId, runtime.database.pool);
   await modules.services.webhookEngine.start();
   await modules.services.dgiSubmissionWaker.start();
   console.log('Worker running.');
