@@ -16,8 +16,8 @@ export const issuerRegistryCrontab = `17 * * * * ${syncJob.name} ?max=5&jobKey=$
 export function issuerRegistryJobHandlers(service: IssuerRegistryService, settings: { syncHour: number }): JobHandler[] {
   return [
     handleJob(syncJob, async (_payload, ctx) => {
-      if (!(await service.syncDue(settings.syncHour))) return;
-      const outcome = await service.sync();
+      const outcome = await service.syncIfDue(settings.syncHour);
+      if (!outcome) return;
       if (outcome.status === 'sin_certificado') ctx.logger.warn('registry of electronic issuers not synced: no company has an active certificate');
       else ctx.logger.info(outcome, 'registry of electronic issuers synced');
     }),
