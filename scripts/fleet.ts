@@ -77,7 +77,11 @@ async function run(apis: number, kill: boolean) {
       await settle(s, 180_000);
       const invariants: Invariant[] = await audit(fleet, s, load);
       invariants.push(await revocationAcrossProcesses(fleet, s));
-      return { load, invariants, takeover };
+      // Table and index bytes per issued CFE of this sample (docs/DEPLOYMENT.md extrapolates them).
+      const cfes = (await s.database.pool.query('select count(*)::int as n from issued_cfes')).rows[0].n as number;
+      const sizes = (await s.database.pool.query(`select relname as t, pg_relation_size(oid)::bigint as heap, pg_indexes_size(oid)::bigint as idx, pg_total_relation_size(oid)::bigint as total
+        from pg_class where relkind = 'r' and relnamespace = 'public'::regnamespace order by total desc limit 10`)).rows;
+      return { load, invariants, takeover, cfes, sizes };
     } finally {
       await s.receiver.close();
       await s.database.close();
@@ -104,5 +108,7 @@ console.log(`${'receipts/s (emitir, ' + concurrency + ' connections)'.padEnd(40)
 console.log(`${'ratio to raw RSA-2048 (one core)'.padEnd(40)} | ${(rate(one) / rsa).toFixed(3).padEnd(8)} | ${(rate(three) / rsa).toFixed(3)}`);
 console.log(`${'requests retried on another process'.padEnd(40)} | ${String(one.load.retriedOnAnotherApi).padEnd(8)} | ${three.load.retriedOnAnotherApi}`);
 console.log(`${'dead worker swept (jobs back in queue)'.padEnd(40)} | -        | ${three.takeover || 'not seen'}`);
+console.log(`\nbytes per issued CFE (3-API run, ${three.cfes} CFEs; small samples overstate the fixed pages):`);
+for (const r of three.sizes) console.log(`  ${String(r.t).padEnd(32)} heap ${(Number(r.heap) / three.cfes).toFixed(0).padStart(6)}  indexes ${(Number(r.idx) / three.cfes).toFixed(0).padStart(6)}  total ${(Number(r.total) / three.cfes).toFixed(0).padStart(6)}`);
 const failed = [...one.invariants, ...three.invariants].filter((r) => !r.ok);
 process.exit(failed.length ? 1 : 0);

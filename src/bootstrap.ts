@@ -35,6 +35,10 @@ export async function startProcess(config: AppConfig, logger: Logger, kind: Proc
   if (config.dgi.mode === 'simulator' && !config.dgi.simulatorUrl) readSimulatorState(config.dgi.simulatorStatePath);
   const runtime = await startRuntime(config, logger);
   if (kind === 'demo') return runtime;
+  if (!config.mail.smtpUrl && (kind === 'worker' || !config.worker.inProcess)) {
+    // Not refused (nothing is lost: every send is recorded in the database), but each process's mails end in its own DATA_DIR.
+    logger.warn({ outbox: config.mail.outboxDir }, 'SMTP_URL unset: this process writes its mails to its own DATA_DIR/outbox; set SMTP_URL in every process of a fleet');
+  }
   let fleet: FleetMember;
   try {
     fleet = await joinFleet({

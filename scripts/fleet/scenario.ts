@@ -160,12 +160,12 @@ export async function queueJobs(s: Setup, name: string, times: number) {
   for (let i = 0; i < times; i++) await s.database.db.execute(sql`select graphile_worker.add_job(${name}, '{}'::json)`);
 }
 
-export async function waitUntil<T>(what: string, check: () => Promise<T | undefined | false | null>, deadlineMs: number): Promise<T> {
+export async function waitUntil<T>(what: string, check: () => Promise<T | undefined | false | null>, deadlineMs: number, explain?: () => Promise<string>): Promise<T> {
   const end = Date.now() + deadlineMs;
   for (;;) {
     const v = await check();
     if (v) return v;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`gave up waiting for ${what}${explain ? `: ${await explain()}` : ''}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -174,16 +174,20 @@ const ids = (s: Setup) => `{${s.issuers.map((c) => c.id).join(',')}}`;
 
 /** Waits until every receipt has DGI's answer and every webhook delivery is settled. */
 export async function settle(s: Setup, deadlineMs = 90_000) {
+  const states = async () => JSON.stringify((await s.database.db.execute(sql`
+    select 'cfe' as what, estado, count(*)::int as n from issued_cfes where company_id = any(${ids(s)}::int[]) group by 2
+    union all select 'envelope', estado, count(*)::int from dgi_envelopes where company_id = any(${ids(s)}::int[]) group by 2
+    union all select 'delivery', status, count(*)::int from webhook_deliveries where company_id = any(${ids(s)}::int[]) group by 2`)).rows);
   await waitUntil('every CFE answered by DGI', async () => {
     const r = await s.database.db.execute<{ n: number }>(sql`select count(*)::int as n from issued_cfes where company_id = any(${ids(s)}::int[]) and estado not in ('aceptado', 'rechazado')`);
     return r.rows[0]!.n === 0;
-  }, deadlineMs);
+  }, deadlineMs, states);
   await waitUntil('every webhook delivered', async () => {
     const r = await s.database.db.execute<{ n: number }>(sql`
       select (select count(*) from webhook_deliveries where company_id = any(${ids(s)}::int[]) and status <> 'entregado')
            + (select count(*) from outbox_events where company_id = any(${ids(s)}::int[]) and fanned_out_at is null)::int as n`);
     return Number(r.rows[0]!.n) === 0;
-  }, deadlineMs);
+  }, deadlineMs, states);
 }
 
 export interface Invariant { name: string; ok: boolean; detail: string }
@@ -214,11 +218,11 @@ export async function audit(fleet: Fleet, s: Setup, load: { usageEvents: number;
     select split_part(idempotency_key, '-', 2) as plan, count(*)::int as n, count(distinct idempotency_key)::int as keys
     from issued_cfes where company_id = any(${ids(s)}::int[]) and idempotency_key like 'recurrente-%' group by 1`);
   out.push({ name: 'each recurring run issued once', ok: recurring.length === s.plans.length && recurring.every((r) => r.n === 1 && r.keys === 1), detail: `${recurring.length}/${s.plans.length} plans issued, CFEs per plan: ${recurring.map((r) => r.n).join(',')}` });
-  const end = new Date(Math.ceil((Date.now() + 3600_000) / 3600_000) * 3600_000).toISOString();
-  const usage = await callApi(fleet.apis.find((a) => a.alive())!, s.token, 'GET', `/api/v1/contracts/${s.usage.contractId}/usage?start=2025-01-01T00:00:00Z&end=${end}`);
+  // The default range: the current month (America/Montevideo) up to the next whole hour.
+  const usage = await callApi(fleet.apis.find((a) => a.alive())!, s.token, 'GET', `/api/v1/contracts/${s.usage.contractId}/usage`);
   const counted = (usage.body?.datos ?? []).reduce((a: number, d: any) => a + Number(d.cantidad), 0);
-  out.push({ name: 'usage events counted once (each batch sent to two processes), rollup exact', ok: counted === load.usageEvents, detail: `${counted} counted, ${load.usageEvents} distinct sent (${load.usageEvents * 2} posted)` });
-  const reports = await q<{ company_id: number; n: number }>(sql`select company_id, count(*)::int as n from daily_reports where company_id = any(${ids(s)}::int[]) group by 1`);
+  out.push({ name: 'usage events counted once (each batch sent to two processes), rollup exact', ok: counted === load.usageEvents, detail: `${counted} counted, ${load.usageEvents} distinct sent (${load.usageEvents * 2} posted)${usage.status !== 200 ? `; GET usage ${usage.status} ${JSON.stringify(usage.body)}` : ''}` });
+  const reports = await q<{ company_id: number; n: number }>(sql`select company_id, count(*)::int as n from daily_reports where company_id = any(${ids(s)}::int[]) group by company_id, fecha_resumen`);
   out.push({ name: 'daily report once per company and day (task queued 3 times at once)', ok: reports.length === s.issuers.length && reports.every((r) => r.n === 1), detail: `reports per company: ${reports.map((r) => r.n).join(',')}` });
   const syncs = fleet.workers.map((w) => (w.output().match(/registry of electronic issuers synced/g) ?? []).length).reduce((a, b) => a + b, 0);
   out.push({ name: 'issuer-registry sync once per day (job queued 3 times at once)', ok: syncs === 1, detail: `${syncs} sync run(s) in the workers' logs` });

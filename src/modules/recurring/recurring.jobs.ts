@@ -10,8 +10,9 @@ import { defineJob, handleJob, type JobHandler } from '../../platform/jobs/queue
 import type { RecurringService } from './recurring.service.js';
 import type { Scheduler } from './recurring.scheduler.js';
 
-export const tickJob = defineJob({ name: 'recurring_tick', payload: z.object({}).passthrough(), maxAttempts: 1 });
-export const recurringCrontab = `* * * * * ${tickJob.name} ?max=1&jobKey=${tickJob.name}`;
+export const tickJob = defineJob({ name: 'recurring_tick', payload: z.object({}).passthrough(), maxAttempts: 2 });
+// max=2: a tick whose worker was killed runs again as soon as the fleet sweep unlocks it (issue 45), not at the next minute.
+export const recurringCrontab = `* * * * * ${tickJob.name} ?max=2&jobKey=${tickJob.name}`;
 
 export function recurringJobHandlers(service: RecurringService, scheduler: Scheduler, now: () => Date): JobHandler[] {
   return [

@@ -115,14 +115,16 @@ export async function finishIssued(tx: DbOrTx, items: Array<{ id: number; cfeId:
  * leases them until `leaseUntil`: a second scheduler skips them (and would replay the same
  * Idempotency-Key anyway). A lease left by a crashed worker expires and the run is taken again.
  */
-export async function leaseWork(db: DbOrTx, now: Date, leaseUntil: Date, limit: number, runId?: number): Promise<RunRow[]> {
+export async function leaseWork(db: DbOrTx, now: Date, leaseUntil: Date, limit: number, runId?: number, opts: { takeOver?: boolean } = {}): Promise<RunRow[]> {
   const nowIso = now.toISOString();
+  // takeOver (the fleet's one tick, issue 45): leases of earlier passes, left by a killed worker, are taken at once.
+  const freeBefore = opts.takeOver ? leaseUntil.toISOString() : nowIso;
   const result = await db.execute<{ id: number }>(sql`
     update recurring_runs r set lease_until = ${leaseUntil.toISOString()}::timestamptz
     where r.id in (
       select id from recurring_runs
       where resultado in ('pendiente', 'fallido') and proximo_intento <= ${nowIso}::timestamptz
-        and (lease_until is null or lease_until < ${nowIso}::timestamptz)
+        and (lease_until is null or lease_until < ${freeBefore}::timestamptz)
         ${runId ? sql`and id = ${runId}` : sql``}
       order by proximo_intento limit ${limit}
       for update skip locked)

@@ -11,6 +11,7 @@
 import type { Db, DbOrTx } from '../../platform/db/client.js';
 import { AppError } from '../../lib/errors.js';
 import type { Logger } from '../../platform/logger.js';
+import { SESSION_LOCKS, withSessionLock } from '../../platform/db/session-lock.js';
 import type { RecordEventInput } from '../events/events.service.js';
 import type { IssueCfeBody } from '../issued-cfe/issued-cfe.schemas.js';
 import { movePlans, writeRuns, type RunWork } from './recurring.ledger.js';
@@ -116,11 +117,11 @@ export function createScheduler(deps: { db: Db; ports: RecurringPorts; logger?: 
   }
 
   /** Step 2: issues leased runs until none is left due. Returns how many were attempted. */
-  async function issueLeased(now: Date, opts: { runId?: number } = {}): Promise<number> {
+  async function issueLeased(now: Date, opts: { runId?: number; takeOver?: boolean } = {}): Promise<number> {
     let total = 0;
     for (;;) {
       // Large batches: the lanes run dry only at the end of a batch, where the batch's outcomes are recorded.
-      const runs = await repo.leaseWork(db, now, new Date(now.getTime() + settings.leaseMs), settings.concurrency * 16, opts.runId);
+      const runs = await repo.leaseWork(db, now, new Date(now.getTime() + settings.leaseMs), settings.concurrency * 16, opts.runId, { takeOver: opts.takeOver });
       if (!runs.length) return total;
       total += runs.length;
       const outcomes: Outcome[] = [];
@@ -142,6 +143,22 @@ export function createScheduler(deps: { db: Db; ports: RecurringPorts; logger?: 
     }
   }
 
+  async function tickLocked(now: Date) {
+    let claiming = true;
+    const claimed = claimDue(now).finally(() => {
+      claiming = false;
+    });
+    let runs = 0;
+    for (;;) {
+      const wasClaiming = claiming;
+      const n = await issueLeased(now, { takeOver: true });
+      runs += n;
+      if (!wasClaiming && n === 0) break;
+      if (n === 0) await new Promise((r) => setTimeout(r, 20));
+    }
+    return { plans: await claimed, runs };
+  }
+
   return {
     claimDue,
     issueLeased,
@@ -150,19 +167,10 @@ export function createScheduler(deps: { db: Db; ports: RecurringPorts; logger?: 
      * overlapping with the claim, issues each committed batch, until nothing is left to issue.
      */
     async tick(now: Date) {
-      let claiming = true;
-      const claimed = claimDue(now).finally(() => {
-        claiming = false;
-      });
-      let runs = 0;
-      for (;;) {
-        const wasClaiming = claiming;
-        const n = await issueLeased(now);
-        runs += n;
-        if (!wasClaiming && n === 0) break;
-        if (n === 0) await new Promise((r) => setTimeout(r, 20));
-      }
-      return { plans: await claimed, runs };
+      // One pass at a time in the fleet (issue 45), under a session lock that dies with its process:
+      // the pass holding it takes over at once the runs a killed worker's pass had leased.
+      const pass = await withSessionLock(db.$client, SESSION_LOCKS.recurringTick, 0, () => tickLocked(now));
+      return pass.locked ? pass.value : { plans: 0, runs: 0 };
     },
 
     /** A DGI rejection (BE) of CFEs: their runs become rechazado_dgi, in the caller's transaction. */
