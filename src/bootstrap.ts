@@ -29,10 +29,10 @@ export function assertSingleProcessFeatures(config: AppConfig, kind: ProcessKind
 }
 
 export async function startProcess(config: AppConfig, logger: Logger, kind: ProcessKind = 'api'): Promise<ProcessRuntime> {
-  assertSingleProcessFeatures(config, kind);
   // The in-process DGI simulator starts on first use, deep inside a request or job: a damaged state
   // file is reported here, before anything starts, rather than as failing DGI jobs later.
   if (config.dgi.mode === 'simulator' && !config.dgi.simulatorUrl) readSimulatorState(config.dgi.simulatorStatePath);
+  assertSingleProcessFeatures(config, kind);
   const runtime = await startRuntime(config, logger);
   if (kind === 'demo') return runtime;
   if (!config.mail.smtpUrl && (kind === 'worker' || !config.worker.inProcess)) {
