@@ -5,7 +5,7 @@
  * processes) and webhooks round-robin; in the 3-process run kills one API process and one worker
  * with SIGKILL mid-load; prints the invariants and receipts/s side by side with the raw single-core
  * RSA-2048 signing rate measured in this run, and their ratio.
- * Options: --receipts 600 --concurrency 32 --port 3106 (APIs on port..port+2) --sim-port 3116.
+ * Options: --receipts 600 --concurrency 32 --port 3106 (APIs on port..port+2, or --ports a,b,c) --sim-port 3116.
  * DATABASE_URL: the server to create the throw-away databases on (default postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { generateKeyPairSync, sign } from 'node:crypto';
@@ -14,10 +14,12 @@ import pg from 'pg';
 import { startFleet } from './fleet/topology.ts';
 import { audit, drive, queueJobs, revocationAcrossProcesses, settle, setUp, type Invariant } from './fleet/scenario.ts';
 
-const { values } = parseArgs({ options: { receipts: { type: 'string', default: '600' }, concurrency: { type: 'string', default: '32' }, port: { type: 'string', default: '3106' }, 'sim-port': { type: 'string', default: '3116' } } });
+const { values } = parseArgs({ options: { receipts: { type: 'string', default: '600' }, concurrency: { type: 'string', default: '32' }, port: { type: 'string', default: '3106' }, 'sim-port': { type: 'string', default: '3116' }, ports: { type: 'string' } } });
 const receipts = Number(values.receipts);
 const concurrency = Number(values.concurrency);
 const basePort = Number(values.port);
+/** The 3 API ports: --ports a,b,c, else --port and the next two. */
+const apiPorts = values.ports ? values.ports.split(',').map(Number) : [basePort, basePort + 1, basePort + 2];
 const server = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
 
 /** RSA-2048 PKCS#1 v1.5 SHA-256 signatures per second on this thread (one core), for 2 s. */
@@ -44,7 +46,7 @@ async function run(apis: number, kill: boolean) {
   await admin(`create database "${name}"`);
   const url = new URL(server.toString());
   url.pathname = `/${name}`;
-  const fleet = await startFleet({ databaseUrl: url.toString(), ports: Array.from({ length: apis }, (_, i) => basePort + i), simulatorPort: Number(values['sim-port']), workers: 2 });
+  const fleet = await startFleet({ databaseUrl: url.toString(), ports: apiPorts.slice(0, apis), simulatorPort: Number(values['sim-port']), workers: 2 });
   try {
     const s = await setUp(fleet, 4);
     try {
