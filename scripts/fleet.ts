@@ -81,8 +81,13 @@ async function run(apis: number, kill: boolean) {
       invariants.push(await revocationAcrossProcesses(fleet, s));
       // Table and index bytes per issued CFE of this sample (docs/DEPLOYMENT.md extrapolates them).
       const cfes = (await s.database.pool.query('select count(*)::int as n from issued_cfes')).rows[0].n as number;
-      const sizes = (await s.database.pool.query(`select relname as t, pg_relation_size(oid)::bigint as heap, pg_indexes_size(oid)::bigint as idx, pg_total_relation_size(oid)::bigint as total
-        from pg_class where relkind = 'r' and relnamespace = 'public'::regnamespace order by total desc limit 10`)).rows;
+      // Dead row versions count too: each state change of a receipt rewrites its row (estado is indexed, so no HOT update).
+      const sizes = (await s.database.pool.query(`select c.relname as t, pg_relation_size(c.oid)::bigint as heap, pg_indexes_size(c.oid)::bigint as idx, pg_total_relation_size(c.oid)::bigint as total,
+          coalesce(st.n_live_tup, 0)::bigint as live, coalesce(st.n_dead_tup, 0)::bigint as dead
+        from pg_class c left join pg_stat_user_tables st on st.relid = c.oid
+        where c.relkind = 'r' and c.relnamespace = 'public'::regnamespace order by total desc limit 10`)).rows;
+      const [row] = (await s.database.pool.query(`select avg(pg_column_size(c.*))::int as row_bytes, avg(pg_column_size(c.xml))::int as xml_stored, avg(octet_length(c.xml))::int as xml_raw from issued_cfes c`)).rows;
+      sizes.push({ t: `issued_cfes live row ${row.row_bytes} B (xml ${row.xml_raw} B raw, ${row.xml_stored} B stored)`, heap: 0, idx: 0, total: 0, live: 0, dead: 0 });
       return { load, invariants, takeover, cfes, sizes };
     } finally {
       await s.receiver.close();
@@ -111,6 +116,6 @@ console.log(`${'ratio to raw RSA-2048 (one core)'.padEnd(40)} | ${(rate(one) / r
 console.log(`${'requests retried on another process'.padEnd(40)} | ${String(one.load.retriedOnAnotherApi).padEnd(8)} | ${three.load.retriedOnAnotherApi}`);
 console.log(`${'dead worker swept (jobs back in queue)'.padEnd(40)} | -        | ${three.takeover || 'not seen'}`);
 console.log(`\nbytes per issued CFE (3-API run, ${three.cfes} CFEs; small samples overstate the fixed pages):`);
-for (const r of three.sizes) console.log(`  ${String(r.t).padEnd(32)} heap ${(Number(r.heap) / three.cfes).toFixed(0).padStart(6)}  indexes ${(Number(r.idx) / three.cfes).toFixed(0).padStart(6)}  total ${(Number(r.total) / three.cfes).toFixed(0).padStart(6)}`);
+for (const r of three.sizes) console.log(`  ${String(r.t).padEnd(32)} heap ${(Number(r.heap) / three.cfes).toFixed(0).padStart(6)}  indexes ${(Number(r.idx) / three.cfes).toFixed(0).padStart(6)}  total ${(Number(r.total) / three.cfes).toFixed(0).padStart(6)}  rows live ${r.live} dead ${r.dead}`);
 const failed = [...one.invariants, ...three.invariants].filter((r) => !r.ok);
 process.exit(failed.length ? 1 : 0);
