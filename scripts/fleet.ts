@@ -12,7 +12,7 @@ import { generateKeyPairSync, sign } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startFleet } from './fleet/topology.ts';
-import { audit, drive, queueJobs, revocationAcrossProcesses, settle, setUp, type Invariant } from './fleet/scenario.ts';
+import { audit, drive, queueJobs, revocationAcrossProcesses, usageDefinitionsAcrossProcesses, settle, setUp, type Invariant } from './fleet/scenario.ts';
 
 const { values } = parseArgs({ options: { receipts: { type: 'string', default: '600' }, concurrency: { type: 'string', default: '32' }, port: { type: 'string', default: '3106' }, 'sim-port': { type: 'string', default: '3116' }, ports: { type: 'string' } } });
 const receipts = Number(values.receipts);
@@ -78,7 +78,7 @@ async function run(apis: number, kill: boolean) {
       });
       await settle(s, 180_000);
       const invariants: Invariant[] = await audit(fleet, s, load);
-      invariants.push(await revocationAcrossProcesses(fleet, s));
+      invariants.push(await revocationAcrossProcesses(fleet, s), await usageDefinitionsAcrossProcesses(fleet, s));
       // Table and index bytes per issued CFE of this sample (docs/DEPLOYMENT.md extrapolates them).
       const cfes = (await s.database.pool.query('select count(*)::int as n from issued_cfes')).rows[0].n as number;
       // Dead row versions count too: each state change of a receipt rewrites its row (estado is indexed, so no HOT update).

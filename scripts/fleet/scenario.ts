@@ -37,7 +37,7 @@ export interface Setup {
   database: Database;
   token: string;
   issuers: Array<{ id: number; rut: string }>;
-  usage: { companyId: number; contractId: number };
+  usage: { companyId: number; contractId: number; cacheContractId: number };
   plans: number[];
   receiver: { url: string; ids: string[]; close(): Promise<void> };
 }
@@ -83,7 +83,8 @@ export async function setUp(fleet: Fleet, companies: number): Promise<Setup> {
   }
   const u = await usageCompany(t, token, [{ codigo: 'calls', nombre: 'Llamadas', unidad: 'llamadas', agregacion: 'count' }]);
   const contract = await u.contract('CTR-FLEET', ['calls']);
-  return { database, token, issuers, usage: { companyId: u.companyId, contractId: contract.id }, plans, receiver };
+  const cacheContract = await u.contract('CTR-CACHE', ['calls']);
+  return { database, token, issuers, usage: { companyId: u.companyId, contractId: contract.id, cacheContractId: cacheContract.id }, plans, receiver };
 }
 
 export interface LoadResult {
@@ -247,4 +248,22 @@ export async function revocationAcrossProcesses(fleet: Fleet, s: Setup): Promise
   while (Date.now() - t0 < 5000 && after === before) after = (await probe()).status;
   const ms = Date.now() - t0;
   return { name: 'user disabled on one API process refused by another (time printed; goal: within a second)', ok: before === 200 && off.status === 200 && after === 401, detail: `before ${before}, after ${after} in ${ms} ms (disable: ${off.status})` };
+}
+
+/** A contract cancelled on one process: the contracts the other process's ingestion keeps in memory forget it. */
+export async function usageDefinitionsAcrossProcesses(fleet: Fleet, s: Setup): Promise<Invariant> {
+  const alive = fleet.apis.filter((p) => p.alive());
+  const [a, b] = [alive[0]!, alive[1] ?? alive[0]!];
+  let n = 0;
+  const post = async () => {
+    const r = await callApi(b, s.token, 'POST', '/api/v1/usage-events', { idEmpresa: s.usage.companyId, eventos: [{ idTransaccion: `cache-${Date.now()}-${n++}`, idExternoContrato: 'CTR-CACHE', metrica: 'calls', fechaHora: new Date().toISOString(), propiedades: {} }] });
+    return r.body?.resultados?.[0]?.estado as string | undefined;
+  };
+  const before = await post();
+  const off = await callApi(a, s.token, 'PATCH', `/api/v1/contracts/${s.usage.cacheContractId}`, { estado: 'cancelado' });
+  const t0 = Date.now();
+  let after = before;
+  while (Date.now() - t0 < 5000 && after === before) after = await post();
+  const ms = Date.now() - t0;
+  return { name: 'usage contract cancelled on one API process: ingestion on another refuses it (time printed; goal: within a second)', ok: before === 'aceptado' && off.status === 200 && after === 'rechazado', detail: `before ${before}, after ${after} in ${ms} ms (PATCH: ${off.status})` };
 }

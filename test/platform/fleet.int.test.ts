@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { cloneTemplate } from '../support/app.js';
 import { startFleet, type Fleet } from '../../scripts/fleet/topology.js';
-import { audit, drive, queueJobs, revocationAcrossProcesses, settle, setUp, waitUntil, type Setup } from '../../scripts/fleet/scenario.js';
+import { audit, drive, queueJobs, revocationAcrossProcesses, usageDefinitionsAcrossProcesses, settle, setUp, waitUntil, type Setup } from '../../scripts/fleet/scenario.js';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -65,7 +65,7 @@ describe('happy path', () => {
     }, 30_000 - (Date.now() - killedAt));
     await settle(s);
     const results = await audit(fleet, s, load);
-    results.push(await revocationAcrossProcesses(fleet, s));
+    results.push(await revocationAcrossProcesses(fleet, s), await usageDefinitionsAcrossProcesses(fleet, s));
     for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name}: ${r.detail}`);
     assert.deepEqual(results.filter((r) => !r.ok), []);
   });
