@@ -46,9 +46,10 @@ async function run(apis: number, kill: boolean) {
   await admin(`create database "${name}"`);
   const url = new URL(server.toString());
   url.pathname = `/${name}`;
-  const fleet = await startFleet({ databaseUrl: url.toString(), ports: apiPorts.slice(0, apis), simulatorPort: Number(values['sim-port']), workers: 2 });
+  let fleet: Awaited<ReturnType<typeof startFleet>> | undefined;
   try {
-    const s = await setUp(fleet, 4);
+    const f = (fleet = await startFleet({ databaseUrl: url.toString(), ports: apiPorts.slice(0, apis), simulatorPort: Number(values['sim-port']), workers: 2 }));
+    const s = await setUp(f, 4);
     try {
       let killed = false;
       let takeover = '';
@@ -61,9 +62,9 @@ async function run(apis: number, kill: boolean) {
             await queueJobs(s, 'dailyReport_daily', 3);
             await queueJobs(s, 'issuerRegistry_sync', 3);
             if (kill) {
-              const w = fleet.workers[0]!;
+              const w = f.workers[0]!;
               const t0 = Date.now();
-              fleet.apis[1]!.child.kill('SIGKILL');
+              f.apis[1]!.child.kill('SIGKILL');
               w.child.kill('SIGKILL');
               void (async () => {
                 for (;;) {
@@ -94,7 +95,7 @@ async function run(apis: number, kill: boolean) {
       await s.database.close();
     }
   } finally {
-    await fleet.stop();
+    await fleet?.stop();
     await admin(`drop database if exists "${name}" with (force)`);
   }
 }
