@@ -26,9 +26,9 @@ const GLOBAL = {
 /** Company-owned child tables keyed by their parent's id only: each needs company_id (backfilled from the parent) before sharding. */
 export const KNOWN_GAPS = {
   branch_dgi_codes: 'branches', branch_logos: 'branches', cae_daily_usage: 'cae_ranges', cfc_used_numbers: 'cfc ranges',
-  contract_period_notes: 'contracts', dgi_envelope_items: 'dgi_envelopes', price_book_prices: 'price book versions',
+  contract_period_notes: 'contracts', price_book_prices: 'price book versions',
   received_cfe_history: 'received_cfes', receiver_notice_cfes: 'receiver notices', recurring_plan_versions: 'recurring_plans',
-  usage_rollup_values: 'usage rollups', webhook_attempts: 'webhook_deliveries',
+  usage_rollup_values: 'usage rollups',
 } as const;
 
 describe('happy path', () => {

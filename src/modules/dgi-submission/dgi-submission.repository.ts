@@ -23,7 +23,7 @@ export type DgiEnvelopeState = Omit<DgiEnvelopeRow, 'xml' | 'ackSobreXml' | 'ack
 
 export async function insertEnvelope(tx: DbOrTx, values: typeof dgiEnvelopes.$inferInsert, cfeIds: number[]): Promise<DgiEnvelopeRow> {
   const [env] = await tx.insert(dgiEnvelopes).values(values).returning(stateColumns);
-  await tx.insert(dgiEnvelopeItems).values(cfeIds.map((issuedCfeId, i) => ({ envelopeId: env.id, issuedCfeId, ordinal: i + 1 })));
+  await tx.insert(dgiEnvelopeItems).values(cfeIds.map((issuedCfeId, i) => ({ envelopeId: env.id, companyId: env.companyId, issuedCfeId, ordinal: i + 1 })));
   return { ...env, xml: values.xml, ackSobreXml: values.ackSobreXml ?? null, ackCfeXml: values.ackCfeXml ?? null };
 }
 
