@@ -30,7 +30,7 @@ const DEMO_NAME = 'Empresa Demo S.A.';
 const env = { DATA_DIR: './data-demo', EMBEDDED_PG_PORT: '54339', LOG_LEVEL: 'warn', ADMIN_PASSWORD: 'demo-password-1', ...process.env } as Record<string, string>;
 const config = loadConfig(env);
 const logger = createLogger(config);
-const runtime = await startProcess(config, logger).catch((err: Error) => {
+const runtime = await startProcess(config, logger, 'demo').catch((err: Error) => {
   console.error(`demo: could not start: ${err.message}`);
   process.exit(1);
 });

@@ -23,6 +23,7 @@ async function main() {
   let runner: JobRunner | undefined;
   if (config.worker.inProcess) {
     runner = await startJobRunner({ pool: runtime.database.pool, jobs: modules.jobs, cron: modules.cron, concurrency: config.worker.concurrency, logger });
+    await runtime.fleet?.attachJobPool(runner.poolId, runtime.database.pool);
     await modules.services.webhookEngine.start();
     await modules.services.dgiSubmissionWaker.start();
     // A fresh install syncs DGI's registry of electronic issuers now, not at the next :17 (issue 42 point 7).

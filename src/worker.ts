@@ -9,9 +9,10 @@ import { watchParent } from './platform/lifecycle.js';
 async function main() {
   const config = loadConfigOrExit();
   const logger = createLogger(config);
-  const runtime = await startProcess(config, logger);
+  const runtime = await startProcess(config, logger, 'worker');
   const modules = createModules({ config, logger, ...runtime });
   const runner = await startJobRunner({ pool: runtime.database.pool, jobs: modules.jobs, cron: modules.cron, concurrency: config.worker.concurrency, logger });
+  await runtime.fleet?.attachJobPool(runner.poolId, runtime.database.pool);
   await modules.services.webhookEngine.start();
   await modules.services.dgiSubmissionWaker.start();
   // A fresh install syncs DGI's registry of electronic issuers now, not at the next :17 (issue 42 point 7).

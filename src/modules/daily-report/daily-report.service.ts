@@ -84,8 +84,14 @@ export function createDailyReportService(deps: DailyReportDeps) {
     return rates;
   }
 
-  /** Generates (and queues for sending) the report of `fecha`; returns the stored row. */
-  async function generate(companyId: number, fecha: string, origen: 'cron' | 'manual', userId?: number): Promise<DailyReportRow> {
+  /**
+   * Generates (and queues for sending) the report of `fecha`; returns the stored row. The daily task
+   * ('cron') returns undefined when the day already has a report: checked again under the day's lock,
+   * since two workers of a fleet running the task at once both saw none before it (issue 45).
+   */
+  async function generate(companyId: number, fecha: string, origen: 'cron', userId?: number): Promise<DailyReportRow | undefined>;
+  async function generate(companyId: number, fecha: string, origen: 'manual', userId?: number): Promise<DailyReportRow>;
+  async function generate(companyId: number, fecha: string, origen: 'cron' | 'manual', userId?: number): Promise<DailyReportRow | undefined> {
     if (fecha >= uyToday()) throw E.REPORTE_FECHA_INVALIDA();
     const rucEmisor = await deps.rutOf(companyId);
     if (!rucEmisor) throw E.REPORTE_NO_ENCONTRADO('La empresa no existe.');
@@ -97,6 +103,7 @@ export function createDailyReportService(deps: DailyReportDeps) {
     return db.transaction(async (tx) => {
       await repo.lockDay(tx, companyId, fecha);
       const previous = await repo.reportsOf(tx, companyId, fecha);
+      if (origen === 'cron' && previous.some((r) => r.estado !== 'reemplazado')) return undefined;
       const lastAccepted = previous.filter((r) => r.estado === 'aceptado').reduce((max, r) => Math.max(max, r.secEnvio), 0);
       const secEnvio = lastAccepted + 1;
       const tmstFirmaEnv = formatTmstFirma(new Date());
@@ -178,7 +185,9 @@ export function createDailyReportService(deps: DailyReportDeps) {
           continue;
         }
         try {
-          generated.push((await generate(companyId, fecha, 'cron')).id);
+          const row = await generate(companyId, fecha, 'cron');
+          if (row) generated.push(row.id);
+          else skipped.push(companyId);
         } catch (err) {
           deps.log?.warn({ err, companyId, fecha }, 'daily report generation failed');
           skipped.push(companyId);

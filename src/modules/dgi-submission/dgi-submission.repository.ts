@@ -23,7 +23,7 @@ export type DgiEnvelopeState = Omit<DgiEnvelopeRow, 'xml' | 'ackSobreXml' | 'ack
 
 export async function insertEnvelope(tx: DbOrTx, values: typeof dgiEnvelopes.$inferInsert, cfeIds: number[]): Promise<DgiEnvelopeRow> {
   const [env] = await tx.insert(dgiEnvelopes).values(values).returning(stateColumns);
-  await tx.insert(dgiEnvelopeItems).values(cfeIds.map((issuedCfeId, i) => ({ envelopeId: env.id, issuedCfeId, ordinal: i + 1 })));
+  await tx.insert(dgiEnvelopeItems).values(cfeIds.map((issuedCfeId, i) => ({ envelopeId: env.id, companyId: env.companyId, issuedCfeId, ordinal: i + 1 })));
   return { ...env, xml: values.xml, ackSobreXml: values.ackSobreXml ?? null, ackCfeXml: values.ackCfeXml ?? null };
 }
 
@@ -63,11 +63,13 @@ export async function lockEnvelope(tx: DbOrTx, id: number): Promise<DgiEnvelopeS
  * Takes the envelope for one send: only while `creado` and not held by another sender. Counts the
  * attempt before the request leaves, so a crash mid-send is visible as an attempt without answer.
  */
-export async function leaseForSend(db: DbOrTx, id: number, leaseMs: number): Promise<DgiEnvelopeRow | undefined> {
+export async function leaseForSend(db: DbOrTx, id: number, leaseMs: number, opts: { takeOver?: boolean } = {}): Promise<DgiEnvelopeRow | undefined> {
+  // takeOver: the caller holds the envelope's send lock, so a lease still running belongs to a dead sender.
+  const free = opts.takeOver ? sql`true` : sql`(${dgiEnvelopes.leaseUntil} is null or ${dgiEnvelopes.leaseUntil} < now())`;
   const [row] = await db
     .update(dgiEnvelopes)
     .set({ leaseUntil: sql`now() + ${`${leaseMs} milliseconds`}::interval`, sendAttempts: sql`${dgiEnvelopes.sendAttempts} + 1` })
-    .where(and(eq(dgiEnvelopes.id, id), eq(dgiEnvelopes.estado, 'creado'), sql`(${dgiEnvelopes.leaseUntil} is null or ${dgiEnvelopes.leaseUntil} < now())`))
+    .where(and(eq(dgiEnvelopes.id, id), eq(dgiEnvelopes.estado, 'creado'), free))
     .returning();
   return row;
 }

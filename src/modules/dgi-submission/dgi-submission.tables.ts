@@ -60,6 +60,8 @@ export const dgiEnvelopeItems = pgTable(
   'dgi_envelope_items',
   {
     envelopeId: bigint({ mode: 'number' }).notNull().references(() => dgiEnvelopes.id),
+    /** The envelope's company: the distribution column of a sharded database (issue 45, docs/DEPLOYMENT.md). */
+    companyId: integer().notNull().references(() => companies.id),
     issuedCfeId: bigint({ mode: 'number' }).notNull().references(() => issuedCfes.id),
     ordinal: smallint().notNull(),
     live: boolean().notNull().default(true),

@@ -9,6 +9,7 @@
  */
 import type { Db, DbOrTx } from '../../platform/db/client.js';
 import type { Logger } from '../../platform/logger.js';
+import { SESSION_LOCKS, withSessionLock } from '../../platform/db/session-lock.js';
 import { DgiError, DgiPermanentError, isTransientDgiError } from '../dgi/dgi.errors.js';
 import type { DgiReceptionClient } from '../dgi/dgi.client.js';
 import { buildEnvioCfe, envelopeOverheadBytes, planEnvelopes } from '../emission/sobre.js';
@@ -112,8 +113,19 @@ export function createSubmissionWorker(deps: SubmissionWorkerDeps) {
     await repo.updateEnvelope(db, id, { estado: 'error', errorCodigo: codigo, errorMensaje: mensaje.slice(0, 2000), leaseUntil: null, nextAttemptAt: null });
   }
 
+  /**
+   * One sender per envelope in the fleet (issue 45): the send runs under the envelope's session lock,
+   * which PostgreSQL frees the moment a killed sender's connection ends. So a lease still on the row
+   * when the lock is free was left by a dead sender and is taken over at once (the job, unlocked by
+   * the fleet sweep, runs again within seconds) rather than when it runs out (2 × DGI_TIMEOUT_MS).
+   */
   async function sendEnvelope(id: number): Promise<string> {
-    const env = await repo.leaseForSend(db, id, settings.leaseMs);
+    const pass = await withSessionLock(db.$client, SESSION_LOCKS.dgiEnvelopeSend, id & 0x7fffffff, () => sendEnvelopeLocked(id));
+    return pass.locked ? pass.value : 'skipped';
+  }
+
+  async function sendEnvelopeLocked(id: number): Promise<string> {
+    const env = await repo.leaseForSend(db, id, settings.leaseMs, { takeOver: true });
     if (!env) return 'skipped';
     let ack;
     try {

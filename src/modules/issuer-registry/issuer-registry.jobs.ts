@@ -20,8 +20,8 @@ export const issuerRegistryCrontab = `17 * * * * ${syncJob.name} ?max=5&jobKey=$
 export function issuerRegistryJobHandlers(service: IssuerRegistryService, settings: { syncHour: number }): JobHandler[] {
   return [
     handleJob(syncJob, async (_payload, ctx) => {
-      if (!(await service.syncDue(settings.syncHour))) return;
-      const outcome = await service.sync();
+      const outcome = await service.syncIfDue(settings.syncHour);
+      if (!outcome) return;
       if (outcome.status === 'sin_certificado') {
         // Never synced and nobody can sign yet (fresh install): try again in minutes, not at the next :17 (issue 42 point 7).
         const again = await service.queueInitialSync(NO_SIGNER_RETRY_MS);

@@ -9,6 +9,7 @@
  */
 import { uyToday } from '../../lib/dates.js';
 import type { Db, DbOrTx } from '../../platform/db/client.js';
+import { SESSION_LOCKS, withSessionLock } from '../../platform/db/session-lock.js';
 import type { Logger } from '../../platform/logger.js';
 import type { IssuerRegistryClient } from '../dgi/registry.soap-client.js';
 import { enqueueJob } from '../../platform/jobs/queue.js';
@@ -88,6 +89,16 @@ export function createIssuerRegistryService(deps: IssuerRegistryDeps) {
       if ((await repo.syncState(db))?.lastSuccessAt) return false;
       await enqueueJob(db, syncJob, {}, { jobKey: syncJob.name, ...(delayMs ? { runAt: new Date(now() + delayMs) } : {}) });
       return true;
+    },
+
+    /**
+     * The job's body: syncs when due, under a session lock so that two workers of the fleet running
+     * the job at once (a cron tick and one queued by hand) sync once (issue 45); undefined = not due
+     * or another process is syncing.
+     */
+    async syncIfDue(hourUy: number): Promise<SyncOutcome | undefined> {
+      const pass = await withSessionLock(db.$client, SESSION_LOCKS.issuerRegistrySync, 0, async () => ((await this.syncDue(hourUy)) ? this.sync() : undefined));
+      return pass.locked ? pass.value : undefined;
     },
 
     /** At `hourUy` (Uruguay time) every day, and whenever the last success is older than a day. */

@@ -12,6 +12,7 @@
  */
 import type { Attachment } from 'mailparser';
 import type { Db, DbOrTx } from '../../platform/db/client.js';
+import { SESSION_LOCKS, withSessionLock } from '../../platform/db/session-lock.js';
 import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
 import { receivedErrors as E } from './received-cfe.errors.js';
 import { fetchAfter, ImapFailure, markSeen, withMailbox, type MailboxSettings } from './received-cfe.imap.js';
@@ -145,44 +146,14 @@ export function createMailboxService(deps: { db: Db; secrets: SecretBox; ports: 
       }
     },
 
-    /** One pass over one company's mailbox; returns how many mails it handled. Errors are recorded on the row. */
+    /**
+     * One pass over one company's mailbox; returns how many mails it handled. Errors are recorded on
+     * the row. One process of the fleet reads a mailbox at a time (issue 45): a pass while another
+     * holds the company's mailbox lock reads nothing and answers 0.
+     */
     async poll(companyId: number): Promise<number> {
-      const row = await repo.find(db, companyId);
-      if (!row || !row.activo) return 0;
-      try {
-        const handled = await withMailbox(settingsOf(row), async (client, box) => {
-          let after = row.uidValidity === box.uidValidity ? row.ultimoUid : 0;
-          if (row.uidValidity !== box.uidValidity) await repo.setCursor(db, companyId, box.uidValidity, 0);
-          // A process killed between a mail's commit and its \Seen left the cursor's mail unflagged (and
-          // never fetched again): only that one can be, since each mail is flagged before the next.
-          if (after > 0) await markSeen(client, after);
-          let count = 0;
-          for (const mail of await fetchAfter(client, after, deps.batch)) {
-            const done = await db.transaction(async (tx) => {
-              if (!(await repo.claimMail(tx, companyId, box.uidValidity, mail.uid))) return false;
-              let outcome;
-              try {
-                outcome = await tx.transaction((inner) => handleMail(inner, companyId, mail.source, `${box.uidValidity}/${mail.uid}`));
-              } catch (err) {
-                // Recorded and skipped, never retried forever; the mail stays in the mailbox.
-                outcome = { messageId: null, remitente: null, asunto: null, clase: 'error', detalle: `Falló el procesamiento: ${(err as Error).message}`.slice(0, 2000), envelopeIds: [] };
-              }
-              await repo.recordMail(tx, companyId, box.uidValidity, mail.uid, outcome);
-              await repo.setCursor(tx, companyId, box.uidValidity, mail.uid);
-              return true;
-            });
-            after = mail.uid;
-            if (done) await markSeen(client, mail.uid);
-            count += 1;
-          }
-          return count;
-        });
-        await repo.markPolled(db, companyId, null);
-        return handled;
-      } catch (err) {
-        await repo.markPolled(db, companyId, err instanceof ImapFailure ? err.message : (err as Error).message);
-        throw err;
-      }
+      const pass = await withSessionLock(db.$client, SESSION_LOCKS.inboundMailbox, companyId, () => pollLocked(companyId));
+      return pass.locked ? pass.value : 0;
     },
 
     activeCompanies: () => repo.activeCompanies(db),
@@ -207,6 +178,45 @@ export function createMailboxService(deps: { db: Db; secrets: SecretBox; ports: 
       return { settings: settingsOf(row), key: `${row.host}|${row.port}|${row.tls}|${row.usuario}|${row.carpeta}|${row.actualizadoEn.getTime()}` };
     },
   };
+
+  async function pollLocked(companyId: number): Promise<number> {
+    const row = await repo.find(db, companyId);
+    if (!row || !row.activo) return 0;
+    try {
+      const handled = await withMailbox(settingsOf(row), async (client, box) => {
+        let after = row.uidValidity === box.uidValidity ? row.ultimoUid : 0;
+        if (row.uidValidity !== box.uidValidity) await repo.setCursor(db, companyId, box.uidValidity, 0);
+        // A process killed between a mail's commit and its \Seen left the cursor's mail unflagged (and
+        // never fetched again): only that one can be, since each mail is flagged before the next.
+        if (after > 0) await markSeen(client, after);
+        let count = 0;
+        for (const mail of await fetchAfter(client, after, deps.batch)) {
+          const done = await db.transaction(async (tx) => {
+            if (!(await repo.claimMail(tx, companyId, box.uidValidity, mail.uid))) return false;
+            let outcome;
+            try {
+              outcome = await tx.transaction((inner) => handleMail(inner, companyId, mail.source, `${box.uidValidity}/${mail.uid}`));
+            } catch (err) {
+              // Recorded and skipped, never retried forever; the mail stays in the mailbox.
+              outcome = { messageId: null, remitente: null, asunto: null, clase: 'error', detalle: `Falló el procesamiento: ${(err as Error).message}`.slice(0, 2000), envelopeIds: [] };
+            }
+            await repo.recordMail(tx, companyId, box.uidValidity, mail.uid, outcome);
+            await repo.setCursor(tx, companyId, box.uidValidity, mail.uid);
+            return true;
+          });
+          after = mail.uid;
+          if (done) await markSeen(client, mail.uid);
+          count += 1;
+        }
+        return count;
+      });
+      await repo.markPolled(db, companyId, null);
+      return handled;
+    } catch (err) {
+      await repo.markPolled(db, companyId, err instanceof ImapFailure ? err.message : (err as Error).message);
+      throw err;
+    }
+  }
 }
 
 export type MailboxService = ReturnType<typeof createMailboxService>;

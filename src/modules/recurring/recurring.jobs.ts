@@ -11,9 +11,10 @@ import { defineJob, enqueueJob, handleJob, type JobHandler } from '../../platfor
 import type { RecurringService } from './recurring.service.js';
 import type { Scheduler } from './recurring.scheduler.js';
 
-export const tickJob = defineJob({ name: 'recurring_tick', payload: z.object({}).passthrough(), maxAttempts: 1 });
+export const tickJob = defineJob({ name: 'recurring_tick', payload: z.object({}).passthrough(), maxAttempts: 2 });
 // fill: a worker starting after downtime runs one pass at once for the ticks it missed (up to 10 min back; one job, same key), not at the next minute.
-export const recurringCrontab = `* * * * * ${tickJob.name} ?max=1&jobKey=${tickJob.name}&fill=10m`;
+// max=2: a tick whose worker was killed runs again as soon as the fleet sweep unlocks it (issue 45), not at the next minute.
+export const recurringCrontab = `* * * * * ${tickJob.name} ?max=2&jobKey=${tickJob.name}&fill=10m`;
 
 /**
  * Queues a scheduler pass without waiting for the minute tick. Now: under the cron's job key, so a

@@ -96,10 +96,10 @@ export async function recordAttempts(db: DbOrTx, records: AttemptRecord[]): Prom
         next_attempt_at = r.next_at, lease_token = null, last_status_code = r.code, last_error = r.err,
         delivered_at = case when r.status = 'entregado' then r.started_at else d.delivered_at end, updated_at = now()
       from r where d.id = r.id and d.lease_token = r.token
-      returning d.id, d.total_attempts
+      returning d.id, d.company_id, d.total_attempts
     )
-    insert into webhook_attempts (delivery_id, number, started_at, duration_ms, status_code, error, response_excerpt, outcome)
-    select r.id, upd.total_attempts, r.started_at, r.duration_ms, r.code, r.err, r.excerpt, r.outcome
+    insert into webhook_attempts (delivery_id, company_id, number, started_at, duration_ms, status_code, error, response_excerpt, outcome)
+    select r.id, upd.company_id, upd.total_attempts, r.started_at, r.duration_ms, r.code, r.err, r.excerpt, r.outcome
     from r join upd on upd.id = r.id`);
   return res.rowCount ?? 0;
 }

@@ -38,7 +38,9 @@ export function createDeliveryEngine(opts: DeliveryEngineOptions) {
   const maxInFlight = opts.maxInFlight ?? 512;
   const pollIntervalMs = opts.pollIntervalMs ?? 1000;
   // The lease must outlive the attempt: a claimed row falls due again only if its worker died.
-  const leaseMs = timeoutMs + 60_000;
+  // 15 s of slack past the request's timeout (was 60 s): a killed worker's deliveries are taken
+  // over by another within WEBHOOK_TIMEOUT_MS + 15 s (issue 45, 25 s with the default timeout).
+  const leaseMs = timeoutMs + 15_000;
   const agent = createAgent({ allowPrivateUrls: opts.allowPrivateUrls });
 
   let pending: repo.AttemptRecord[] = [];

@@ -68,6 +68,8 @@ export const webhookAttempts = pgTable(
   {
     id: bigserial({ mode: 'number' }).primaryKey(),
     deliveryId: bigint({ mode: 'number' }).notNull().references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    /** The delivery's company: the distribution column of a sharded database (issue 45, docs/DEPLOYMENT.md). */
+    companyId: integer().notNull().references(() => companies.id, { onDelete: 'cascade' }),
     number: integer().notNull(),
     startedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
     durationMs: integer().notNull(),

@@ -2,13 +2,16 @@
  * Runs registered jobs and cron entries. The same code serves `npm run worker` and, in the
  * embedded default, the API process itself.
  */
-import { Logger as WorkerLogger, run, type Runner, type TaskList } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import { Logger as WorkerLogger, run, type Runner, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type pg from 'pg';
 import { AppError } from '../../lib/errors.js';
 import type { Logger } from '../logger.js';
 import type { JobHandler } from './queue.js';
 
 export interface JobRunner {
+  /** graphile-worker's pool id: `locked_by` of the jobs this runner holds (the fleet sweep unlocks them if it dies). */
+  poolId: string;
   stop(): Promise<void>;
 }
 
@@ -35,7 +38,11 @@ export async function startJobRunner(opts: { pool: pg.Pool; jobs: JobHandler[]; 
     const lvl = level === 'error' ? 'error' : level === 'warning' ? 'warn' : 'debug';
     logger[lvl]({ worker: meta }, message);
   });
+  const events: WorkerEvents = new EventEmitter();
+  let poolId = '';
+  events.on('pool:create', ({ workerPool }) => (poolId = workerPool.id));
   const runner: Runner = await run({
+    events,
     pgPool: opts.pool,
     concurrency: opts.concurrency,
     taskList,
@@ -46,6 +53,7 @@ export async function startJobRunner(opts: { pool: pg.Pool; jobs: JobHandler[]; 
   });
   logger.info({ jobs: opts.jobs.map((j) => j.job.name), concurrency: opts.concurrency }, 'job runner started');
   return {
+    poolId,
     async stop() {
       await runner.stop();
     },

@@ -1,0 +1,122 @@
+/**
+ * `npm run fleet` (issue 45 point 3): the fleet topology on the machine's PostgreSQL, twice on fresh
+ * databases: 1 API process, then 3, each with 2 workers and the DGI simulator as its own process.
+ * Drives emission (Idempotency-Key replays on another process), usage events (each batch to two
+ * processes) and webhooks round-robin; in the 3-process run kills one API process and one worker
+ * with SIGKILL mid-load; prints the invariants and receipts/s side by side with the raw single-core
+ * RSA-2048 signing rate measured in this run, and their ratio.
+ * Options: --receipts 600 --concurrency 32 --port 3106 (APIs on port..port+2, or --ports a,b,c) --sim-port 3116.
+ * DATABASE_URL: the server to create the throw-away databases on (default postgres://postgres@127.0.0.1:5432/postgres).
+ */
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { startFleet } from './fleet/topology.ts';
+import { audit, drive, queueJobs, revocationAcrossProcesses, usageDefinitionsAcrossProcesses, settle, setUp, type Invariant } from './fleet/scenario.ts';
+
+const { values } = parseArgs({ options: { receipts: { type: 'string', default: '600' }, concurrency: { type: 'string', default: '32' }, port: { type: 'string', default: '3106' }, 'sim-port': { type: 'string', default: '3116' }, ports: { type: 'string' } } });
+const receipts = Number(values.receipts);
+const concurrency = Number(values.concurrency);
+const basePort = Number(values.port);
+/** The 3 API ports: --ports a,b,c, else --port and the next two. */
+const apiPorts = values.ports ? values.ports.split(',').map(Number) : [basePort, basePort + 1, basePort + 2];
+const server = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+
+/** RSA-2048 PKCS#1 v1.5 SHA-256 signatures per second on this thread (one core), for 2 s. */
+function rawRsaRate(): number {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const data = Buffer.alloc(512, 7);
+  const t0 = process.hrtime.bigint();
+  let n = 0;
+  while (process.hrtime.bigint() - t0 < 2_000_000_000n) {
+    sign('sha256', data, privateKey);
+    n++;
+  }
+  return n / (Number(process.hrtime.bigint() - t0) / 1e9);
+}
+
+async function admin(text: string) {
+  const c = new pg.Client({ connectionString: server.toString() });
+  await c.connect();
+  try { await c.query(text); } finally { await c.end(); }
+}
+
+async function run(apis: number, kill: boolean) {
+  const name = `cfe_fleet_${process.pid}_${apis}`;
+  await admin(`create database "${name}"`);
+  const url = new URL(server.toString());
+  url.pathname = `/${name}`;
+  let fleet: Awaited<ReturnType<typeof startFleet>> | undefined;
+  try {
+    const f = (fleet = await startFleet({ databaseUrl: url.toString(), ports: apiPorts.slice(0, apis), simulatorPort: Number(values['sim-port']), workers: 2 }));
+    const s = await setUp(f, 4);
+    try {
+      let killed = false;
+      let takeover = '';
+      const load = await drive(fleet, s, {
+        receipts, concurrency, tag: `fleet-${apis}`,
+        onProgress: async (done) => {
+          if (done === Math.floor(receipts * 0.4) && !killed) {
+            killed = true;
+            await queueJobs(s, 'recurring_tick', 3);
+            await queueJobs(s, 'dailyReport_daily', 3);
+            await queueJobs(s, 'issuerRegistry_sync', 3);
+            if (kill) {
+              const w = f.workers[0]!;
+              const t0 = Date.now();
+              f.apis[1]!.child.kill('SIGKILL');
+              w.child.kill('SIGKILL');
+              void (async () => {
+                for (;;) {
+                  const r = await s.database.pool.query('select count(*)::int as n from service_processes where pid = $1', [w.child.pid]);
+                  if (r.rows[0].n === 0) return void (takeover = `${((Date.now() - t0) / 1000).toFixed(1)} s`);
+                  await new Promise((res) => setTimeout(res, 200));
+                }
+              })();
+            }
+          }
+        },
+      });
+      await settle(s, 180_000);
+      const invariants: Invariant[] = await audit(fleet, s, load);
+      invariants.push(await revocationAcrossProcesses(fleet, s), await usageDefinitionsAcrossProcesses(fleet, s));
+      // Table and index bytes per issued CFE of this sample (docs/DEPLOYMENT.md extrapolates them).
+      const cfes = (await s.database.pool.query('select count(*)::int as n from issued_cfes')).rows[0].n as number;
+      // Dead row versions count too: each state change of a receipt rewrites its row (estado is indexed, so no HOT update).
+      const sizes = (await s.database.pool.query(`select c.relname as t, pg_relation_size(c.oid)::bigint as heap, pg_indexes_size(c.oid)::bigint as idx, pg_total_relation_size(c.oid)::bigint as total,
+          coalesce(st.n_live_tup, 0)::bigint as live, coalesce(st.n_dead_tup, 0)::bigint as dead
+        from pg_class c left join pg_stat_user_tables st on st.relid = c.oid
+        where c.relkind = 'r' and c.relnamespace = 'public'::regnamespace order by total desc limit 10`)).rows;
+      const [row] = (await s.database.pool.query(`select avg(pg_column_size(c.*))::int as row_bytes, avg(pg_column_size(c.xml))::int as xml_stored, avg(octet_length(c.xml))::int as xml_raw from issued_cfes c`)).rows;
+      sizes.push({ t: `issued_cfes live row ${row.row_bytes} B (xml ${row.xml_raw} B raw, ${row.xml_stored} B stored)`, heap: 0, idx: 0, total: 0, live: 0, dead: 0 });
+      return { load, invariants, takeover, cfes, sizes };
+    } finally {
+      await s.receiver.close();
+      await s.database.close();
+    }
+  } finally {
+    await fleet?.stop();
+    await admin(`drop database if exists "${name}" with (force)`);
+  }
+}
+
+const rsa = rawRsaRate();
+console.log(`raw RSA-2048 signing, one core: ${rsa.toFixed(0)} signatures/s`);
+const one = await run(1, false);
+const three = await run(3, true);
+const rate = (r: typeof one) => r.load.receipts / r.load.seconds;
+console.log(`\n${'invariant'.padEnd(82)} | 1 API           | 3 APIs (1 API + 1 worker killed)`);
+for (let i = 0; i < three.invariants.length; i++) {
+  const a = one.invariants[i]!;
+  const b = three.invariants[i]!;
+  console.log(`${b.name.padEnd(82)} | ${(a.ok ? 'ok' : 'FAIL').padEnd(15)} | ${b.ok ? 'ok' : 'FAIL'}: ${b.detail}`);
+}
+console.log(`\n${'figure'.padEnd(40)} | 1 API    | 3 APIs`);
+console.log(`${'receipts/s (emitir, ' + concurrency + ' connections)'.padEnd(40)} | ${rate(one).toFixed(1).padEnd(8)} | ${rate(three).toFixed(1)}`);
+console.log(`${'ratio to raw RSA-2048 (one core)'.padEnd(40)} | ${(rate(one) / rsa).toFixed(3).padEnd(8)} | ${(rate(three) / rsa).toFixed(3)}`);
+console.log(`${'requests retried on another process'.padEnd(40)} | ${String(one.load.retriedOnAnotherApi).padEnd(8)} | ${three.load.retriedOnAnotherApi}`);
+console.log(`${'dead worker swept (jobs back in queue)'.padEnd(40)} | -        | ${three.takeover || 'not seen'}`);
+console.log(`\nbytes per issued CFE (3-API run, ${three.cfes} CFEs; small samples overstate the fixed pages):`);
+for (const r of three.sizes) console.log(`  ${String(r.t).padEnd(32)} heap ${(Number(r.heap) / three.cfes).toFixed(0).padStart(6)}  indexes ${(Number(r.idx) / three.cfes).toFixed(0).padStart(6)}  total ${(Number(r.total) / three.cfes).toFixed(0).padStart(6)}  rows live ${r.live} dead ${r.dead}`);
+const failed = [...one.invariants, ...three.invariants].filter((r) => !r.ok);
+process.exit(failed.length ? 1 : 0);
