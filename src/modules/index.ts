@@ -231,7 +231,7 @@ export function createModules(deps: ModuleDeps) {
     schedulers: {
       async recurring(at) {
         const reanudados = await recurring.service.resumeDue(at);
-        const { plans, runs } = await recurring.scheduler.tick(at, { waitMs: 60_000 });
+        const { plans, runs } = await recurring.scheduler.tick(at);
         return { reanudados, planes: plans, ejecuciones: runs };
       },
       async contracts(at) {

@@ -15,7 +15,6 @@
 import type { Db, DbOrTx } from '../../platform/db/client.js';
 import { AppError } from '../../lib/errors.js';
 import type { Logger } from '../../platform/logger.js';
-import { SESSION_LOCKS, withSessionLock } from '../../platform/db/session-lock.js';
 import type { RecordEventInput } from '../events/events.service.js';
 import type { IssueCfeBody } from '../issued-cfe/issued-cfe.schemas.js';
 import { queueTick } from './recurring.jobs.js';
@@ -216,22 +215,6 @@ export function createScheduler(deps: { db: Db; ports: RecurringPorts; logger?: 
     }
   }
 
-  async function tickLocked(now: Date) {
-    let claiming = true;
-    const claimed = claimDue(now).finally(() => {
-      claiming = false;
-    });
-    let runs = 0;
-    for (;;) {
-      const wasClaiming = claiming;
-      const n = await issueLeased(now);
-      runs += n;
-      if (!wasClaiming && n === 0) break;
-      if (n === 0) await new Promise((r) => setTimeout(r, 20));
-    }
-    return { plans: await claimed, runs };
-  }
-
   return {
     claimDue,
     issueLeased,
@@ -239,18 +222,23 @@ export function createScheduler(deps: { db: Db; ports: RecurringPorts; logger?: 
      * One scheduler pass (the module's tick job also resumes paused plans first): claims due runs and,
      * overlapping with the claim, issues each committed batch, until nothing is left to issue.
      */
-    async tick(now: Date, opts: { waitMs?: number } = {}) {
-      // One pass at a time in the fleet (issue 45), under a session lock that dies with its process.
-      // Runs a killed worker's pass had leased are free once their short lease (renewed only while
-      // that pass lives) runs out, and the retake job queued for that moment takes them.
-      // A pass already running elsewhere does this one's work (the cron); a caller that must see its
-      // own pass (the sandbox clock) waits for it to end instead (`waitMs`).
-      for (const until = Date.now() + (opts.waitMs ?? 0); ;) {
-        const pass = await withSessionLock(db.$client, SESSION_LOCKS.recurringTick, 0, () => tickLocked(now));
-        if (pass.locked) return pass.value;
-        if (Date.now() >= until) return { plans: 0, runs: 0 };
-        await new Promise((r) => setTimeout(r, 100));
+    async tick(now: Date) {
+      // Passes may overlap (two workers, an activation's pass beside the cron's): claims skip locked
+      // plans, each run is leased to one pass, and its run key is the CFE's Idempotency-Key. No
+      // fleet-wide lock: it would make a plan activated during another plan's long catch-up wait for it.
+      let claiming = true;
+      const claimed = claimDue(now).finally(() => {
+        claiming = false;
+      });
+      let runs = 0;
+      for (;;) {
+        const wasClaiming = claiming;
+        const n = await issueLeased(now);
+        runs += n;
+        if (!wasClaiming && n === 0) break;
+        if (n === 0) await new Promise((r) => setTimeout(r, 20));
       }
+      return { plans: await claimed, runs };
     },
 
     /** A DGI rejection (BE) of CFEs: their runs become rechazado_dgi, in the caller's transaction. */

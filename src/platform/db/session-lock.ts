@@ -8,7 +8,7 @@
 import type pg from 'pg';
 
 /** First keys of the session locks, one per kind of work (the second key is the company id). */
-export const SESSION_LOCKS = { inboundMailbox: 727004, issuerRegistrySync: 727005, dgiEnvelopeSend: 727006, recurringTick: 727007 } as const;
+export const SESSION_LOCKS = { inboundMailbox: 727004, issuerRegistrySync: 727005, dgiEnvelopeSend: 727006 } as const;
 
 export async function withSessionLock<T>(pool: pg.Pool, kind: number, id: number, fn: () => Promise<T>): Promise<{ locked: true; value: T } | { locked: false }> {
   const client = await pool.connect();
