@@ -185,7 +185,7 @@ export function createModules(deps: ModuleDeps) {
     },
   });
   const salesOrders = createSalesOrdersService({ db, events, issuedCfe: issuedCfe.service, customers });
-  const cfeDocuments = createCfeDocumentsModule({ db, mailer, companies, outboundMail, customers, issuedCfe: issuedCfe.service });
+  const cfeDocuments = createCfeDocumentsModule({ db, mailer, companies, outboundMail, customers, issuedCfe: issuedCfe.service, publicUrl: config.http.publicUrl, publicLookupRateLimitPerMinute: config.http.publicLookupRateLimitPerMinute });
 
   // Tax-benefit declarations (issue 35, BRIEF 12): start date from the issuer registry, UI and USD from BCU.
   const taxBenefit = createTaxBenefitModule({
@@ -228,6 +228,7 @@ export function createModules(deps: ModuleDeps) {
     issuedCfe.routes,
     issuedCfeReportsRoutes(issuedCfeReports),
     cfeDocuments.routes,
+    cfeDocuments.buyerRoutes,
     customersRoutes(customers),
     cfcRoutes(cae),
     productsRoutes(products),

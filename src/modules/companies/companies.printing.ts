@@ -15,6 +15,8 @@ export interface PrintingProfile {
   resolucion?: { numero: string; fecha: string };
   logo?: Buffer;
   emailCopiaCfe?: string;
+  /** The buyers' public lookup page of this company (cfe-documents, issue 47), printed on every CFE. */
+  urlConsulta?: string;
 }
 
 const PRINTABLE_LOGO = new Set(['image/png', 'image/jpeg']);
