@@ -242,6 +242,7 @@ export function createModules(deps: ModuleDeps) {
     ...usage.routes,
     ...recurring.routes,
     ...contractBilling.routes,
+    dgiTesting.routes,
     // Sandbox-only routes: absent (404) in DGI_MODE=real, with an external simulator and in production.
     ...(sandboxEnabled ? [dgiSandboxRoutes(dgiSandbox)] : []),
   ] as unknown as FastifyPluginAsync[];
@@ -264,6 +265,7 @@ export function createModules(deps: ModuleDeps) {
   jobs.push(...usage.jobs);
   jobs.push(...recurring.jobs);
   jobs.push(...contractBilling.jobs);
+  jobs.push(...dgiTesting.jobs);
   const cron: string[] = [...receivedCfe.cron, ...recurring.cron, ...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron, ...issuerRegistry.cron, ...usage.cron, ...contractBilling.cron];
 
   return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, priceBooks, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, issuerRegistry: issuerRegistry.service, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker, usage: usage.service, usageIngestion: usage.ingestion, usageQuery: usage.query, recurring: recurring.service, recurringScheduler: recurring.scheduler, contractBilling: contractBilling.service, contractPeriods: contractBilling.close, contractRulesQueue: contractBilling.queue, dgiTesting: dgiTesting.service }, routes, jobs, cron,

@@ -1,20 +1,20 @@
 /**
  * DGI's testing set against the in-process simulated DGI (issue 47 point 1): a company set up like a
  * new customer (certificate and CAE from the simulator) runs the set; the stored report is compared
- * with the receipts and the daily report in the database. The count per type is smaller than DGI's
- * 50 (DGI_TESTING_TEST_COUNT, default 8) to keep the test bearable on a shared machine; the command's
- * default is the real set. The preflight refuses a company that is not ready, issuing nothing.
+ * with the receipts and the daily report in the database. The real set: 50 of each type
+ * (DGI_TESTING_TEST_COUNT lowers it when iterating). The preflight refuses a company that is not
+ * ready, issuing nothing; the operator endpoint runs the same as a job.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
-import { insertCompany } from '../../../test/support/factories.js';
-import { setUpDgiIssuer, startRunner } from '../dgi-submission/dgi-submission.test-helpers.js';
+import { createUser, insertCompany } from '../../../test/support/factories.js';
+import { setUpDgiIssuer, startRunner, waitFor } from '../dgi-submission/dgi-submission.test-helpers.js';
 import type { JobRunner } from '../../platform/jobs/runner.js';
 import type { TestingReport } from './dgi-testing.report.js';
 
-const COUNT = Number(process.env.DGI_TESTING_TEST_COUNT ?? 8);
+const COUNT = Number(process.env.DGI_TESTING_TEST_COUNT ?? 50);
 let t: TestApp;
 let runner: JobRunner;
 let admin: string;
@@ -84,5 +84,42 @@ describe('errors', () => {
     // The rejected receipt is reported annulled, so the daily report still adds up for DGI.
     assert.equal(report.reporteDiario?.ackEstado, 'AR', JSON.stringify(report.reporteDiario));
     assert.equal(report.requisitosCumplidos, false);
+  });
+});
+
+describe('operator endpoint', () => {
+  test('POST /api/v1/dgi/testing queues the run as a job; GET follows it to its report (soloVerificar: preflight only)', async () => {
+    const { company } = await setUpDgiIssuer(t, admin);
+    const started = await t.call(admin, 'POST', '/api/v1/dgi/testing', { idEmpresa: company.id, soloVerificar: true });
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    assert.equal(started.body.estado, 'en_curso');
+    const again = await t.call(admin, 'POST', '/api/v1/dgi/testing', { idEmpresa: company.id });
+    assert.deepEqual([again.status, again.body.code], [409, 'PRUEBA_EN_CURSO']);
+    const done = await waitFor('the run to end', async () => {
+      const r = await t.call(admin, 'GET', `/api/v1/dgi/testing/${started.body.id}`);
+      return r.body.estado !== 'en_curso' && r.body;
+    }, 120_000);
+    assert.equal(done.estado, 'completado', JSON.stringify(done));
+    assert.equal(done.reporte.dryRun, true);
+    assert.ok(done.reporte.preflight.checks.every((c: { ok: boolean }) => c.ok));
+    const [{ n }] = (await t.db.execute(sql`select count(*)::int as n from issued_cfes where company_id = ${company.id}`)).rows as Array<{ n: number }>;
+    assert.equal(n, 0, 'a dry run issues nothing');
+    const list = await t.call(admin, 'GET', `/api/v1/dgi/testing?idEmpresa=${company.id}`);
+    assert.deepEqual(list.body.map((r: { id: number }) => r.id), [started.body.id]);
+  });
+
+  test('access: another company\'s run is not found and it cannot start one; lectura cannot start one', async () => {
+    const { company } = await setUpDgiIssuer(t, admin);
+    const mine = await t.call(admin, 'POST', '/api/v1/dgi/testing', { idEmpresa: company.id, soloVerificar: true });
+    const other = await insertCompany(t);
+    await createUser(t, admin, 'lectora@test.uy', [{ idEmpresa: other.id, rol: 'lectura' }, { idEmpresa: company.id, rol: 'lectura' }]);
+    await createUser(t, admin, 'ajeno@test.uy', [{ idEmpresa: other.id, rol: 'administrador' }]);
+    const lectora = await t.login('lectora@test.uy', 'password-123');
+    const ajeno = await t.login('ajeno@test.uy', 'password-123');
+    assert.equal((await t.call(ajeno, 'GET', `/api/v1/dgi/testing/${mine.body.id}`)).status, 404);
+    assert.equal((await t.call(lectora, 'GET', `/api/v1/dgi/testing/${mine.body.id}`)).status, 200);
+    assert.equal((await t.call(lectora, 'POST', '/api/v1/dgi/testing', { idEmpresa: company.id })).status, 403);
+    // Another company is invisible: not found, as if it did not exist.
+    assert.equal((await t.call(ajeno, 'POST', '/api/v1/dgi/testing', { idEmpresa: company.id })).status, 404);
   });
 });

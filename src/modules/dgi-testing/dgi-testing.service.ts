@@ -7,8 +7,12 @@
  * with DGI's code and the receipt. Each run is a row of dgi_testing_runs with its progress and report.
  * Knows nothing of HTTP; the command (scripts/dgi-testing.ts) and the tests drive it.
  */
-import { eq } from 'drizzle-orm';
+import { and, desc, eq, gt } from 'drizzle-orm';
 import type { Db } from '../../platform/db/client.js';
+import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
+import { enqueueJob } from '../../platform/jobs/queue.js';
+import { dgiTestingErrors as E } from './dgi-testing.errors.js';
+import { runDgiTestingJob } from './dgi-testing.jobs.js';
 import { rutProblem } from '../../lib/rut.js';
 import { uyToday } from '../../lib/dates.js';
 import type { IssueCfeBody } from '../issued-cfe/issued-cfe.schemas.js';
@@ -116,11 +120,47 @@ export function createDgiTestingService(deps: { db: Db; ports: DgiTestingPorts; 
   return {
     preflight,
 
-    /** Runs the set for `companyId`; resolves with the stored run (its report in `reporte`). */
+    /** Runs the set for `companyId` in this process (the command); resolves with the stored run (its report in `reporte`). */
     async run(companyId: number, options: RunOptions = {}) {
+      const [run] = await db.insert(dgiTestingRuns).values({ companyId, destino: deps.destino, cantidadPorTipo: options.cantidad ?? REQUIRED_PER_TYPE }).returning();
+      return execute(run.id, options);
+    },
+
+    /** The operator endpoint: the run is stored and queued as a job in one transaction; its row shows the progress. */
+    async start(actor: Actor, companyId: number, opts: { cantidad?: number; soloVerificar?: boolean }) {
+      assertCompanyRole(actor, companyId, 'administrador');
+      return db.transaction(async (tx) => {
+        // One run at a time per company (an hour-old run still "en_curso" was killed: it no longer blocks).
+        const running = await tx.select({ id: dgiTestingRuns.id }).from(dgiTestingRuns)
+          .where(and(eq(dgiTestingRuns.companyId, companyId), eq(dgiTestingRuns.estado, 'en_curso'), gt(dgiTestingRuns.startedAt, new Date(Date.now() - 3600_000))));
+        if (running.length) throw E.PRUEBA_EN_CURSO(`La prueba ${running[0].id} de esta empresa está en curso.`);
+        const [run] = await tx.insert(dgiTestingRuns).values({ companyId, destino: deps.destino, cantidadPorTipo: opts.cantidad ?? REQUIRED_PER_TYPE }).returning();
+        await enqueueJob(tx, runDgiTestingJob, { id: run.id, dryRun: Boolean(opts.soloVerificar) }, { jobKey: `dgi-testing-${run.id}` });
+        return runView(run);
+      });
+    },
+
+    execute,
+
+    async get(actor: Actor, id: number) {
+      const [row] = await db.select().from(dgiTestingRuns).where(eq(dgiTestingRuns.id, id));
+      if (!row) throw E.PRUEBA_NO_ENCONTRADA();
+      assertCompanyRole(actor, row.companyId, 'lectura', () => E.PRUEBA_NO_ENCONTRADA());
+      return runView(row);
+    },
+
+    async list(actor: Actor, companyId: number) {
+      assertCompanyRole(actor, companyId, 'lectura');
+      return (await db.select().from(dgiTestingRuns).where(eq(dgiTestingRuns.companyId, companyId)).orderBy(desc(dgiTestingRuns.id)).limit(100)).map(runView);
+    },
+  };
+
+  /** Runs stored run `runId` to its end. */
+  async function execute(runId: number, options: RunOptions = {}) {
       const o = { esperaMaxMs: 15 * 60_000, pollMs: 500, ...options };
-      const cantidad = o.cantidad ?? REQUIRED_PER_TYPE;
-      const [run] = await db.insert(dgiTestingRuns).values({ companyId, destino: deps.destino, cantidadPorTipo: cantidad }).returning();
+      const [run] = await db.select().from(dgiTestingRuns).where(eq(dgiTestingRuns.id, runId));
+      const companyId = run.companyId;
+      const cantidad = run.cantidadPorTipo;
       const finish = async (estado: string, values: { reporte?: unknown; error?: string }) =>
         (await db.update(dgiTestingRuns).set({ estado, ...values, finishedAt: new Date() }).where(eq(dgiTestingRuns.id, run.id)).returning())[0];
       try {
@@ -162,11 +202,13 @@ export function createDgiTestingService(deps: { db: Db; ports: DgiTestingPorts; 
         await finish('error', { error: (err as Error).message });
         throw err;
       }
-    },
+  }
+}
 
-    async get(runId: number) {
-      return (await db.select().from(dgiTestingRuns).where(eq(dgiTestingRuns.id, runId)))[0];
-    },
+function runView(r: typeof dgiTestingRuns.$inferSelect) {
+  return {
+    id: r.id, idEmpresa: r.companyId, destino: r.destino, cantidadPorTipo: r.cantidadPorTipo, estado: r.estado, progreso: r.progreso,
+    reporte: r.reporte, error: r.error, inicio: r.startedAt.toISOString(), fin: r.finishedAt?.toISOString() ?? null,
   };
 }
 

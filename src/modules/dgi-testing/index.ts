@@ -14,6 +14,8 @@ import type { IssuedCfeService } from '../issued-cfe/issued-cfe.service.js';
 import type { Lookups } from '../lookups/lookups.service.js';
 import { dgiVerdictsOf } from '../issued-cfe/issued-cfe.handoff.js';
 import { createDgiTestingService } from './dgi-testing.service.js';
+import { dgiTestingJobHandlers } from './dgi-testing.jobs.js';
+import { dgiTestingRoutes } from './dgi-testing.routes.js';
 
 const PAGE = { start: 0, length: 500 };
 
@@ -75,5 +77,5 @@ export function createDgiTestingModule(deps: {
       },
     },
   });
-  return { service };
+  return { service, routes: dgiTestingRoutes(service), jobs: dgiTestingJobHandlers((id, opts) => service.execute(id, opts)) };
 }
