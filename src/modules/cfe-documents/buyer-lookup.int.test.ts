@@ -26,7 +26,7 @@ let admin: string;
 
 before(async () => {
   requirePoppler();
-  t = await createTestApp({ PUBLIC_URL: PUBLIC, PUBLIC_LOOKUP_RATE_LIMIT_PER_MINUTE: '40' });
+  t = await createTestApp({ PUBLIC_URL: PUBLIC, PUBLIC_LOOKUP_RATE_LIMIT_PER_MINUTE: '60' });
   admin = await t.adminToken();
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   browser = await chromium.launch({
@@ -126,9 +126,26 @@ describe('buyer lookup page', () => {
     await page.close();
   });
 
+  test('happy path: the link the mail carries opens the receipt in Chromium', async () => {
+    const queued = await t.call(admin, 'POST', '/api/v1/cfeemitido/enviarPdfPorCorreo', { idCfe: cfe.id, destinatarios: ['comprador@example.uy'] });
+    assert.equal(queued.status, 202, JSON.stringify(queued.body));
+    await t.modules.services.cfeMail.deliver(queued.body.id, { attempt: 1, maxAttempts: 8, logger: { warn() {}, info() {} } as never });
+    const outbox = path.join(t.config.dataDir, 'outbox');
+    const eml = fs.readdirSync(outbox).map((f) => fs.readFileSync(path.join(outbox, f), 'utf8')).find((m) => m.includes('comprador@example.uy'))!;
+    // quoted-printable soft breaks and escapes undone, then the link read back.
+    const body = eml.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+    const link = new RegExp(`https://facturas\\.example\\.uy/consulta/${rut}/comprobante\\?\\S+`).exec(body)?.[0];
+    assert.ok(link, `the mail carries the link:\n${body.slice(0, 3000)}`);
+    const page = await browser.newPage();
+    const res = await page.goto(link.replace(PUBLIC, base));
+    assert.equal(res!.status(), 200);
+    assert.match(await page.locator('.ok').innerText(), new RegExp(`${cfe.serie}-${cfe.numero}`));
+    await page.close();
+  });
+
   test('access: no token needed, and the page is rate-limited per client (429)', async () => {
     let limited = false;
-    for (let i = 0; i < 60 && !limited; i++) limited = (await fetch(`${base}/consulta/${rut}/comprobante.xml?${q({ codigo: 'xxxxxx' })}`)).status === 429;
+    for (let i = 0; i < 100 && !limited; i++) limited = (await fetch(`${base}/consulta/${rut}/comprobante.xml?${q({ codigo: 'xxxxxx' })}`)).status === 429;
     assert.ok(limited, 'rate limit reached');
   });
 });

@@ -6,7 +6,8 @@
  *   GET /consulta/{rut}/comprobante?tipo&serie&numero&fecha&codigo      the receipt found, with its links
  *   GET /consulta/{rut}/comprobante.pdf?…     the printed representation (PDF)
  *   GET /consulta/{rut}/comprobante.xml?…     the signed CFE (XML)
- * Every mismatch answers 404 with the same page (or JSON body) whichever field was wrong.
+ * Every mismatch answers 404 with the same page (to a browser, Accept: text/html) or the same JSON body
+ * (CONSULTA_NO_ENCONTRADA), whichever field was wrong.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -46,10 +47,10 @@ export function buyerLookupRoutes(lookup: BuyerLookup, opts: { rateLimitPerMinut
   const config = { public: true, rateLimit: { max: opts.rateLimitPerMinute, timeWindow: '1 minute' } };
   const description = 'Public and unauthenticated (issue 47): the buyer gives type, serie, number, date of issue and security code as printed. Any mismatch is 404 CONSULTA_NO_ENCONTRADA naming no field. Rate-limited per client address (PUBLIC_LOOKUP_RATE_LIMIT_PER_MINUTE, 429 beyond).';
   return async (app) => {
-    app.get('/consulta/:rut', { config, schema: { tags: ['Consulta pública'], summary: 'Buyer lookup form (HTML)', params, querystring: query, description } },
+    app.get('/consulta/:rut', { config, schema: { tags: ['Consulta pública'], security: [], summary: 'Buyer lookup form (HTML)', params, querystring: query, description } },
       async (req, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('content-security-policy', CSP).send(form(req.params.rut, req.query)));
 
-    app.get('/consulta/:rut/comprobante', { config, schema: { tags: ['Consulta pública'], summary: 'The receipt found (HTML) with its PDF and XML links', params, querystring: query, description } },
+    app.get('/consulta/:rut/comprobante', { config, schema: { tags: ['Consulta pública'], security: [], summary: 'The receipt found (HTML) with its PDF and XML links', params, querystring: query, description } },
       async (req, reply) => {
         reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('content-security-policy', CSP);
         try {
@@ -61,18 +62,19 @@ export function buyerLookupRoutes(lookup: BuyerLookup, opts: { rateLimitPerMinut
             `<p><a class="b" id="pdf" href="${base}.pdf?${esc(qs)}">Descargar PDF</a> <a class="b" id="xml" href="${base}.xml?${esc(qs)}">Descargar XML firmado</a></p>` +
             `<p><a href="/consulta/${esc(req.params.rut)}">Consultar otro comprobante</a></p>`));
         } catch (err) {
-          if (!(err instanceof AppError) || err.status !== 404) throw err;
+          // A browser gets the form again with the message; any other client the JSON error body (error, code).
+          if (!(err instanceof AppError) || err.status !== 404 || !req.headers.accept?.includes('text/html')) throw err;
           return reply.status(404).send(form(req.params.rut, req.query, err.message));
         }
       });
 
-    app.get('/consulta/:rut/comprobante.pdf', { config, schema: { tags: ['Consulta pública'], summary: 'The receipt\'s printed representation (PDF)', params, querystring: query, description } },
+    app.get('/consulta/:rut/comprobante.pdf', { config, schema: { tags: ['Consulta pública'], security: [], summary: 'The receipt\'s printed representation (PDF)', params, querystring: query, description } },
       async (req, reply) => {
         const { pdf, fileName } = await lookup.pdf(req.params.rut, req.query, req.query.formato === 'ticket80' ? 'ticket80' : 'A4');
         return reply.type('application/pdf').header('content-disposition', `inline; filename="${fileName}"`).header('cache-control', 'no-store').send(pdf as never);
       });
 
-    app.get('/consulta/:rut/comprobante.xml', { config, schema: { tags: ['Consulta pública'], summary: 'The signed CFE (XML)', params, querystring: query, description } },
+    app.get('/consulta/:rut/comprobante.xml', { config, schema: { tags: ['Consulta pública'], security: [], summary: 'The signed CFE (XML)', params, querystring: query, description } },
       async (req, reply) => {
         const { xml, fileName } = await lookup.xml(req.params.rut, req.query);
         return reply.type('application/xml; charset=utf-8').header('content-disposition', `attachment; filename="${fileName}"`).header('cache-control', 'no-store').send(xml);

@@ -43,7 +43,8 @@ export function cfeDocumentsPorts(deps: CfeDocumentsDeps): CfeDocumentsPorts {
       const rut = profile && deps.publicUrl ? await deps.companies.rutOf(companyId) : undefined;
       // The legend prints a host/path (BRIEF 4 style); on e-Tickets it is also the verification site when the company set none.
       const urlConsulta = rut ? `${deps.publicUrl!.replace(/^https?:\/\//, '').replace(/\/$/, '')}/consulta/${rut}` : undefined;
-      return profile && { ...profile, urlConsulta, urlVerificacion: profile.urlVerificacion ?? urlConsulta };
+      const enlaceConsulta = rut ? `${deps.publicUrl!.replace(/\/$/, '')}/consulta/${rut}` : undefined;
+      return profile && { ...profile, urlConsulta, enlaceConsulta, urlVerificacion: profile.urlVerificacion ?? urlConsulta };
     },
     companyTransport: deps.outboundMail.transportOf,
     customerEmail: async (companyId, id) => (await deps.customers.findForCompany(db, companyId, id))?.email ?? undefined,

@@ -17,6 +17,8 @@ export interface PrintingProfile {
   emailCopiaCfe?: string;
   /** The buyers' public lookup page of this company (cfe-documents, issue 47), printed on every CFE. */
   urlConsulta?: string;
+  /** The same page as a full URL (with scheme), for links in mails. */
+  enlaceConsulta?: string;
 }
 
 const PRINTABLE_LOGO = new Set(['image/png', 'image/jpeg']);
