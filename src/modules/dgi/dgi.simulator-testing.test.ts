@@ -6,6 +6,9 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Decimal } from 'decimal.js';
 import { DgiSoapReceptionClient } from './dgi.soap-client.ts';
 import { startDgiSimulator, type DgiSimulator } from './dgi.simulator.ts';
@@ -121,5 +124,47 @@ describe('DGI Testing rules in the simulator', () => {
 
     const ok = await dgi.sendDailyReport(report(right, 1));
     assert.equal(ok.Estado, 'AR', JSON.stringify(ok.motivos));
+  });
+});
+
+describe('what DGI holds survives a restart of the simulator (state file)', () => {
+  test('a note sent after a restart references a receipt received before it: AE, not E12; the day\'s report still adds up', async () => {
+    const statePath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sim-testing-')), 'state.jsonl');
+    const RUC2 = '212222220016';
+    const first = await startDgiSimulator({ port: 0, statePath });
+    const signer = first.control.issueCompanyCertificate(RUC2, 'Empresa Reinicio SA');
+    for (const tipoCfe of [111, 112]) first.control.issueCae({ rucEmisor: RUC2, tipoCfe, serie: 'A', desde: 1, hasta: 100, fechaVencimiento: '2099-12-31' });
+    const sctx = createSigningContext({ privateKey: signer.privateKeyPem, certificate: signer.certificatePem });
+    const make = (tipo: number, ref?: Cfe) => {
+      const c = sampleCfe(tipo, { Nro: 1, TmstFirma: uyDateTime(Date.now() - 60_000) });
+      c.Emisor = { ...c.Emisor, RUCEmisor: RUC2 };
+      if (ref) c.Referencia = [{ NroLinRef: 1, TpoDocRef: ref.IdDoc.TipoCFE, Serie: ref.IdDoc.Serie, NroCFERef: ref.IdDoc.Nro, RazonRef: 'Devolución', FechaCFEref: ref.IdDoc.FchEmis }];
+      return c;
+    };
+    const sendTo = async (sim: DgiSimulator, c: Cfe, id: number) => {
+      const client = new DgiSoapReceptionClient({ endpoint: sim.urls.efactura, credentials: signer, timeoutMs: 5000 });
+      const ack = await client.sendEnvelope(envelope(signer, { rucEmisor: RUC2, idEmisor: id, cfes: [signCfe(c, sctx).xml] }));
+      const status = await client.queryEnvelopeStatus(ack.caratula.IDReceptor, ack.paramConsulta!.Token);
+      if (!status.ready) throw new Error('not ready');
+      return { client, detalle: status.detalles[0] };
+    };
+    const factura = make(111);
+    assert.equal((await sendTo(first, factura, 1)).detalle.Estado, 'AE');
+    await first.close();
+
+    const second = await startDgiSimulator({ port: 0, statePath });
+    try {
+      const nota = make(112, factura);
+      const { client, detalle } = await sendTo(second, nota, 2);
+      assert.deepEqual([detalle.Estado, detalle.motivos], ['AE', []]);
+      const reportXml = buildReporteDiario({
+        rucEmisor: RUC2, fechaResumen: uyDate(), secEnvio: 1, tmstFirmaEnv: uyDateTime(), anulados: [],
+        cfes: [factura, nota].map((c) => ({ tipoCfe: c.IdDoc.TipoCFE, serie: c.IdDoc.Serie, nro: c.IdDoc.Nro, fchEmis: c.IdDoc.FchEmis, cdgDGISucur: Number(c.Emisor.CdgDGISucur), totales: c.Totales as ReporteCfe['totales'], estado: 'emitido' as const })),
+      });
+      const ack = await client.sendDailyReport(signReporteDiario(reportXml, sctx).xml);
+      assert.equal(ack.Estado, 'AR', JSON.stringify(ack.motivos));
+    } finally {
+      await second.close();
+    }
   });
 });
