@@ -96,6 +96,8 @@ describe('DGI Testing rules in the simulator', () => {
       [cfe(112, { ref: f1, edit: (c) => void (c.Referencia![0].FechaCFEref = '2026-01-02') }), 'E12', /FechaCFEref/],
       [cfe(113, { ref: f1, edit: (c) => void (c.Totales.MntTotal = new Decimal(c.Totales.MntTotal!).plus(1).toFixed(2)) }), 'E05', /A-C124/],
       [cfe(111, { edit: (c) => void (c.Totales = { ...c.Totales, TpoMoneda: 'USD' }) }), 'E10', /sin TpoCambio/],
+      // Net and VAT moved together so every other equation still holds: only the lines disagree (A-C117).
+      [cfe(101, { edit: (c) => void (c.Totales = { ...c.Totales, MntNetoIVATasaBasica: new Decimal(c.Totales.MntNetoIVATasaBasica!).plus(100).toFixed(2), MntIVATasaBasica: new Decimal(c.Totales.MntIVATasaBasica!).plus(22).toFixed(2), MntTotal: new Decimal(c.Totales.MntTotal!).plus(122).toFixed(2), MntPagar: new Decimal(c.Totales.MntPagar!).plus(122).toFixed(2) }) }), 'E05', /MntNetoIVATasaBasica .* de las líneas con IndFact 3 .*A-C117/],
     ];
     bad.push(...cases.map(([c]) => c));
     const results = await judge(bad);

@@ -22,6 +22,8 @@ export interface CfeContent {
   receptor: Fields | null;
   totales: Fields;
   items: Fields[];
+  /** DscRcgGlobal/DRG_Item lines. */
+  drg: Fields[];
   referencias: Fields[] | null;
 }
 
@@ -57,7 +59,7 @@ const children = (el: XmlElement, name?: string) => {
 /** Reads the CFE element (`CFE` with its eTck/eFact… child) of an envelope. */
 export function readCfeContent(cfe: XmlElement): CfeContent {
   const branch = children(cfe).find((c) => c.name !== 'Signature');
-  const content: CfeContent = { idDoc: {}, emisor: {}, receptor: null, totales: {}, items: [], referencias: null };
+  const content: CfeContent = { idDoc: {}, emisor: {}, receptor: null, totales: {}, items: [], drg: [], referencias: null };
   if (!branch) return content;
   for (const zone of children(branch)) {
     if (zone.name === 'Encabezado') {
@@ -74,6 +76,8 @@ export function readCfeContent(cfe: XmlElement): CfeContent {
         for (const c of children(item)) if (!(c.name in f) && !c.firstChild?.next && !(c.firstChild instanceof XmlElement)) f[c.name] = c.content.trim();
         return f;
       });
+    } else if (zone.name === 'DscRcgGlobal') {
+      content.drg = children(zone, 'DRG_Item').map((d) => leaves(d));
     } else if (zone.name === 'Referencia') {
       content.referencias = children(zone, 'Referencia').map((r) => leaves(r));
     }
@@ -146,11 +150,43 @@ function totalsFindings(c: CfeContent): Motivo[] {
   if (!dec(t.MntTotal).eq(total)) out.push(motivo('E05', `MntTotal ${t.MntTotal} ≠ suma de netos e IVA ${total.toFixed(2)} (Formato CFE A-C124)`));
   const pagar = dec(t.MntTotal).plus(dec(t.MntTotRetenido)).plus(dec(t.MontoNF));
   if (!dec(t.MntPagar).eq(pagar) && !(pagar.lt(0) && dec(t.MntPagar).eq(0))) out.push(motivo('E05', `MntPagar ${t.MntPagar} ≠ MntTotal + MntTotRetenido + MontoNF = ${pagar.toFixed(2)} (Formato CFE A-C130)`));
+  out.push(...netFindings(c));
   c.items.forEach((item, i) => {
     // B-C24: MontoItem = Cantidad × PrecioUnitario − DescuentoMonto + RecargoMnt (0 for IndFact 5).
     const expected = item.IndFact === '5' ? new Decimal(0) : dec(item.Cantidad).times(dec(item.PrecioUnitario)).minus(dec(item.DescuentoMonto)).plus(dec(item.RecargoMnt));
     if (dec(item.MontoItem).minus(expected).abs().gt(CENT)) out.push(motivo('E05', `Línea ${i + 1}: MontoItem ${item.MontoItem} ≠ ${expected.toFixed(2)} (Formato CFE B-C24)`));
   });
+  return out;
+}
+
+/** eTck/eFact families: their net totals come from the lines (A-C112..A-C117). */
+const NET_GROUPS: ReadonlyArray<[field: string, codes: string[], rate: string | null, id: string]> = [
+  ['MntNoGrv', ['1', '16'], null, 'A-C112'], ['MntExpoyAsim', ['10'], null, 'A-C113'], ['MntImpuestoPerc', ['11'], null, 'A-C114'],
+  ['MntIVaenSusp', ['12'], null, 'A-C115'], ['MntNetoIvaTasaMin', ['2'], '10', 'A-C116'], ['MntNetoIVATasaBasica', ['3'], '22', 'A-C117'],
+];
+const NET_FROM_LINES_TYPES = new Set(['101', '102', '103', '111', '112', '113', '131', '132', '133', '141', '142', '143']);
+
+/**
+ * A-C112..A-C117: each net = Σ MontoItem of its billing indicators − global discounts + surcharges
+ * (DRG_Item with that IndFactDR), divided by (1 + rate) when MntBruto = 1 (prices include VAT). One
+ * cent per line of the group is allowed for the rounding of a VAT-inclusive division. An indicator
+ * with a percentage global line (TpoDR 2) is not judged: how DGI turns it into an amount is not
+ * published (BRIEF 2.4 [I]); nor is "otra tasa" (4), whose rate the CFE does not carry.
+ */
+function netFindings(c: CfeContent): Motivo[] {
+  if (!NET_FROM_LINES_TYPES.has(c.idDoc.TipoCFE ?? '')) return [];
+  const out: Motivo[] = [];
+  for (const [field, codes, rate, id] of NET_GROUPS) {
+    const lines = c.items.filter((i) => codes.includes(i.IndFact ?? ''));
+    const drg = c.drg.filter((d) => codes.includes(d.IndFactDR ?? ''));
+    if (drg.some((d) => d.TpoDR === '2')) continue;
+    let gross = lines.reduce((acc, i) => acc.plus(dec(i.MontoItem)), new Decimal(0));
+    for (const d of drg) gross = d.TpoMovDR === 'D' ? gross.minus(dec(d.ValorDR)) : gross.plus(dec(d.ValorDR));
+    const expected = rate && c.idDoc.MntBruto === '1' ? gross.div(new Decimal(1).plus(dec(rate).div(100))) : gross;
+    if (dec(c.totales[field]).minus(expected).abs().gt(CENT.times(lines.length + 1))) {
+      out.push(motivo('E05', `${field} ${c.totales[field] ?? '(ausente)'} ≠ ${expected.toFixed(2)} de las líneas con IndFact ${codes.join('/')}${rate && c.idDoc.MntBruto === '1' ? ` (MntBruto 1: ÷ ${1 + Number(rate) / 100})` : ''} (Formato CFE ${id})`));
+    }
+  }
   return out;
 }
 
