@@ -13,6 +13,12 @@ import { createUser, insertCompany } from '../../../test/support/factories.js';
 import { setUpDgiIssuer, startRunner, waitFor } from '../dgi-submission/dgi-submission.test-helpers.js';
 import type { JobRunner } from '../../platform/jobs/runner.js';
 import type { TestingReport } from './dgi-testing.report.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startDgiSimulator } from '../dgi/dgi.simulator.js';
+import { createTestCa } from '../../platform/crypto/test-ca.js';
+import { setUpIssuer } from '../issued-cfe/issued-cfe.test-setup.js';
 
 const COUNT = Number(process.env.DGI_TESTING_TEST_COUNT ?? 50);
 let t: TestApp;
@@ -121,5 +127,38 @@ describe('operator endpoint', () => {
     assert.equal((await t.call(lectora, 'POST', '/api/v1/dgi/testing', { idEmpresa: company.id })).status, 403);
     // Another company is invisible: not found, as if it did not exist.
     assert.equal((await t.call(ajeno, 'POST', '/api/v1/dgi/testing', { idEmpresa: company.id })).status, 404);
+  });
+});
+
+describe('DGI_MODE=real: the dry run', () => {
+  test('checks certificate, CAE, addresses and the RUT with DGI\'s RUT service, and sends nothing', { timeout: 120_000 }, async () => {
+    // "DGI" here is a standalone simulator at the addresses DGI_MODE=real is given; the certificate's CA is trusted by configuration.
+    const dgi = await startDgiSimulator({ port: 0 });
+    const ca = createTestCa();
+    const anchors = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dgi-real-')), 'ca.pem');
+    fs.writeFileSync(anchors, ca.certPem);
+    const real = await createTestApp({ DGI_MODE: 'real', DGI_RUT_URL: dgi.urls.rut, DGI_EFACTURA_URL: dgi.urls.efactura, DGI_CONSULTAS_URL: dgi.urls.consultas, CERT_TRUST_ANCHORS: anchors });
+    try {
+      const token = await real.adminToken();
+      const company = await insertCompany(real);
+      await setUpIssuer(real.db, real.call, token, company, { ca });
+      dgi.control.addRut({ RUT: company.rut, Denominacion: 'EMPRESA REAL SA', NombreFantasia: null, TipoEntidad: '3', DescripcionTipoEntidad: 'SOCIEDAD ANONIMA', EstadoActividad: 'AA', FechaInicioActividad: '2020-01-01', address: null, activities: [] });
+      const lines: string[] = [];
+      const run = await real.modules.services.dgiTesting.run(company.id, { dryRun: true, onProgress: (l) => lines.push(l) });
+      assert.equal(run.estado, 'completado', lines.join('\n'));
+      assert.equal(run.destino, 'dgi_testing');
+      assert.match(lines.join('\n'), /✔ RUT en DGI: EMPRESA REAL SA, estado AA/);
+      const services = dgi.control.submissions().map((x) => x.service);
+      assert.ok(services.includes('RUT'), services.join(','));
+      assert.ok(!services.includes('EFACRECEPCIONSOBRE') && !services.includes('EFACRECEPCIONREPORTE'), 'nothing sent');
+      // A RUT DGI does not know is not ready.
+      const unknown = await insertCompany(real);
+      await setUpIssuer(real.db, real.call, token, unknown, { ca });
+      const refused = await real.modules.services.dgiTesting.run(unknown.id, { dryRun: true, onProgress: (l) => lines.push(l) });
+      assert.equal(refused.estado, 'no_listo');
+    } finally {
+      await real.close();
+      await dgi.close();
+    }
   });
 });
