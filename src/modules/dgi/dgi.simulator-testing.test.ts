@@ -124,6 +124,10 @@ describe('DGI Testing rules in the simulator', () => {
     assert.equal(notVoided.Estado, 'BR');
     assert.match(notVoided.motivos.map((m) => m.Detalle).join('\n'), /rechazado por DGI \(E0\d\) no está informado como anulado/);
 
+    // e-Tickets above 5,000 UI miscounted (C27).
+    const tope = await dgi.sendDailyReport(report(right, 1, (xml) => xml.replace(/(<[\w:]*Rsmn_Tck>[\s\S]*?<[\w:]*CantDocsMay_topeUI>)0/, '$13')));
+    assert.equal(tope.Estado, 'BR');
+    assert.match(tope.motivos.map((m) => m.Detalle).join('\n'), /Tipo 101: CantDocsMay_topeUI 3 ≠ 0 .*C27/);
     const ok = await dgi.sendDailyReport(report(right, 1));
     assert.equal(ok.Estado, 'AR', JSON.stringify(ok.motivos));
   });

@@ -39,6 +39,8 @@ export interface CfeFacts {
   tpoCambio?: string;
   mntTotal: string;
   mntPagar: string;
+  /** e-Ticket family above 5,000 UI net (BRIEF 1): counted in the report's CantDocsMay_topeUI. */
+  sobreTopeUI?: boolean;
 }
 
 function leaves(el: XmlElement, out: Fields = {}): Fields {
@@ -229,7 +231,7 @@ export function checkContent(cfe: { tipoCFE: string; rucEmisor: string }, conten
 }
 
 /** The facts kept of a CFE once answered. */
-export function factsOf(content: CfeContent, tmstFirma: string | null, estado: CfeFacts['estado'], motivoCode?: string): CfeFacts {
+export function factsOf(content: CfeContent, tmstFirma: string | null, estado: CfeFacts['estado'], motivoCode?: string, uiThresholdUyu?: Decimal): CfeFacts {
   const t = content.totales;
   return {
     estado,
@@ -240,5 +242,6 @@ export function factsOf(content: CfeContent, tmstFirma: string | null, estado: C
     ...(t.TpoCambio ? { tpoCambio: t.TpoCambio } : {}),
     mntTotal: t.MntTotal || '0',
     mntPagar: t.MntPagar || '0',
+    ...(uiThresholdUyu && TICKET_TYPES.has(content.idDoc.TipoCFE ?? '') && netUyu(content).gt(uiThresholdUyu) ? { sobreTopeUI: true } : {}),
   };
 }

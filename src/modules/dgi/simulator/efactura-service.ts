@@ -226,7 +226,7 @@ export class EfacturaService {
       });
       // A duplicate's answer (E02) never replaces what DGI holds of the original.
       const key = `${cfe.rucEmisor}:${cfe.tipoCFE}:${cfe.serie}:${cfe.nro}`;
-      if (!result.motivos.some((m) => m.Motivo === 'E02')) facts[key] = factsOf(contents[i], cfe.tmstFirma, result.Estado as CfeFacts['estado'], result.motivos[0]?.Motivo);
+      if (!result.motivos.some((m) => m.Motivo === 'E02')) facts[key] = factsOf(contents[i], cfe.tmstFirma, result.Estado as CfeFacts['estado'], result.motivos[0]?.Motivo, this.uiThresholdUyu);
       return result;
     });
     const token = randomBytes(72).toString('base64');

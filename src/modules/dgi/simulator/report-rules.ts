@@ -6,6 +6,7 @@
  * Rules, per CFE type block (CFC blocks, types 2xx, are not compared: DGI only sees CFCs later):
  * - C26: CantDocsUtil = Σ(NroHasta − NroDesde + 1) over RngDocsUtil, when ranges are given;
  * - C29: CantDocsEmi = CantDocsUtil − CantDocsAnulados;
+ * - C27: CantDocsMay_topeUI = the e-Tickets DGI received above 5,000 UI net (when every one was sent);
  * - C30: CantComprobantes = Σ CantDocsUtil + Σ CantCFCEmi;
  * - every CFE DGI received (AE) that day lies in a RngDocsUtil range and outside RngDocsAnulados;
  *   every CFE DGI rejected (BE, except E02/E09, BRIEF 10) lies in RngDocsAnulados;
@@ -20,6 +21,7 @@ import { XmlElement, type XmlDocument } from 'libxml2-wasm';
 import { parseXmlText } from '../../../platform/xml/standalone-signature.ts';
 import { NOTE_TYPES, type CfeFacts } from './content-rules.ts';
 
+const TICKETS = new Set(['101', '102', '103', '131', '132', '133']);
 const ALWAYS_SENT = new Set(['111', '112', '113', '121', '122', '123', '141', '142', '143', '181', '182']);
 /** Rejections that do not void the number (BRIEF 10). */
 const NON_VOIDING = new Set(['E02', 'E09']);
@@ -111,6 +113,12 @@ function judge(root: XmlElement, ctx: ReportContext): string[] {
     }
     if (ALWAYS_SENT.has(tipo) || emi === accepted.length) {
       if (emi !== accepted.length) problems.push(`Tipo ${tipo}: CantDocsEmi ${emi} ≠ ${accepted.length} CFE recibidos por DGI firmados el ${ctx.fechaResumen} (Formato Reporte C29)`);
+      if (TICKETS.has(tipo)) {
+        // C27: e-Tickets above 5,000 UI net (BRIEF 1), of those DGI received.
+        const above = accepted.filter(([, , f]) => f.sobreTopeUI).length;
+        const informedAbove = Number(text(data, 'CantDocsMay_topeUI') ?? 0);
+        if (informedAbove !== above) problems.push(`Tipo ${tipo}: CantDocsMay_topeUI ${informedAbove} ≠ ${above} e-Tickets sobre el tope de 5.000 UI recibidos por DGI (Formato Reporte C27)`);
+      }
       const montos = child(data, 'Montos');
       const informed = (montos ? kids(montos) : []).reduce((acc, item) => acc.plus(text(item, 'TotMntTotal') ?? 0), new Decimal(0));
       const expected = accepted.reduce((acc, [, , f]) => acc.plus(pesos(tipo, f, ctx)), new Decimal(0));
