@@ -1,6 +1,7 @@
 /**
  * Starts the DGI + BCU simulator standalone on loopback and prints its URLs.
- * Usage: npm run dgi:simulator -- [--port 8089] [--ack-delay-ms 0] [--no-cae-check] [--state file.jsonl] [--trust-anchors file-or-folder]
+ * Usage: npm run dgi:simulator -- [--port 8089] [--ack-delay-ms 0] [--no-cae-check] [--no-content-check] [--state file.jsonl] [--trust-anchors file-or-folder]
+ * --no-content-check: skip Testing's content rules (simulator/content-rules.ts) and daily-report totals (report-rules.ts).
  * --trust-anchors: CAs trusted besides the accredited Uruguayan ones and the simulator's own (others get E04).
  * Without --state the simulated DGI forgets everything (keys, CAE, envelopes) when it stops.
  */
@@ -13,6 +14,7 @@ const { values } = parseArgs({
     port: { type: 'string', default: '8089' },
     'ack-delay-ms': { type: 'string', default: '0' },
     'no-cae-check': { type: 'boolean', default: false },
+    'no-content-check': { type: 'boolean', default: false },
     state: { type: 'string' },
     'trust-anchors': { type: 'string' },
   },
@@ -22,6 +24,7 @@ const simulator = await startDgiSimulator({
   port: Number(values.port),
   ackDelayMs: Number(values['ack-delay-ms']),
   checkCaeRanges: !values['no-cae-check'],
+  checkContent: !values['no-content-check'],
   statePath: values.state,
   trustAnchors: values['trust-anchors'] ? loadTrustAnchors(values['trust-anchors']).map((c) => c.toString()) : undefined,
 });

@@ -52,11 +52,11 @@ async function adminQuery(baseUrl: string, adminDb: string, text: string) {
 }
 
 /**
- * Independent checkers and servers some tests run (xmllint, xmlsec1, poppler, Dovecot): Debian packages. As root with
+ * Independent checkers and servers some tests run (xmllint, xmlsec1, poppler, Dovecot, Chromium for pages): Debian packages. As root with
  * apt-get (a container, CI, a fresh server) the missing ones are installed; otherwise one sentence says what to install.
  */
 const TOOLS: Array<[check: string, pkg: string]> = [
-  ['xmllint', 'libxml2-utils'], ['xmlsec1', 'xmlsec1'], ['pdftotext', 'poppler-utils'], ['pdftoppm', 'poppler-utils'], ['/usr/sbin/dovecot', 'dovecot-imapd'],
+  ['xmllint', 'libxml2-utils'], ['xmlsec1', 'xmlsec1'], ['pdftotext', 'poppler-utils'], ['pdftoppm', 'poppler-utils'], ['/usr/sbin/dovecot', 'dovecot-imapd'], ['/usr/bin/chromium', 'chromium'],
 ];
 function ensureTools(): void {
   const has = (t: string) => (t.startsWith('/') ? fs.existsSync(t) : spawnSync('sh', ['-c', `command -v ${t}`]).status === 0);

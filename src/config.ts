@@ -47,6 +47,8 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Per-IP requests per minute on login / password-recovery endpoints. */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** Requests per minute and client address to the buyers' public receipt lookup /consulta (issue 47). */
+  PUBLIC_LOOKUP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
   /** DGI RUT lookup and BCU rates: the local simulator (default) or the real services. */
   DGI_MODE: z.enum(['simulator', 'real']).default('simulator'),
   /** A running simulator (`npm run dgi:simulator`); unset in simulator mode = start one in-process. */
@@ -137,7 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   return Object.freeze({
     env: e.NODE_ENV,
     isProduction: e.NODE_ENV === 'production',
-    http: { port: e.PORT, host: e.HOST, publicUrl: e.PUBLIC_URL, shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS, authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE },
+    http: { port: e.PORT, host: e.HOST, publicUrl: e.PUBLIC_URL, shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS, authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE, publicLookupRateLimitPerMinute: e.PUBLIC_LOOKUP_RATE_LIMIT_PER_MINUTE },
     logLevel: e.LOG_LEVEL,
     dataDir,
     /** Started by `npm start`/`npm run worker` (npm sets npm_lifecycle_event): the process stops when npm dies (issue 44 point 2). */

@@ -59,6 +59,7 @@ import { createRecurringModule } from './recurring/index.js';
 import { createContractBillingModule } from './contract-billing/index.js';
 import { createSandboxClockModule } from './sandbox-clock/index.js';
 import { createShiftableClock } from '../platform/clock.js';
+import { createDgiTestingModule } from './dgi-testing/index.js';
 import * as issuedCfeStates from './issued-cfe/issued-cfe.history.js';
 import * as issuedCfeHandoff from './issued-cfe/issued-cfe.handoff.js';
 import { SIMULATOR_PATHS } from './dgi/dgi.simulator.js';
@@ -193,7 +194,7 @@ export function createModules(deps: ModuleDeps) {
     },
   });
   const salesOrders = createSalesOrdersService({ db, events, issuedCfe: issuedCfe.service, customers });
-  const cfeDocuments = createCfeDocumentsModule({ db, mailer, companies, outboundMail, customers, issuedCfe: issuedCfe.service });
+  const cfeDocuments = createCfeDocumentsModule({ db, mailer, companies, outboundMail, customers, issuedCfe: issuedCfe.service, publicUrl: config.http.publicUrl, publicLookupRateLimitPerMinute: config.http.publicLookupRateLimitPerMinute });
 
   // Tax-benefit declarations (issue 35, BRIEF 12): start date from the issuer registry, UI and USD from BCU.
   const taxBenefit = createTaxBenefitModule({
@@ -242,6 +243,9 @@ export function createModules(deps: ModuleDeps) {
     },
   });
 
+  // DGI's "Prueba de Testing" set in one run (issue 47): scripts/dgi-testing.ts drives it.
+  const dgiTesting = createDgiTestingModule({ db, config, system: SYSTEM_ACTOR, companies, certificates, cae, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, dgiSubmission: dgiSubmission.service, dailyReport: dailyReport.service });
+
   const dgiSandbox = createDgiSandboxService({ simulator: simulatorControl, company: companies.get, assertCaeRules: cae.assertRangeRules });
 
   const routes: FastifyPluginAsync[] = [
@@ -257,6 +261,7 @@ export function createModules(deps: ModuleDeps) {
     issuedCfe.routes,
     issuedCfeReportsRoutes(issuedCfeReports),
     cfeDocuments.routes,
+    cfeDocuments.buyerRoutes,
     customersRoutes(customers),
     cfcRoutes(cae),
     productsRoutes(products),
@@ -270,6 +275,7 @@ export function createModules(deps: ModuleDeps) {
     ...usage.routes,
     ...recurring.routes,
     ...contractBilling.routes,
+    dgiTesting.routes,
     // Sandbox-only routes: absent (404) in DGI_MODE=real, with an external simulator and in production.
     ...(sandboxEnabled ? [dgiSandboxRoutes(dgiSandbox), ...sandboxClock.routes] : []),
   ] as unknown as FastifyPluginAsync[];
@@ -293,9 +299,10 @@ export function createModules(deps: ModuleDeps) {
   jobs.push(...recurring.jobs);
   jobs.push(...contractBilling.jobs);
   jobs.push(...operatorCheckHandlers(deps.database.db));
+  jobs.push(...dgiTesting.jobs);
   const cron: string[] = [...receivedCfe.cron, ...recurring.cron, ...cfeDocuments.cron, ...dailyReport.cron, ...receiverExchange.cron, ...dgiSubmission.cron, ...issuerRegistry.cron, ...usage.cron, ...contractBilling.cron, ...operatorChecksCrontab];
 
-  return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, priceBooks, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, receivedCfeMailboxWatcher: receivedCfe.watcher, issuerRegistry: issuerRegistry.service, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker, usage: usage.service, usageIngestion: usage.ingestion, usageQuery: usage.query, recurring: recurring.service, recurringScheduler: recurring.scheduler, contractBilling: contractBilling.service, contractPeriods: contractBilling.close, contractRulesQueue: contractBilling.queue, contractRecovery: contractBilling.recovery, clock }, routes, jobs, cron,
+  return { services: { secretBox, products, companies, users, auth, cae, certificates, customers, currencies, priceBooks, events, webhooks, webhookEngine, salesOrders, issuedCfe: issuedCfe.service, lookups: issuedCfe.lookups, cfeDocuments: cfeDocuments.service, cfeMail: cfeDocuments.mail, dailyReport: dailyReport.service, receiverExchange: receiverExchange.service, receivedCfe: receivedCfe.service, receivedCfeMailbox: receivedCfe.mailbox, receivedCfeMailboxWatcher: receivedCfe.watcher, issuerRegistry: issuerRegistry.service, dgiSubmission: dgiSubmission.service, dgiSubmissionWorker: dgiSubmission.worker, dgiSubmissionWaker: dgiSubmission.waker, usage: usage.service, usageIngestion: usage.ingestion, usageQuery: usage.query, recurring: recurring.service, recurringScheduler: recurring.scheduler, contractBilling: contractBilling.service, contractPeriods: contractBilling.close, contractRulesQueue: contractBilling.queue, contractRecovery: contractBilling.recovery, clock, dgiTesting: dgiTesting.service }, routes, jobs, cron,
     /** How each kind of company-owned id in a request is resolved (issue 28 point 5). */
     companyRefs: companyRefResolvers({ customers, products, companies, cae, certificates, issuedCfe: issuedCfe.service, salesOrders, priceBooks, recurring: recurring.service }),
     /** Releases what modules hold beyond the database (the CFE sealing worker threads). */

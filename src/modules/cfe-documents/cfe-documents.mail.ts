@@ -111,7 +111,11 @@ export function createCfeMailService(deps: { db: Db; ports: CfeDocumentsPorts; m
         (send.mensaje ? `${send.mensaje}\n\n` : '') +
         `Adjuntamos el comprobante fiscal electrónico ${tipo} ${row.serie}-${row.numero} emitido el ${row.fechaEmision.split('-').reverse().join('/')} ` +
         `por ${profile?.razonSocial ?? 'el emisor'}: su representación impresa (PDF) y el XML firmado.\n` +
-        `Código de seguridad: ${row.codigoSeguridad}. Puede verificarlo en ${profile?.urlVerificacion ?? 'www.dgi.gub.uy'}.\n`;
+        `Código de seguridad: ${row.codigoSeguridad}. Puede verificarlo en ${profile?.urlVerificacion ?? 'www.dgi.gub.uy'}.\n` +
+        // The buyer's public page (issue 47): this receipt's PDF and XML, by a link that carries its printed data.
+        (profile?.enlaceConsulta
+          ? `También puede obtenerlo en ${profile.enlaceConsulta}/comprobante?${new URLSearchParams({ tipo: String(row.tipoCfe), serie: row.serie, numero: String(row.numero), fecha: row.fechaEmision, codigo: row.codigoSeguridad })}\n`
+          : '');
       const last = ctx.attempt >= ctx.maxAttempts;
       const fail = async (err: unknown) => {
         const failure = classifyMailFailure(err);

@@ -29,6 +29,7 @@ export function pdfInput(row: PrintableCfe, profile: PrintingProfile | undefined
     qrUrl: row.urlQr,
     logo: profile?.logo,
     sitioWebVerificacion: profile?.urlVerificacion,
+    urlConsulta: profile?.urlConsulta,
     resolucion: profile?.resolucion,
     adenda: row.adenda ?? undefined,
   };

@@ -13,6 +13,8 @@ import { cfeDocumentsJobHandlers, createCfeMailService } from './cfe-documents.m
 import type { CfeDocumentsPorts } from './cfe-documents.ports.js';
 import { cfeDocumentsRoutes } from './cfe-documents.routes.js';
 import { createCfeDocumentsService } from './cfe-documents.service.js';
+import { createBuyerLookup } from './buyer-lookup.service.js';
+import { buyerLookupRoutes } from './buyer-lookup.routes.js';
 
 // graphile-worker crontab task identifiers allow no dots: [_a-zA-Z][_a-zA-Z0-9:/_-]*.
 export const purgePreviewsJob = defineJob({ name: 'cfeDocuments_purgePreviews', payload: z.object({}).passthrough(), maxAttempts: 1 });
@@ -27,13 +29,23 @@ export interface CfeDocumentsDeps {
   outboundMail: Pick<OutboundMailService, 'transportOf'>;
   customers: CustomersService;
   issuedCfe: IssuedCfeService;
+  /** PUBLIC_URL: the buyers' lookup address printed on receipts is `<publicUrl>/consulta/<rut>`; unset = not printed. */
+  publicUrl?: string;
+  publicLookupRateLimitPerMinute: number;
 }
 
 export function cfeDocumentsPorts(deps: CfeDocumentsDeps): CfeDocumentsPorts {
   const { db } = deps;
   return {
     issued: createIssuedCfeReader(db),
-    printingProfile: deps.companies.printingProfile,
+    async printingProfile(companyId, branchId) {
+      const profile = await deps.companies.printingProfile(companyId, branchId);
+      const rut = profile && deps.publicUrl ? await deps.companies.rutOf(companyId) : undefined;
+      // The legend prints a host/path (BRIEF 4 style); on e-Tickets it is also the verification site when the company set none.
+      const urlConsulta = rut ? `${deps.publicUrl!.replace(/^https?:\/\//, '').replace(/\/$/, '')}/consulta/${rut}` : undefined;
+      const enlaceConsulta = rut ? `${deps.publicUrl!.replace(/\/$/, '')}/consulta/${rut}` : undefined;
+      return profile && { ...profile, urlConsulta, enlaceConsulta, urlVerificacion: profile.urlVerificacion ?? urlConsulta };
+    },
     companyTransport: deps.outboundMail.transportOf,
     customerEmail: async (companyId, id) => (await deps.customers.findForCompany(db, companyId, id))?.email ?? undefined,
     async prepareDraft(body) {
@@ -52,6 +64,8 @@ export function createCfeDocumentsModule(deps: CfeDocumentsDeps) {
     service,
     mail,
     routes: cfeDocumentsRoutes(service, mail),
+    /** The buyers' public lookup (issue 47 point 3): no authentication, rate-limited. */
+    buyerRoutes: buyerLookupRoutes(createBuyerLookup({ ports }), { rateLimitPerMinute: deps.publicLookupRateLimitPerMinute }),
     jobs: [
       ...cfeDocumentsJobHandlers(mail),
       handleJob(purgePreviewsJob, async (_payload, ctx) => {

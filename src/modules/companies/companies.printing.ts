@@ -15,6 +15,10 @@ export interface PrintingProfile {
   resolucion?: { numero: string; fecha: string };
   logo?: Buffer;
   emailCopiaCfe?: string;
+  /** The buyers' public lookup page of this company (cfe-documents, issue 47), printed on every CFE. */
+  urlConsulta?: string;
+  /** The same page as a full URL (with scheme), for links in mails. */
+  enlaceConsulta?: string;
 }
 
 const PRINTABLE_LOGO = new Set(['image/png', 'image/jpeg']);

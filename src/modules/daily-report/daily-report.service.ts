@@ -89,10 +89,13 @@ export function createDailyReportService(deps: DailyReportDeps) {
    * ('cron') returns undefined when the day already has a report: checked again under the day's lock,
    * since two workers of a fleet running the task at once both saw none before it (issue 45).
    */
-  async function generate(companyId: number, fecha: string, origen: 'cron', userId?: number): Promise<DailyReportRow | undefined>;
-  async function generate(companyId: number, fecha: string, origen: 'manual', userId?: number): Promise<DailyReportRow>;
-  async function generate(companyId: number, fecha: string, origen: 'cron' | 'manual', userId?: number): Promise<DailyReportRow | undefined> {
-    if (fecha >= uyToday()) throw E.REPORTE_FECHA_INVALIDA();
+  async function generate(companyId: number, fecha: string, origen: 'cron', userId?: number, opts?: { today?: boolean }): Promise<DailyReportRow | undefined>;
+  async function generate(companyId: number, fecha: string, origen: 'manual', userId?: number, opts?: { today?: boolean }): Promise<DailyReportRow>;
+  async function generate(companyId: number, fecha: string, origen: 'cron' | 'manual', userId?: number, opts: { today?: boolean } = {}): Promise<DailyReportRow | undefined> {
+    // Today's report only on request (DGI's testing set, issue 47: the report of the day the set was
+    // signed). DGI accepts it (R06 is only for a reception before FechaResumen), but CFEs signed later
+    // that day need a correction (SecEnvio + 1) sent by hand: the daily task skips a day with a report.
+    if (fecha > uyToday() || (fecha === uyToday() && !opts.today)) throw E.REPORTE_FECHA_INVALIDA();
     const rucEmisor = await deps.rutOf(companyId);
     if (!rucEmisor) throw E.REPORTE_NO_ENCONTRADO('La empresa no existe.');
     const ctx = await deps.signingContext(companyId);

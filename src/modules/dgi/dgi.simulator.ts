@@ -8,7 +8,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { randomBytes, X509Certificate } from 'node:crypto';
 import { soapFaultXml } from './dgi.soap.ts';
-import { BcuService } from './simulator/bcu-service.ts';
+import { BCU_CURRENCIES, BcuService } from './simulator/bcu-service.ts';
+import { Decimal } from 'decimal.js';
 import type { CaeRange, CfeSummary } from './simulator/cfe-checks.ts';
 import { EfacturaService, uyDateTime, type SoapReply } from './simulator/efactura-service.ts';
 import { RutService } from './simulator/rut-service.ts';
@@ -60,6 +61,20 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
   efactura.trustAnchors = [...builtInTrustAnchors(), new X509Certificate(ca.certPem), ...(options.trustAnchors ?? []).map((p) => new X509Certificate(p))];
   const rut = new RutService();
   const bcu = new BcuService();
+  // Testing's judgement of content and daily reports (content-rules.ts, report-rules.ts).
+  efactura.checkContent = options.checkContent ?? true;
+  efactura.uiThresholdUyu = new Decimal(5000).times(options.uiValue ?? '6.4');
+  efactura.fiscalRate = (moneda, fchEmis) => {
+    // BRIEF 9: BCU interbank buyer quote at the close of the day before FchEmis, walking back over holidays.
+    const code = Object.entries(BCU_CURRENCIES).find(([, c]) => c.iso === moneda)?.[0];
+    if (!code) return null;
+    for (let back = 1; back <= 11; back++) {
+      const day = new Date(Date.parse(`${fchEmis}T12:00:00Z`) - back * 86_400_000).toISOString().slice(0, 10);
+      const rate = bcu.rate(Number(code), day);
+      if (rate) return rate;
+    }
+    return null;
+  };
   const registry = new RegistryService(() => efactura.caes, (r) => rut.find(r)?.Denominacion);
   const recibidos = new RecibidosService(efactura);
   const apply = (record: SimulatorRecord) => {

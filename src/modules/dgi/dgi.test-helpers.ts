@@ -59,11 +59,15 @@ export function envelope(
   );
 }
 
-/** A signed "zero" daily report (CantComprobantes 0, no Resumen blocks), FREP v13.2. */
+/**
+ * A signed "zero" daily report (CantComprobantes 0, no Resumen blocks), FREP v13.2. Default date:
+ * yesterday, a day on which the tests' CFEs (signed now) were not signed, so the simulator, which
+ * compares a report with the CFEs it received that day (report-rules.ts), finds it right.
+ */
 export function zeroReport(signer: Signer, opts: { rucEmisor: string; fechaResumen?: string; secEnvio: number }): string {
   const xml =
     `<ns1:Reporte xmlns:ns1="http://cfe.dgi.gub.uy"><ns1:Caratula version="1.0"><ns1:RUCEmisor>${opts.rucEmisor}</ns1:RUCEmisor>` +
-    `<ns1:FechaResumen>${opts.fechaResumen ?? uyDate()}</ns1:FechaResumen><ns1:SecEnvio>${opts.secEnvio}</ns1:SecEnvio>` +
+    `<ns1:FechaResumen>${opts.fechaResumen ?? uyDate(Date.now() - 86_400_000)}</ns1:FechaResumen><ns1:SecEnvio>${opts.secEnvio}</ns1:SecEnvio>` +
     `<ns1:TmstFirmaEnv>${uyDateTime()}</ns1:TmstFirmaEnv><ns1:CantComprobantes>0</ns1:CantComprobantes></ns1:Caratula></ns1:Reporte>`;
   return signEnveloped(xml, signer.privateKeyPem, signer.certificatePem, 'sha256');
 }

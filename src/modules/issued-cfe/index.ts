@@ -28,7 +28,8 @@ export interface IssuedCfeModuleDeps {
 }
 
 export function createIssuedCfeModule(deps: IssuedCfeModuleDeps) {
-  const lookups = createLookups(deps.config.dgi);
+  // The in-process simulated DGI judges the 5,000 UI threshold with the service's UI value (issue 47).
+  const lookups = createLookups({ ...deps.config.dgi, uiValue: deps.config.emission.uiValue });
   const signingContext = (companyId: number) => deps.certificates.signingContextOf(companyId);
   const ports: IssuedCfePorts = {
     resolveEmissionPoint: (input) => deps.companies.resolveEmissionPoint(input),

@@ -252,3 +252,30 @@ export async function cfesByIdempotencyKeys(db: DbOrTx, companyId: number, keys:
     .from(issuedCfes).where(and(eq(issuedCfes.companyId, companyId), inArray(issuedCfes.idempotencyKey, [...new Set(keys)])));
   return new Map(rows.map(({ key, ...cfe }) => [key!, cfe]));
 }
+
+// ---- DGI testing set (issue 47) -------------------------------------------------------------
+
+export interface DgiVerdictRow {
+  id: number;
+  tipoCfe: number;
+  serie: string;
+  numero: number;
+  estado: string;
+  /** DGI's last motive code and message on this CFE (history), when it rejected or refused it. */
+  codigo: string | null;
+  mensaje: string | null;
+}
+
+/** Where each CFE stands with DGI, with the last DGI code and message (the testing set's report). */
+export async function dgiVerdictsOf(db: DbOrTx, ids: number[]): Promise<DgiVerdictRow[]> {
+  if (ids.length === 0) return [];
+  const r = await db.execute(sql`
+    select ic.id, ic.tipo_cfe as "tipoCfe", ic.serie, ic.numero, ic.estado, h.codigo, h.mensaje
+      from issued_cfes ic
+      left join lateral (select codigo, coalesce(mensaje, motivos::text) as mensaje from issued_cfe_state_history
+                          where issued_cfe_id = ic.id and lado = 'dgi' and codigo is not null order by id desc limit 1) h on true
+     where ic.id in (${sql.join([...new Set(ids)].map((id) => sql`${id}`), sql`, `)})
+     order by ic.id`);
+  // bigint ids come back as text from a raw query.
+  return (r.rows as unknown as DgiVerdictRow[]).map((row) => ({ ...row, id: Number(row.id), tipoCfe: Number(row.tipoCfe), numero: Number(row.numero) }));
+}

@@ -3,7 +3,8 @@
  * e-mail, ZIP). Kept apart from issued-cfe.service.ts/repository.ts (the emission hot path).
  * Another company's CFE answers 404 CFE_NO_ENCONTRADO, exactly like a missing one.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
+import { companies } from '../companies/companies.tables.js';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { assertCompanyRole, type Actor, type CompanyRole } from '../../platform/http/actor.js';
 import { getCfeType } from '../emission/index.js';
@@ -30,6 +31,17 @@ export function createIssuedCfeReader(db: DbOrTx) {
       if (!row) throw E.CFE_NO_ENCONTRADO();
       assertCompanyRole(actor, row.companyId, min, () => E.CFE_NO_ENCONTRADO());
       return row;
+    },
+    /**
+     * The buyer's public lookup (issue 47 point 3): the CFE of the enabled company with this RUT, by
+     * type, serie, number and date of issue. The caller checks the security code; no access check here.
+     */
+    async forBuyer(q: { rut: string; tipoCfe: number; serie: string; numero: number; fechaEmision: string }): Promise<IssuedCfeRow | undefined> {
+      const [hit] = await db.select({ cfe: issuedCfes }).from(issuedCfes)
+        .innerJoin(companies, eq(companies.id, issuedCfes.companyId))
+        .where(and(eq(companies.rut, q.rut), isNull(companies.deletedAt), eq(companies.enabled, true), eq(issuedCfes.tipoCfe, q.tipoCfe),
+          eq(issuedCfes.serie, q.serie), eq(issuedCfes.numero, q.numero), eq(issuedCfes.fechaEmision, q.fechaEmision)));
+      return hit?.cfe;
     },
   };
 }

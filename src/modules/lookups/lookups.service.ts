@@ -18,6 +18,8 @@ export interface LookupsSettings {
   simulatorUrl?: string;
   /** Where the in-process simulator keeps its state; unset = in memory only. */
   simulatorStatePath?: string;
+  /** UI value for the in-process simulator's e-Ticket threshold (BRIEF 1). */
+  uiValue?: string;
   rutUrl: string;
   bcuUrl: string;
   /** DGI's ws_consultas (BRIEF 7) in `real` mode: the registry of electronic issuers. */
@@ -46,7 +48,7 @@ export function createLookups(settings: LookupsSettings) {
   let simulator: Promise<DgiSimulator> | undefined;
   // On its own thread, off the API's event loop (issue 29 point 3); started again if that thread ends.
   const inProcessSimulator = () =>
-    (simulator ??= startDgiSimulatorThread({ statePath: settings.simulatorStatePath }).then((sim) => {
+    (simulator ??= startDgiSimulatorThread({ statePath: settings.simulatorStatePath, uiValue: settings.uiValue }).then((sim) => {
       void sim.exited.then(() => void (simulator = undefined));
       return sim;
     }));

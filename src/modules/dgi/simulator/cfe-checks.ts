@@ -8,6 +8,7 @@ import { XmlElement } from 'libxml2-wasm';
 import type { Motivo } from '../dgi.client.ts';
 import { GLOSAS, motivo, type CfeResult } from './ack-xml.ts';
 import { verifyStandaloneSignature } from '../../../platform/xml/standalone-signature.ts';
+import { checkContent, type CfeContent, type ContentContext } from './content-rules.ts';
 
 export interface CfeSummary {
   rucEmisor: string;
@@ -85,6 +86,8 @@ export interface CfeCheckContext {
   rejectRules: RejectRule[];
   checkCaeRanges: boolean;
   today: string;
+  /** The CFE's content and what DGI holds, for the Testing rules (content-rules.ts); absent = not judged. */
+  content?: { cfe: CfeContent; rules: ContentContext };
 }
 
 /**
@@ -109,6 +112,7 @@ export function checkCfe(cfe: CfeSummary, standalone: string, ordinal: number, c
     }
   }
   if (ctx.seen.has(key)) found.push(motivo('E02'));
+  if (ctx.content) found.push(...checkContent(cfe, ctx.content.cfe, ctx.content.rules));
 
   const ruleIndex = ctx.rejectRules.findIndex((r) => matches(r.match, cfe));
   if (ruleIndex >= 0) {

@@ -13,6 +13,9 @@ import { ackCfeXml, ackRepDiarioXml, ackSobreXml, motivo, type CaratulaValues, t
 import { checkCfe, summarize, type CaeRange, type CfeSummary, type RejectRule } from './cfe-checks.ts';
 import { parseXmlText, rootChildSpans, verifyStandaloneSignature } from '../../../platform/xml/standalone-signature.ts';
 import { base64ToPem, rucFromCertificate, signAnswer } from './xmldsig.ts';
+import { Decimal } from 'decimal.js';
+import { factsOf, readCfeContent, type CfeContent, type CfeFacts } from './content-rules.ts';
+import { checkReport } from './report-rules.ts';
 
 const CFE_NS = 'http://cfe.dgi.gub.uy';
 const MAX_ENVELOPE_BYTES = 2 * 1024 * 1024; // S07, FSOB
@@ -33,7 +36,7 @@ export interface StoredEnvelope {
 export type EfacturaRecord =
   | { t: 'ids'; upTo: number }
   | { t: 'cae'; range: CaeRange }
-  | { t: 'envelope'; id: string; key: string; envelope: StoredEnvelope; seen: string[] }
+  | { t: 'envelope'; id: string; key: string; envelope: StoredEnvelope; seen: string[]; facts?: Record<string, CfeFacts> }
   | { t: 'report'; key: string; seq: number };
 
 // Ids (IDReceptor, IDRespuesta) are reserved in blocks, like a PostgreSQL sequence's cache: one
@@ -56,6 +59,12 @@ export class EfacturaService {
   readonly envelopeRejects: string[][] = [];
   ackDelayMs = 0;
   checkCaeRanges = true;
+  /** Judge each CFE's content and each daily report like DGI's Testing (content-rules.ts, report-rules.ts). */
+  checkContent = true;
+  /** 5,000 UI in pesos (BRIEF 1); the simulator's UI value is set by startDgiSimulator. */
+  uiThresholdUyu = new Decimal(5000).times('6.4');
+  /** The fiscal rate of a foreign currency for a FchEmis (BRIEF 9), from the simulated BCU; set by startDgiSimulator. */
+  fiscalRate: (moneda: string, fchEmis: string) => string | null = () => null;
   /** CAs whose certificates this DGI trusts (E04 otherwise); set by startDgiSimulator. Empty = no trust check. */
   trustAnchors: X509Certificate[] = [];
   /** Answer a resent Idemisor with fault 108 instead of ACKSobre BS S08. */
@@ -68,6 +77,8 @@ export class EfacturaService {
   private readonly envelopeKeys = new Set<string>();
   private readonly seenCfes = new Set<string>();
   private readonly reportSeq = new Map<string, number>();
+  /** `ruc:tipo:serie:nro` → what DGI keeps of the CFE it answered (references, daily-report totals). */
+  private readonly facts = new Map<string, CfeFacts>();
   /** `ruc:tipo:serie:nro` → IDReceptor of every envelope that carried it, in arrival order (ws_consultas). */
   private readonly cfeEnvelopes = new Map<string, string[]>();
 
@@ -91,6 +102,7 @@ export class EfacturaService {
     } else if (record.t === 'envelope') {
       this.envelopeKeys.add(record.key);
       for (const key of record.seen) this.seenCfes.add(key);
+      for (const [key, f] of Object.entries(record.facts ?? {})) this.facts.set(key, f);
       this.envelopes.set(record.id, record.envelope);
       for (const r of record.envelope.results) {
         const key = `${record.envelope.caratula.RUCEmisor}:${r.TipoCFE}:${r.Serie}:${r.NroCFE}`;
@@ -153,12 +165,16 @@ export class EfacturaService {
       return reject(motivo('S01', (error as Error).message));
     }
     const cfes: CfeSummary[] = [];
+    const contents: CfeContent[] = [];
     try {
       const root = doc.root;
       if (root.name !== 'EnvioCFE' || root.namespaceUri !== CFE_NS) return reject(motivo('S01'));
       const xsd = validateDocument('EnvioCFE', doc);
       if (!xsd.ok) return reject(motivo('S04', xsd.errors[0]));
-      for (let n = root.firstChild; n; n = n.next) if (n instanceof XmlElement && n.name === 'CFE') cfes.push(summarize(n));
+      for (let n = root.firstChild; n; n = n.next) if (n instanceof XmlElement && n.name === 'CFE') {
+        cfes.push(summarize(n));
+        contents.push(readCfeContent(n));
+      }
     } finally {
       doc.dispose();
     }
@@ -194,8 +210,11 @@ export class EfacturaService {
     const certificateUntrusted = trust?.problem ? `certificate not trusted: ${trust.problem.detail}` : undefined;
     // CFEs accepted by this envelope are collected apart and become known only once it is journaled.
     const seen = new Set<string>();
-    const results = cfes.map((cfe, i) =>
-      checkCfe(cfe, xmlData.slice(spans[i].start, spans[i].end), i + 1, {
+    const facts: Record<string, CfeFacts> = {};
+    // A note may reference a CFE accepted earlier in the same envelope: DGI processes them in order.
+    const rules = { uiThresholdUyu: this.uiThresholdUyu, known: (key: string) => facts[key] ?? this.facts.get(key) };
+    const results = cfes.map((cfe, i) => {
+      const result = checkCfe(cfe, xmlData.slice(spans[i].start, spans[i].end), i + 1, {
         certificate: envelopeCert.publicKey,
         certificateUntrusted,
         caes: this.caes,
@@ -203,12 +222,17 @@ export class EfacturaService {
         rejectRules: this.rejectRules,
         checkCaeRanges: this.checkCaeRanges,
         today,
-      }),
-    );
+        ...(this.checkContent ? { content: { cfe: contents[i], rules } } : {}),
+      });
+      // A duplicate's answer (E02) never replaces what DGI holds of the original.
+      const key = `${cfe.rucEmisor}:${cfe.tipoCFE}:${cfe.serie}:${cfe.nro}`;
+      if (!result.motivos.some((m) => m.Motivo === 'E02')) facts[key] = factsOf(contents[i], cfe.tmstFirma, result.Estado as CfeFacts['estado'], result.motivos[0]?.Motivo, this.uiThresholdUyu);
+      return result;
+    });
     const token = randomBytes(72).toString('base64');
     const readyAt = now + this.ackDelayMs;
     const envelope = { caratula: { ...caratula, CantenSobre: cfes.length }, token, readyAt, results };
-    this.commit({ t: 'envelope', id, key: envelopeKey, envelope, seen: [...seen] });
+    this.commit({ t: 'envelope', id, key: envelopeKey, envelope, seen: [...seen], facts });
     return {
       ...this.reply(ackSobreXml(caratula, 'AS', [], { Token: token, Fechahora: uyDateTime(readyAt) }), 'EFACRECEPCIONSOBRE'),
       ackEstado: 'AS',
@@ -256,6 +280,13 @@ export class EfacturaService {
     return this.reply(ackCfeXml(caratula, stored.results), 'EFACCONSULTARESTADOENVIO');
   }
 
+  /** The CFEs of `ruc` DGI answered whose TmstFirma falls on `fecha` (the daily report's FechaResumen, BRIEF 9). */
+  factsSignedOn(ruc: string, fecha: string): Map<string, CfeFacts> {
+    const out = new Map<string, CfeFacts>();
+    for (const [key, f] of this.facts) if (f.fechaFirma === fecha && key.startsWith(`${ruc}:`)) out.set(key.slice(ruc.length + 1), f);
+    return out;
+  }
+
   /** EFACRECEPCIONREPORTE, answered synchronously (FREP v13.2). */
   receiveReport(xmlData: string, callerCert: X509Certificate): SoapReply & { ackEstado: string } {
     const now = Date.now();
@@ -285,6 +316,11 @@ export class EfacturaService {
 
     const fechaResumen = peek('FechaResumen');
     if (fechaResumen > uyDate(now)) return answer('BR', [motivo('R06')]);
+    if (this.checkContent) {
+      // FREP v13.2 C26-C30 against the CFEs DGI received signed that day (report-rules.ts).
+      const problems = checkReport(xmlData, { ruc, fechaResumen, facts: this.factsSignedOn(ruc, fechaResumen), fiscalRate: this.fiscalRate });
+      if (problems.length) return answer('BR', problems.slice(0, 30).map((p) => motivo('R04', p)));
+    }
     const seqKey = `${ruc}:${fechaResumen}`;
     const expected = (this.reportSeq.get(seqKey) ?? 0) + 1;
     if (Number(peek('SecEnvio')) !== expected) {

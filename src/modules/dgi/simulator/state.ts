@@ -73,6 +73,8 @@ const recordSchema = z.discriminatedUnion('t', [
     id: z.string().regex(/^\d+$/),
     key: z.string(),
     seen: z.array(z.string()),
+    // What DGI keeps of each answered CFE (content-rules.ts CfeFacts); absent in files written before issue 47.
+    facts: z.record(z.string(), z.object({ estado: z.enum(['AE', 'BE', 'CE']), motivo: z.string().optional(), fchEmis: z.string(), fechaFirma: z.string(), moneda: z.string(), tpoCambio: z.string().optional(), mntTotal: z.string(), mntPagar: z.string(), sobreTopeUI: z.boolean().optional() })).optional(),
     envelope: z.object({ caratula: z.record(z.string(), z.unknown()), token: z.string(), readyAt: z.number(), results: z.array(z.record(z.string(), z.unknown())) }),
   }),
   z.object({ t: z.literal('report'), key: z.string(), seq: z.number().int().positive() }),

@@ -29,6 +29,13 @@ export interface DgiSimulatorOptions {
    * test CA; a CFE signed with a certificate that chains to none of them is E04 (BRIEF 3).
    */
   trustAnchors?: string[];
+  /**
+   * Judge each CFE's content (receiver per type, totals, references of notes) and each daily report
+   * against the CFEs received, like DGI's Testing (simulator/content-rules.ts, report-rules.ts). Default true.
+   */
+  checkContent?: boolean;
+  /** UI value at the close of the previous year, for the 5,000 UI e-Ticket threshold (BRIEF 1). Default '6.4', the service's UI_VALUE default. */
+  uiValue?: string;
   /** How many of the newest requests `control.submissions()` keeps (default SUBMISSIONS_KEPT of dgi.simulator.ts). */
   keepSubmissions?: number;
 }

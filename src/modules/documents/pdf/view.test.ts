@@ -50,6 +50,13 @@ describe('buildCfeView', () => {
     assert.equal(buildCfeView({ cfe: sampleCfe(111), digestValue, sitioWebVerificacion: site }).legends[0], 'Puede verificar comprobante en www.dgi.gub.uy');
   });
 
+  it('legend: the buyers\' public page (issue 47) on every type, once on e-Tickets when it is also the verification site', () => {
+    const page = 'facturas.example.uy/consulta/219999830019';
+    assert.deepEqual(buildCfeView({ cfe: sampleCfe(101), digestValue, sitioWebVerificacion: page, urlConsulta: page }).legends.slice(0, 1), [`Puede verificar y obtener este comprobante (PDF y XML) en ${page}`]);
+    assert.deepEqual(buildCfeView({ cfe: sampleCfe(111), digestValue, urlConsulta: page }).legends.slice(0, 2), ['Puede verificar comprobante en www.dgi.gub.uy', `Obtenga este comprobante (PDF y XML) en ${page}`]);
+    assert.deepEqual(buildCfeView({ cfe: sampleCfe(101), digestValue, sitioWebVerificacion: 'www.demo.com.uy/cfe', urlConsulta: page }).legends.slice(0, 2), ['Puede verificar comprobante en www.demo.com.uy/cfe', `Obtenga este comprobante (PDF y XML) en ${page}`]);
+  });
+
   it('non-billable negative items (IndFact 7) print their sign; QR URL and security code', () => {
     const cfe = sampleCfe(101);
     cfe.Detalle = [{ ...cfe.Detalle[0], IndFact: 7, MontoItem: '50' }];

@@ -23,6 +23,8 @@ export interface CfePdfInput {
   logo?: Buffer;
   /** Website where the issuer publishes its e-Tickets (legend on e-Tickets, BRIEF 4). */
   sitioWebVerificacion?: string;
+  /** The issuer's public page where buyers get this receipt (issue 47): printed as a legend. */
+  urlConsulta?: string;
   /** DGI resolution authorising the issuer: printed "Res. numero/año". */
   resolucion?: { numero: string; fecha: string };
   /** Adenda: free commercial text, not signed (BRIEF 2.11). */
@@ -244,8 +246,13 @@ export function buildCfeView(input: CfePdfInput): CfeView {
     e.GiroEmis,
   ].filter((s): s is string => Boolean(s));
   const legends: string[] = [];
-  if (info.branch === 'eTck' && input.sitioWebVerificacion) legends.push(`Puede verificar comprobante en ${input.sitioWebVerificacion}`);
-  else legends.push('Puede verificar comprobante en www.dgi.gub.uy');
+  if (info.branch === 'eTck' && input.sitioWebVerificacion && input.sitioWebVerificacion === input.urlConsulta) {
+    legends.push(`Puede verificar y obtener este comprobante (PDF y XML) en ${input.urlConsulta}`);
+  } else {
+    if (info.branch === 'eTck' && input.sitioWebVerificacion) legends.push(`Puede verificar comprobante en ${input.sitioWebVerificacion}`);
+    else legends.push('Puede verificar comprobante en www.dgi.gub.uy');
+    if (input.urlConsulta) legends.push(`Obtenga este comprobante (PDF y XML) en ${input.urlConsulta}`);
+  }
   if (input.resolucion) legends.push(`Res. ${input.resolucion.numero}/${input.resolucion.fecha.slice(0, 4)}`);
   if (showIva && cfe.IdDoc.IVAalDia === undefined) legends.push('IVA al día');
   const t = cfe.Totales;
