@@ -222,6 +222,7 @@ const steps: Step[] = [
   { op: 'patchWebhooksById', params: () => ({ id: saved.webhookId }) },
   { op: 'postWebhooksByIdReenviar', params: () => ({ id: saved.webhookId }) },
   // Administration.
+  { op: 'postDgiTesting' },
   {
     op: 'postUsuarioCrear',
     after: async (r) => { ids.idUsuario = r.body.id; saved.cashierToken = await t.login('caja1@laestrella.com.uy', 'Clave-de-caja-2026'); },

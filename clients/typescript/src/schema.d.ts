@@ -2213,6 +2213,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/consulta/{rut}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Buyer lookup form (HTML)
+         * @description Public and unauthenticated (issue 47): the buyer gives type, serie, number, date of issue and security code as printed. Any mismatch is 404 CONSULTA_NO_ENCONTRADA naming no field. Rate-limited per client address (PUBLIC_LOOKUP_RATE_LIMIT_PER_MINUTE, 429 beyond).
+         */
+        get: operations["getConsultaByRut"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/consulta/{rut}/comprobante": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The receipt found (HTML) with its PDF and XML links
+         * @description Public and unauthenticated (issue 47): the buyer gives type, serie, number, date of issue and security code as printed. Any mismatch is 404 CONSULTA_NO_ENCONTRADA naming no field. Rate-limited per client address (PUBLIC_LOOKUP_RATE_LIMIT_PER_MINUTE, 429 beyond).
+         */
+        get: operations["getConsultaByRutComprobante"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/consulta/{rut}/comprobante.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The receipt's printed representation (PDF)
+         * @description Public and unauthenticated (issue 47): the buyer gives type, serie, number, date of issue and security code as printed. Any mismatch is 404 CONSULTA_NO_ENCONTRADA naming no field. Rate-limited per client address (PUBLIC_LOOKUP_RATE_LIMIT_PER_MINUTE, 429 beyond).
+         */
+        get: operations["getConsultaByRutComprobantePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/consulta/{rut}/comprobante.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed CFE (XML)
+         * @description Public and unauthenticated (issue 47): the buyer gives type, serie, number, date of issue and security code as printed. Any mismatch is 404 CONSULTA_NO_ENCONTRADA naming no field. Rate-limited per client address (PUBLIC_LOOKUP_RATE_LIMIT_PER_MINUTE, 429 beyond).
+         */
+        get: operations["getConsultaByRutComprobanteXml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/cliente/crear": {
         parameters: {
             query?: never;
@@ -4780,6 +4860,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/dgi/testing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Testing-set runs of a company, newest first (100)
+         * @description **Rol mínimo:** `lectura`.
+         */
+        get: operations["getDgiTesting"];
+        put?: never;
+        /**
+         * Start DGI's testing set for a company (job)
+         * @description Queues the "Prueba de Testing" (BRIEF 13): a preflight (certificate, CAE ranges, branch address, RUT with DGI in DGI_MODE=real, every e-Ticket sent individually), then `cantidad` (default and DGI minimum 50) of each of 101, 102, 103, 111, 112, 113 issued and followed to DGI's verdict, then that day's daily report sent and followed. Against the simulator unless DGI_MODE=real. `soloVerificar`: only the preflight, nothing is issued. Answers 202 with the run; GET it for progress and the report. 409 PRUEBA_EN_CURSO when the company has one running. Role: administrador of the company.
+         *
+         *     **Rol mínimo:** `administrador`.
+         */
+        post: operations["postDgiTesting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/dgi/testing/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A testing-set run: progress and report
+         * @description 404 PRUEBA_NO_ENCONTRADA also for another company's run.
+         *
+         *     **Rol mínimo:** `lectura`.
+         */
+        get: operations["getDgiTestingById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sandbox/dgi/certificado": {
         parameters: {
             query?: never;
@@ -4931,11 +5059,11 @@ export interface operations {
                      * @example {
                      *       "status": "ready",
                      *       "memoria": {
-                     *         "rssMb": 561.7,
-                     *         "heapUsedMb": 130.4,
-                     *         "heapTotalMb": 158.8,
-                     *         "externalMb": 27,
-                     *         "arrayBuffersMb": 4
+                     *         "rssMb": 570.5,
+                     *         "heapUsedMb": 117.6,
+                     *         "heapTotalMb": 155.6,
+                     *         "externalMb": 26.6,
+                     *         "arrayBuffersMb": 3.6
                      *       }
                      *     }
                      */
@@ -5101,8 +5229,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIiwidHYiOjAsImlhdCI6MTc5NTg4ODg5NCwiZXhwIjoxNzk1ODg5Nzk0fQ.tifabzbpad9rwDLaBfPGdFq74crYfkjV53SArTUBLAA",
-                     *       "refreshToken": "tbkNy5tQHwX5ZzljGq6hfM3yu6TdHRfMvYAoDOTz1G4",
+                     *       "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIiwidHYiOjAsImlhdCI6MTc5NTg4OTM5MiwiZXhwIjoxNzk1ODkwMjkyfQ.XRc9TPjMpO5CAHsp-sksA7VYi024rAJWUg6aUacpgCk",
+                     *       "refreshToken": "4c32_0At29PeOJQLJ221yPWOr29deYRxRs8GNFKGNqE",
                      *       "tokenType": "Bearer",
                      *       "expiresIn": 900
                      *     }
@@ -6437,7 +6565,7 @@ export interface operations {
                      *         {
                      *           "id": "evt_1",
                      *           "type": "BeneficioFiscal.Declarada",
-                     *           "time": "2026-11-28T18:01:36.810Z",
+                     *           "time": "2026-11-28T18:09:54.180Z",
                      *           "idEmpresa": 1,
                      *           "data": {
                      *             "id": 1,
@@ -6467,7 +6595,7 @@ export interface operations {
                      *             "idReemplazada": null,
                      *             "reemplazadaEn": null,
                      *             "reemplazadaPor": null,
-                     *             "fechaDeclaracion": "2026-11-28T18:01:36.810Z",
+                     *             "fechaDeclaracion": "2026-11-28T18:09:54.180Z",
                      *             "fechaInicioEmisor": "2011-10-01",
                      *             "fuenteFechaInicio": "registro_dgi"
                      *           }
@@ -6475,7 +6603,7 @@ export interface operations {
                      *         {
                      *           "id": "evt_2",
                      *           "type": "Cfe.Emitido",
-                     *           "time": "2026-11-28T18:01:37.157Z",
+                     *           "time": "2026-11-28T18:09:54.386Z",
                      *           "idEmpresa": 1,
                      *           "data": {
                      *             "cae": {
@@ -6485,7 +6613,7 @@ export interface operations {
                      *               "fechaVencimiento": "2027-11-28"
                      *             },
                      *             "serie": "A",
-                     *             "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,0Ij%2F1W5hbMIKhM%2B%2FEqR0jXKQG02qet3imZ9MyX1Eu9E%3D",
+                     *             "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,KwgblwthTXLGUcYLYA9%2F37BWKcysXz%2Bqcw3SO5FA3C4%3D",
                      *             "moneda": "UYU",
                      *             "numero": 101,
                      *             "tipoCfe": 101,
@@ -6502,11 +6630,11 @@ export interface operations {
                      *               "MntNetoIVATasaBasica": "311.31"
                      *             },
                      *             "idEmpresa": 1,
-                     *             "fechaFirma": "2026-11-28T15:01:37-03:00",
+                     *             "fechaFirma": "2026-11-28T15:09:54-03:00",
                      *             "tipoCambio": null,
                      *             "fechaEmision": "2026-11-28",
                      *             "idCfeEmitido": 1,
-                     *             "codigoSeguridad": "0Ij/1W"
+                     *             "codigoSeguridad": "Kwgblw"
                      *           }
                      *         }
                      *       ],
@@ -6668,8 +6796,8 @@ export interface operations {
                      *           "hasSecret": true,
                      *           "headers": {},
                      *           "maxAttempts": 8,
-                     *           "createdAt": "2026-11-28T18:01:42.966Z",
-                     *           "updatedAt": "2026-11-28T18:01:42.974Z"
+                     *           "createdAt": "2026-11-28T18:09:56.864Z",
+                     *           "updatedAt": "2026-11-28T18:09:56.867Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -6871,8 +6999,8 @@ export interface operations {
                      *       "hasSecret": true,
                      *       "headers": {},
                      *       "maxAttempts": 8,
-                     *       "createdAt": "2026-11-28T18:01:42.966Z",
-                     *       "updatedAt": "2026-11-28T18:01:42.966Z"
+                     *       "createdAt": "2026-11-28T18:09:56.864Z",
+                     *       "updatedAt": "2026-11-28T18:09:56.864Z"
                      *     }
                      */
                     "application/json": {
@@ -7145,8 +7273,8 @@ export interface operations {
                      *       "hasSecret": true,
                      *       "headers": {},
                      *       "maxAttempts": 8,
-                     *       "createdAt": "2026-11-28T18:01:42.966Z",
-                     *       "updatedAt": "2026-11-28T18:01:42.974Z"
+                     *       "createdAt": "2026-11-28T18:09:56.864Z",
+                     *       "updatedAt": "2026-11-28T18:09:56.867Z"
                      *     }
                      */
                     "application/json": {
@@ -7429,8 +7557,8 @@ export interface operations {
                      *       "hasSecret": true,
                      *       "headers": {},
                      *       "maxAttempts": 8,
-                     *       "createdAt": "2026-11-28T18:01:42.966Z",
-                     *       "updatedAt": "2026-11-28T18:01:42.974Z"
+                     *       "createdAt": "2026-11-28T18:09:56.864Z",
+                     *       "updatedAt": "2026-11-28T18:09:56.867Z"
                      *     }
                      */
                     "application/json": {
@@ -8512,8 +8640,8 @@ export interface operations {
                      *       "total": "2278.80",
                      *       "observaciones": null,
                      *       "idCfeEmitido": null,
-                     *       "createdAt": "2026-11-28T18:01:41.771Z",
-                     *       "updatedAt": "2026-11-28T18:01:41.771Z"
+                     *       "createdAt": "2026-11-28T18:09:56.216Z",
+                     *       "updatedAt": "2026-11-28T18:09:56.216Z"
                      *     }
                      */
                     "application/json": {
@@ -8714,8 +8842,8 @@ export interface operations {
                      *       "total": "2278.80",
                      *       "observaciones": "Entregar en el depósito de Pando",
                      *       "idCfeEmitido": null,
-                     *       "createdAt": "2026-11-28T18:01:41.771Z",
-                     *       "updatedAt": "2026-11-28T18:01:41.779Z"
+                     *       "createdAt": "2026-11-28T18:09:56.216Z",
+                     *       "updatedAt": "2026-11-28T18:09:56.234Z"
                      *     }
                      */
                     "application/json": {
@@ -9129,8 +9257,8 @@ export interface operations {
                      *       "total": "2278.80",
                      *       "observaciones": "Entregar en el depósito de Pando",
                      *       "idCfeEmitido": 6,
-                     *       "createdAt": "2026-11-28T18:01:41.771Z",
-                     *       "updatedAt": "2026-11-28T18:01:41.803Z"
+                     *       "createdAt": "2026-11-28T18:09:56.216Z",
+                     *       "updatedAt": "2026-11-28T18:09:56.269Z"
                      *     }
                      */
                     "application/json": {
@@ -9370,8 +9498,8 @@ export interface operations {
                      *           "total": "2278.80",
                      *           "observaciones": "Entregar en el depósito de Pando",
                      *           "idCfeEmitido": 6,
-                     *           "createdAt": "2026-11-28T18:01:41.771Z",
-                     *           "updatedAt": "2026-11-28T18:01:41.803Z"
+                     *           "createdAt": "2026-11-28T18:09:56.216Z",
+                     *           "updatedAt": "2026-11-28T18:09:56.269Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -9549,8 +9677,8 @@ export interface operations {
                      *       "total": "2278.80",
                      *       "observaciones": "Entregar en el depósito de Pando",
                      *       "idCfeEmitido": 6,
-                     *       "createdAt": "2026-11-28T18:01:41.771Z",
-                     *       "updatedAt": "2026-11-28T18:01:41.803Z"
+                     *       "createdAt": "2026-11-28T18:09:56.216Z",
+                     *       "updatedAt": "2026-11-28T18:09:56.269Z"
                      *     }
                      */
                     "application/json": {
@@ -14121,7 +14249,7 @@ export interface operations {
                      *       "smtpUsuario": "facturacion@laestrella.com.uy",
                      *       "smtpClaveConfigurada": true,
                      *       "remitente": "Almacén La Estrella <facturacion@laestrella.com.uy>",
-                     *       "fechaActualizacion": "2026-11-28T18:01:36.570Z"
+                     *       "fechaActualizacion": "2026-11-28T18:09:54.085Z"
                      *     }
                      */
                     "application/json": {
@@ -14287,7 +14415,7 @@ export interface operations {
                      *       "smtpUsuario": "facturacion@laestrella.com.uy",
                      *       "smtpClaveConfigurada": true,
                      *       "remitente": "Almacén La Estrella <facturacion@laestrella.com.uy>",
-                     *       "fechaActualizacion": "2026-11-28T18:01:36.570Z"
+                     *       "fechaActualizacion": "2026-11-28T18:09:54.085Z"
                      *     }
                      */
                     "application/json": {
@@ -14436,7 +14564,7 @@ export interface operations {
                      * @example {
                      *       "ok": true,
                      *       "transporte": "servicio",
-                     *       "messageId": "<6936330a-ef64-06a7-097c-6dcfb0c4845a@localhost.localdomain>",
+                     *       "messageId": "<475ee3e1-0d68-df8f-2d3a-9dc9be9ecfcb@localhost.localdomain>",
                      *       "destinatario": "contadora@laestrella.com.uy"
                      *     }
                      */
@@ -15329,14 +15457,14 @@ export interface operations {
                      *         "na": "90260000014",
                      *         "fa": "2026-11-28",
                      *         "fvd": "2027-11-28",
-                     *         "tmstFrma": "2026-11-28T15:01:36-03:00"
+                     *         "tmstFrma": "2026-11-28T15:09:53-03:00"
                      *       },
                      *       "firmante": {
                      *         "subject": "CN=DGI-RUC PRUEBA CEDE, serialNumber=RUC219999830019, O=DGI-RUC PRUEBA CEDE, C=UY",
                      *         "issuer": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
-                     *         "serialNumber": "127229107110272015108105389421957076781",
-                     *         "notBefore": "2026-11-28T18:00:35.000Z",
-                     *         "notAfter": "2028-11-28T18:00:35.000Z"
+                     *         "serialNumber": "24689270683573622957977097786622495006",
+                     *         "notBefore": "2026-11-28T18:08:53.000Z",
+                     *         "notAfter": "2028-11-28T18:08:53.000Z"
                      *       }
                      *     }
                      */
@@ -16393,9 +16521,9 @@ export interface operations {
                      *       "idEmpresa": 1,
                      *       "sujeto": "CN=Almacén La Estrella S.A., serialNumber=RUC219999830019, O=Almacén La Estrella S.A., C=UY",
                      *       "emisor": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
-                     *       "numeroSerie": "152634691833455031038785574586416590621",
-                     *       "validoDesde": "2026-11-28T18:00:35.000Z",
-                     *       "validoHasta": "2028-11-28T18:00:35.000Z",
+                     *       "numeroSerie": "107013933910477457061027287146072037881",
+                     *       "validoDesde": "2026-11-28T18:08:53.000Z",
+                     *       "validoHasta": "2028-11-28T18:08:53.000Z",
                      *       "activo": true,
                      *       "vigente": true,
                      *       "venceEnDias": 730,
@@ -16565,9 +16693,9 @@ export interface operations {
                      *         "idEmpresa": 1,
                      *         "sujeto": "CN=Almacén La Estrella S.A., serialNumber=RUC219999830019, O=Almacén La Estrella S.A., C=UY",
                      *         "emisor": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
-                     *         "numeroSerie": "152634691833455031038785574586416590621",
-                     *         "validoDesde": "2026-11-28T18:00:35.000Z",
-                     *         "validoHasta": "2028-11-28T18:00:35.000Z",
+                     *         "numeroSerie": "107013933910477457061027287146072037881",
+                     *         "validoDesde": "2026-11-28T18:08:53.000Z",
+                     *         "validoHasta": "2028-11-28T18:08:53.000Z",
                      *         "activo": true,
                      *         "vigente": true,
                      *         "venceEnDias": 730,
@@ -16993,7 +17121,7 @@ export interface operations {
                      *       "serie": "A",
                      *       "numero": 101,
                      *       "fechaEmision": "2026-11-28",
-                     *       "fechaFirma": "2026-11-28T15:01:37-03:00",
+                     *       "fechaFirma": "2026-11-28T15:09:54-03:00",
                      *       "estado": "firmado",
                      *       "cae": {
                      *         "numero": "90260000014",
@@ -17001,10 +17129,10 @@ export interface operations {
                      *         "hasta": 1000,
                      *         "fechaVencimiento": "2027-11-28"
                      *       },
-                     *       "codigoSeguridad": "0Ij/1W",
-                     *       "hash": "0Ij/1W5hbMIKhM+/EqR0jXKQG02qet3imZ9MyX1Eu9E=",
-                     *       "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,0Ij%2F1W5hbMIKhM%2B%2FEqR0jXKQG02qet3imZ9MyX1Eu9E%3D",
-                     *       "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADq0lEQVR4Ae39…",
+                     *       "codigoSeguridad": "Kwgblw",
+                     *       "hash": "KwgblwthTXLGUcYLYA9/37BWKcysXz+qcw3SO5FA3C4=",
+                     *       "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,KwgblwthTXLGUcYLYA9%2F37BWKcysXz%2Bqcw3SO5FA3C4%3D",
+                     *       "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADsElEQVR4Ae39…",
                      *       "moneda": "UYU",
                      *       "tipoCambio": null,
                      *       "totales": {
@@ -17598,7 +17726,7 @@ export interface operations {
                      *       "serie": "B",
                      *       "numero": 1,
                      *       "fechaEmision": "2026-11-28",
-                     *       "fechaFirma": "2026-11-28T15:01:37-03:00",
+                     *       "fechaFirma": "2026-11-28T15:09:54-03:00",
                      *       "estado": "firmado",
                      *       "cae": {
                      *         "numero": "90260000512",
@@ -17606,10 +17734,10 @@ export interface operations {
                      *         "hasta": 200,
                      *         "fechaVencimiento": "2028-06-30"
                      *       },
-                     *       "codigoSeguridad": "WPgYn0",
-                     *       "hash": "WPgYn0ORipSD12dE+5lmSyWBbhSirorNmpu5fJbxfHU=",
-                     *       "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,201,B,1,231.68,28/11/2026,WPgYn0ORipSD12dE%2B5lmSyWBbhSirorNmpu5fJbxfHU%3D",
-                     *       "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADpklEQVR4Ae39…",
+                     *       "codigoSeguridad": "QW+CQN",
+                     *       "hash": "QW+CQNBBWmdisL82XcXKFHncNfHnnlbmtqRIF7mLLwc=",
+                     *       "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,201,B,1,231.68,28/11/2026,QW%2BCQNBBWmdisL82XcXKFHncNfHnnlbmtqRIF7mLLwc%3D",
+                     *       "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADsklEQVR4Ae39…",
                      *       "moneda": "UYU",
                      *       "tipoCambio": null,
                      *       "totales": {
@@ -17919,7 +18047,7 @@ export interface operations {
                      *       "serie": "A",
                      *       "numero": 101,
                      *       "fechaEmision": "2026-11-28",
-                     *       "fechaFirma": "2026-11-28T15:01:37-03:00",
+                     *       "fechaFirma": "2026-11-28T15:09:54-03:00",
                      *       "estado": "firmado",
                      *       "cae": {
                      *         "numero": "90260000014",
@@ -17927,10 +18055,10 @@ export interface operations {
                      *         "hasta": 1000,
                      *         "fechaVencimiento": "2027-11-28"
                      *       },
-                     *       "codigoSeguridad": "0Ij/1W",
-                     *       "hash": "0Ij/1W5hbMIKhM+/EqR0jXKQG02qet3imZ9MyX1Eu9E=",
-                     *       "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,0Ij%2F1W5hbMIKhM%2B%2FEqR0jXKQG02qet3imZ9MyX1Eu9E%3D",
-                     *       "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADq0lEQVR4Ae39…",
+                     *       "codigoSeguridad": "Kwgblw",
+                     *       "hash": "KwgblwthTXLGUcYLYA9/37BWKcysXz+qcw3SO5FA3C4=",
+                     *       "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,KwgblwthTXLGUcYLYA9%2F37BWKcysXz%2Bqcw3SO5FA3C4%3D",
+                     *       "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADsElEQVR4Ae39…",
                      *       "moneda": "UYU",
                      *       "tipoCambio": null,
                      *       "totales": {
@@ -18014,7 +18142,7 @@ export interface operations {
                      *           "referencia": null,
                      *           "idUsuario": null,
                      *           "motivo": null,
-                     *           "fecha": "2026-11-28T18:01:37.155Z"
+                     *           "fecha": "2026-11-28T18:09:54.385Z"
                      *         }
                      *       ]
                      *     }
@@ -18227,7 +18355,7 @@ export interface operations {
                      *       "serie": "A",
                      *       "numero": 101,
                      *       "fechaEmision": "2026-11-28",
-                     *       "fechaFirma": "2026-11-28T15:01:37-03:00",
+                     *       "fechaFirma": "2026-11-28T15:09:54-03:00",
                      *       "estado": "firmado",
                      *       "cae": {
                      *         "numero": "90260000014",
@@ -18235,10 +18363,10 @@ export interface operations {
                      *         "hasta": 1000,
                      *         "fechaVencimiento": "2027-11-28"
                      *       },
-                     *       "codigoSeguridad": "0Ij/1W",
-                     *       "hash": "0Ij/1W5hbMIKhM+/EqR0jXKQG02qet3imZ9MyX1Eu9E=",
-                     *       "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,0Ij%2F1W5hbMIKhM%2B%2FEqR0jXKQG02qet3imZ9MyX1Eu9E%3D",
-                     *       "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADq0lEQVR4Ae39…",
+                     *       "codigoSeguridad": "Kwgblw",
+                     *       "hash": "KwgblwthTXLGUcYLYA9/37BWKcysXz+qcw3SO5FA3C4=",
+                     *       "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,KwgblwthTXLGUcYLYA9%2F37BWKcysXz%2Bqcw3SO5FA3C4%3D",
+                     *       "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADsElEQVR4Ae39…",
                      *       "moneda": "UYU",
                      *       "tipoCambio": null,
                      *       "totales": {
@@ -18322,7 +18450,7 @@ export interface operations {
                      *           "referencia": null,
                      *           "idUsuario": null,
                      *           "motivo": null,
-                     *           "fecha": "2026-11-28T18:01:37.155Z"
+                     *           "fecha": "2026-11-28T18:09:54.385Z"
                      *         }
                      *       ]
                      *     }
@@ -18640,8 +18768,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "xml": "<CFE xmlns=\"http://cfe.dgi.gub.uy\" version=\"1.0\"><eTck><Tmst…",
-                     *       "digestValue": "0Ij/1W5hbMIKhM+/EqR0jXKQG02qet3imZ9MyX1Eu9E=",
-                     *       "codigoSeguridad": "0Ij/1W"
+                     *       "digestValue": "KwgblwthTXLGUcYLYA9/37BWKcysXz+qcw3SO5FA3C4=",
+                     *       "codigoSeguridad": "Kwgblw"
                      *     }
                      */
                     "application/json": {
@@ -18827,7 +18955,7 @@ export interface operations {
                      *           "serie": "B",
                      *           "numero": 1,
                      *           "fechaEmision": "2026-11-28",
-                     *           "fechaFirma": "2026-11-28T15:01:37-03:00",
+                     *           "fechaFirma": "2026-11-28T15:09:54-03:00",
                      *           "estado": "firmado",
                      *           "estadoReceptor": null,
                      *           "receptor": {
@@ -18846,7 +18974,7 @@ export interface operations {
                      *             "mntTotal": "231.68",
                      *             "mntPagar": "231.68"
                      *           },
-                     *           "codigoSeguridad": "WPgYn0"
+                     *           "codigoSeguridad": "QW+CQN"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -20735,11 +20863,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "token": "I7bLwiJxck3X3HeQx6_rNAWs8KCxPp4t",
-                     *       "url": "/api/v1/comprobante/previsualizar/I7bLwiJxck3X3HeQx6_rNAWs8KCxPp4t",
+                     *       "token": "zJ_f0RhpRwRHoabxbczYByGE0bBeXGAV",
+                     *       "url": "/api/v1/comprobante/previsualizar/zJ_f0RhpRwRHoabxbczYByGE0bBeXGAV",
                      *       "formato": "A4",
-                     *       "expiraEn": "2026-11-28T18:16:37.134Z",
-                     *       "bytes": 3336
+                     *       "expiraEn": "2026-11-28T18:24:54.375Z",
+                     *       "bytes": 3338
                      *     }
                      */
                     "application/json": {
@@ -21050,7 +21178,7 @@ export interface operations {
                      *       "messageId": null,
                      *       "transporte": null,
                      *       "idUsuario": 1,
-                     *       "fechaSolicitud": "2026-11-28T18:01:38.255Z",
+                     *       "fechaSolicitud": "2026-11-28T18:09:54.914Z",
                      *       "fechaEnvio": null
                      *     }
                      */
@@ -21234,7 +21362,7 @@ export interface operations {
                      *           "messageId": null,
                      *           "transporte": null,
                      *           "idUsuario": 1,
-                     *           "fechaSolicitud": "2026-11-28T18:01:38.255Z",
+                     *           "fechaSolicitud": "2026-11-28T18:09:54.914Z",
                      *           "fechaEnvio": null
                      *         }
                      *       ],
@@ -21531,6 +21659,86 @@ export interface operations {
                         [key: string]: unknown;
                     };
                 };
+            };
+        };
+    };
+    getConsultaByRut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rut: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getConsultaByRutComprobante: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rut: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getConsultaByRutComprobantePdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rut: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getConsultaByRutComprobanteXml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rut: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -25468,7 +25676,7 @@ export interface operations {
                      *           },
                      *           "vigenteDesde": "2026-11-01",
                      *           "vigenteHasta": "2027-10-31",
-                     *           "createdAt": "2026-11-28T18:01:42.147Z",
+                     *           "createdAt": "2026-11-28T18:09:56.438Z",
                      *           "cantidadPrecios": 1
                      *         }
                      *       ],
@@ -25727,7 +25935,7 @@ export interface operations {
                      *       },
                      *       "vigenteDesde": "2026-11-01",
                      *       "vigenteHasta": null,
-                     *       "createdAt": "2026-11-28T18:01:42.147Z",
+                     *       "createdAt": "2026-11-28T18:09:56.438Z",
                      *       "precios": [
                      *         {
                      *           "metrica": "api_calls",
@@ -25947,7 +26155,7 @@ export interface operations {
                      *           },
                      *           "vigenteDesde": "2026-11-01",
                      *           "vigenteHasta": "2027-10-31",
-                     *           "createdAt": "2026-11-28T18:01:42.147Z",
+                     *           "createdAt": "2026-11-28T18:09:56.438Z",
                      *           "precios": [
                      *             {
                      *               "metrica": "api_calls",
@@ -26150,7 +26358,7 @@ export interface operations {
                      *       },
                      *       "vigenteDesde": "2026-11-01",
                      *       "vigenteHasta": "2027-10-31",
-                     *       "createdAt": "2026-11-28T18:01:42.147Z",
+                     *       "createdAt": "2026-11-28T18:09:56.438Z",
                      *       "precios": [
                      *         {
                      *           "metrica": "api_calls",
@@ -26346,7 +26554,7 @@ export interface operations {
                      *       },
                      *       "vigenteDesde": "2026-11-01",
                      *       "vigenteHasta": "2027-10-31",
-                     *       "createdAt": "2026-11-28T18:01:42.147Z",
+                     *       "createdAt": "2026-11-28T18:09:56.438Z",
                      *       "precios": [
                      *         {
                      *           "metrica": "api_calls",
@@ -26554,7 +26762,7 @@ export interface operations {
                      *       },
                      *       "vigenteDesde": "2026-11-01",
                      *       "vigenteHasta": "2027-10-31",
-                     *       "createdAt": "2026-11-28T18:01:42.147Z",
+                     *       "createdAt": "2026-11-28T18:09:56.438Z",
                      *       "precios": [
                      *         {
                      *           "metrica": "api_calls",
@@ -26775,15 +26983,15 @@ export interface operations {
                      *           "origen": "manual",
                      *           "cantComprobantes": 0,
                      *           "resumen": [],
-                     *           "tmstFirmaEnv": "2026-11-28T15:01:38-03:00",
+                     *           "tmstFirmaEnv": "2026-11-28T15:09:55-03:00",
                      *           "nombreArchivo": "Rep_219999830019_20261126_01.xml",
                      *           "estadoDgi": "AR",
                      *           "motivos": [],
                      *           "idReceptorDgi": "306900000",
                      *           "intentos": 1,
                      *           "ultimoError": null,
-                     *           "creadoEn": "2026-11-28T18:01:38.576Z",
-                     *           "enviadoEn": "2026-11-28T18:01:38.625Z"
+                     *           "creadoEn": "2026-11-28T18:09:55.082Z",
+                     *           "enviadoEn": "2026-11-28T18:09:55.094Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -27212,15 +27420,15 @@ export interface operations {
                      *       "origen": "manual",
                      *       "cantComprobantes": 0,
                      *       "resumen": [],
-                     *       "tmstFirmaEnv": "2026-11-28T15:01:38-03:00",
+                     *       "tmstFirmaEnv": "2026-11-28T15:09:55-03:00",
                      *       "nombreArchivo": "Rep_219999830019_20261126_01.xml",
                      *       "estadoDgi": "AR",
                      *       "motivos": [],
                      *       "idReceptorDgi": "306900000",
                      *       "intentos": 1,
                      *       "ultimoError": null,
-                     *       "creadoEn": "2026-11-28T18:01:38.576Z",
-                     *       "enviadoEn": "2026-11-28T18:01:38.625Z"
+                     *       "creadoEn": "2026-11-28T18:09:55.082Z",
+                     *       "enviadoEn": "2026-11-28T18:09:55.094Z"
                      *     }
                      */
                     "application/json": {
@@ -28917,7 +29125,7 @@ export interface operations {
                      *             "id": 1,
                      *             "rutEmisor": "211000010012",
                      *             "idEmisor": 2,
-                     *             "fecha": "2026-11-28T15:01:41-03:00",
+                     *             "fecha": "2026-11-28T15:09:56-03:00",
                      *             "cantidadCfe": 2,
                      *             "estado": "AS",
                      *             "sinSobre": false,
@@ -28939,7 +29147,7 @@ export interface operations {
                      *           "serie": "A",
                      *           "numero": 1,
                      *           "fechaEmision": "2026-11-28",
-                     *           "tmstFirma": "2026-11-28T15:01:41-03:00",
+                     *           "tmstFirma": "2026-11-28T15:09:55-03:00",
                      *           "moneda": "UYU",
                      *           "tipoCambio": null,
                      *           "mntTotal": "15250.00",
@@ -29015,7 +29223,7 @@ export interface operations {
                      *           "vencimientoRespuesta": "2026-12-28",
                      *           "decididoEn": null,
                      *           "idRespuesta": null,
-                     *           "recibidoEn": "2026-11-28T18:01:41.441Z",
+                     *           "recibidoEn": "2026-11-28T18:09:56.029Z",
                      *           "importadoStock": null
                      *         },
                      *         {
@@ -29027,7 +29235,7 @@ export interface operations {
                      *             "id": 1,
                      *             "rutEmisor": "211000010012",
                      *             "idEmisor": 2,
-                     *             "fecha": "2026-11-28T15:01:41-03:00",
+                     *             "fecha": "2026-11-28T15:09:56-03:00",
                      *             "cantidadCfe": 2,
                      *             "estado": "AS",
                      *             "sinSobre": false,
@@ -29049,7 +29257,7 @@ export interface operations {
                      *           "serie": "A",
                      *           "numero": 2,
                      *           "fechaEmision": "2026-11-28",
-                     *           "tmstFirma": "2026-11-28T15:01:41-03:00",
+                     *           "tmstFirma": "2026-11-28T15:09:55-03:00",
                      *           "moneda": "UYU",
                      *           "tipoCambio": null,
                      *           "mntTotal": "10492.00",
@@ -29125,7 +29333,7 @@ export interface operations {
                      *           "vencimientoRespuesta": "2026-12-28",
                      *           "decididoEn": null,
                      *           "idRespuesta": null,
-                     *           "recibidoEn": "2026-11-28T18:01:41.441Z",
+                     *           "recibidoEn": "2026-11-28T18:09:56.029Z",
                      *           "importadoStock": null
                      *         }
                      *       ],
@@ -29415,7 +29623,7 @@ export interface operations {
                      *         "id": 1,
                      *         "rutEmisor": "211000010012",
                      *         "idEmisor": 2,
-                     *         "fecha": "2026-11-28T15:01:41-03:00",
+                     *         "fecha": "2026-11-28T15:09:56-03:00",
                      *         "cantidadCfe": 2,
                      *         "estado": "AS",
                      *         "sinSobre": false,
@@ -29437,7 +29645,7 @@ export interface operations {
                      *       "serie": "A",
                      *       "numero": 1,
                      *       "fechaEmision": "2026-11-28",
-                     *       "tmstFirma": "2026-11-28T15:01:41-03:00",
+                     *       "tmstFirma": "2026-11-28T15:09:55-03:00",
                      *       "moneda": "UYU",
                      *       "tipoCambio": null,
                      *       "mntTotal": "15250.00",
@@ -29511,9 +29719,9 @@ export interface operations {
                      *       "estado": "aceptado",
                      *       "motivos": [],
                      *       "vencimientoRespuesta": "2026-12-28",
-                     *       "decididoEn": "2026-11-28T18:01:41.533Z",
+                     *       "decididoEn": "2026-11-28T18:09:56.067Z",
                      *       "idRespuesta": 2,
-                     *       "recibidoEn": "2026-11-28T18:01:41.441Z",
+                     *       "recibidoEn": "2026-11-28T18:09:56.029Z",
                      *       "importadoStock": {
                      *         "referencia": "REM-2026-0457",
                      *         "lineas": [
@@ -29522,7 +29730,7 @@ export interface operations {
                      *             "cantidad": "10"
                      *           }
                      *         ],
-                     *         "fecha": "2026-11-28T18:01:41.627Z",
+                     *         "fecha": "2026-11-28T18:09:56.090Z",
                      *         "idUsuario": 1
                      *       },
                      *       "historial": [
@@ -29531,14 +29739,14 @@ export interface operations {
                      *           "motivos": null,
                      *           "mensaje": "Recibido por importacion",
                      *           "idUsuario": null,
-                     *           "fecha": "2026-11-28T18:01:41.441Z"
+                     *           "fecha": "2026-11-28T18:09:56.029Z"
                      *         },
                      *         {
                      *           "estado": "aceptado",
                      *           "motivos": null,
                      *           "mensaje": "Aceptado por la empresa",
                      *           "idUsuario": 1,
-                     *           "fecha": "2026-11-28T18:01:41.531Z"
+                     *           "fecha": "2026-11-28T18:09:56.066Z"
                      *         }
                      *       ],
                      *       "consultaQr": {
@@ -29547,7 +29755,7 @@ export interface operations {
                      *         "dgi": null,
                      *         "detalle": null,
                      *         "intentos": 0,
-                     *         "solicitadoEn": "2026-11-28T18:01:41.710Z",
+                     *         "solicitadoEn": "2026-11-28T18:09:56.149Z",
                      *         "consultadoEn": null
                      *       },
                      *       "respuestas": [
@@ -30775,7 +30983,7 @@ export interface operations {
                      *             "cantidad": "10"
                      *           }
                      *         ],
-                     *         "fecha": "2026-11-28T18:01:41.627Z",
+                     *         "fecha": "2026-11-28T18:09:56.090Z",
                      *         "idUsuario": 1
                      *       },
                      *       "repetido": false
@@ -32477,7 +32685,7 @@ export interface operations {
                      *       },
                      *       "items": [],
                      *       "idUsuario": 1,
-                     *       "creadoEn": "2026-11-28T18:01:41.727Z"
+                     *       "creadoEn": "2026-11-28T18:09:56.161Z"
                      *     }
                      */
                     "application/json": {
@@ -32695,7 +32903,7 @@ export interface operations {
                      *       },
                      *       "items": [],
                      *       "idUsuario": 1,
-                     *       "creadoEn": "2026-11-28T18:01:41.727Z"
+                     *       "creadoEn": "2026-11-28T18:09:56.161Z"
                      *     }
                      */
                     "application/json": {
@@ -33149,7 +33357,7 @@ export interface operations {
                      *           "referencia": null,
                      *           "idUsuario": null,
                      *           "motivo": null,
-                     *           "fecha": "2026-11-28T18:01:37.155Z"
+                     *           "fecha": "2026-11-28T18:09:54.385Z"
                      *         }
                      *       ]
                      *     }
@@ -33319,7 +33527,7 @@ export interface operations {
                      *           "referencia": null,
                      *           "idUsuario": null,
                      *           "motivo": null,
-                     *           "fecha": "2026-11-28T18:01:38.475Z"
+                     *           "fecha": "2026-11-28T18:09:55.043Z"
                      *         },
                      *         {
                      *           "lado": "dgi",
@@ -33331,7 +33539,7 @@ export interface operations {
                      *           "referencia": null,
                      *           "idUsuario": 1,
                      *           "motivo": "Aceptado según consulta en el portal de DGI del 27/11/2026",
-                     *           "fecha": "2026-11-28T18:01:38.505Z"
+                     *           "fecha": "2026-11-28T18:09:55.057Z"
                      *         }
                      *       ]
                      *     }
@@ -34120,7 +34328,7 @@ export interface operations {
                      *       "estado": "vigente",
                      *       "reemplazadaPor": null,
                      *       "reemplazadaEn": null,
-                     *       "fechaDeclaracion": "2026-11-28T18:01:36.810Z",
+                     *       "fechaDeclaracion": "2026-11-28T18:09:54.180Z",
                      *       "fechaInicioEmisor": "2011-10-01",
                      *       "fuenteFechaInicio": "registro_dgi",
                      *       "hechos": {
@@ -34380,7 +34588,7 @@ export interface operations {
                      *           "estado": "vigente",
                      *           "reemplazadaPor": null,
                      *           "reemplazadaEn": null,
-                     *           "fechaDeclaracion": "2026-11-28T18:01:36.810Z",
+                     *           "fechaDeclaracion": "2026-11-28T18:09:54.180Z",
                      *           "fechaInicioEmisor": "2011-10-01",
                      *           "fuenteFechaInicio": "registro_dgi",
                      *           "hechos": {
@@ -34583,7 +34791,7 @@ export interface operations {
                      *           "estado": "vigente",
                      *           "reemplazadaPor": null,
                      *           "reemplazadaEn": null,
-                     *           "fechaDeclaracion": "2026-11-28T18:01:36.810Z",
+                     *           "fechaDeclaracion": "2026-11-28T18:09:54.180Z",
                      *           "fechaInicioEmisor": "2011-10-01",
                      *           "fuenteFechaInicio": "registro_dgi",
                      *           "hechos": {
@@ -34849,7 +35057,7 @@ export interface operations {
                      *       "rut": "219999830019",
                      *       "fechaInicio": "2011-10-01",
                      *       "fuente": "registro_dgi",
-                     *       "leidoEn": "2026-11-28T18:01:36.723Z",
+                     *       "leidoEn": "2026-11-28T18:09:54.168Z",
                      *       "registro": {
                      *         "denominacion": "DGI-RUC PRUEBA CEDE",
                      *         "fechaFinTransicion": "2012-10-01",
@@ -35625,8 +35833,8 @@ export interface operations {
                      *           "clavesAgrupacion": [
                      *             "region"
                      *           ],
-                     *           "creadoEn": "2026-11-28T18:01:42.103Z",
-                     *           "actualizadoEn": "2026-11-28T18:01:42.114Z"
+                     *           "creadoEn": "2026-11-28T18:09:56.425Z",
+                     *           "actualizadoEn": "2026-11-28T18:09:56.429Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -35808,8 +36016,8 @@ export interface operations {
                      *       "clavesAgrupacion": [
                      *         "region"
                      *       ],
-                     *       "creadoEn": "2026-11-28T18:01:42.103Z",
-                     *       "actualizadoEn": "2026-11-28T18:01:42.103Z"
+                     *       "creadoEn": "2026-11-28T18:09:56.425Z",
+                     *       "actualizadoEn": "2026-11-28T18:09:56.425Z"
                      *     }
                      */
                     "application/json": {
@@ -35946,8 +36154,8 @@ export interface operations {
                      *       "clavesAgrupacion": [
                      *         "region"
                      *       ],
-                     *       "creadoEn": "2026-11-28T18:01:42.103Z",
-                     *       "actualizadoEn": "2026-11-28T18:01:42.114Z"
+                     *       "creadoEn": "2026-11-28T18:09:56.425Z",
+                     *       "actualizadoEn": "2026-11-28T18:09:56.429Z"
                      *     }
                      */
                     "application/json": {
@@ -36221,8 +36429,8 @@ export interface operations {
                      *       "clavesAgrupacion": [
                      *         "region"
                      *       ],
-                     *       "creadoEn": "2026-11-28T18:01:42.103Z",
-                     *       "actualizadoEn": "2026-11-28T18:01:42.114Z"
+                     *       "creadoEn": "2026-11-28T18:09:56.425Z",
+                     *       "actualizadoEn": "2026-11-28T18:09:56.429Z"
                      *     }
                      */
                     "application/json": {
@@ -36364,14 +36572,14 @@ export interface operations {
                      *           "idCliente": 1,
                      *           "idExterno": "CTR-77",
                      *           "estado": "cancelado",
-                     *           "estadoDesde": "2026-11-28T18:01:42.940Z",
+                     *           "estadoDesde": "2026-11-28T18:09:56.853Z",
                      *           "metricas": [
                      *             "api_calls"
                      *           ],
                      *           "inicio": "2026-11-01T03:00:00.000Z",
                      *           "fin": "2027-11-01T02:59:59.000Z",
-                     *           "creadoEn": "2026-11-28T18:01:42.213Z",
-                     *           "actualizadoEn": "2026-11-28T18:01:42.940Z"
+                     *           "creadoEn": "2026-11-28T18:09:56.454Z",
+                     *           "actualizadoEn": "2026-11-28T18:09:56.853Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -36553,14 +36761,14 @@ export interface operations {
                      *       "idCliente": 1,
                      *       "idExterno": "CTR-77",
                      *       "estado": "borrador",
-                     *       "estadoDesde": "2026-11-28T18:01:42.213Z",
+                     *       "estadoDesde": "2026-11-28T18:09:56.454Z",
                      *       "metricas": [
                      *         "api_calls"
                      *       ],
                      *       "inicio": "2026-11-01T03:00:00.000Z",
                      *       "fin": null,
-                     *       "creadoEn": "2026-11-28T18:01:42.213Z",
-                     *       "actualizadoEn": "2026-11-28T18:01:42.213Z"
+                     *       "creadoEn": "2026-11-28T18:09:56.454Z",
+                     *       "actualizadoEn": "2026-11-28T18:09:56.454Z"
                      *     }
                      */
                     "application/json": {
@@ -36693,14 +36901,14 @@ export interface operations {
                      *       "idCliente": 1,
                      *       "idExterno": "CTR-77",
                      *       "estado": "cancelado",
-                     *       "estadoDesde": "2026-11-28T18:01:42.940Z",
+                     *       "estadoDesde": "2026-11-28T18:09:56.853Z",
                      *       "metricas": [
                      *         "api_calls"
                      *       ],
                      *       "inicio": "2026-11-01T03:00:00.000Z",
                      *       "fin": "2027-11-01T02:59:59.000Z",
-                     *       "creadoEn": "2026-11-28T18:01:42.213Z",
-                     *       "actualizadoEn": "2026-11-28T18:01:42.940Z"
+                     *       "creadoEn": "2026-11-28T18:09:56.454Z",
+                     *       "actualizadoEn": "2026-11-28T18:09:56.853Z"
                      *     }
                      */
                     "application/json": {
@@ -36966,14 +37174,14 @@ export interface operations {
                      *       "idCliente": 1,
                      *       "idExterno": "CTR-77",
                      *       "estado": "borrador",
-                     *       "estadoDesde": "2026-11-28T18:01:42.213Z",
+                     *       "estadoDesde": "2026-11-28T18:09:56.454Z",
                      *       "metricas": [
                      *         "api_calls"
                      *       ],
                      *       "inicio": "2026-11-01T03:00:00.000Z",
                      *       "fin": "2027-11-01T02:59:59.000Z",
-                     *       "creadoEn": "2026-11-28T18:01:42.213Z",
-                     *       "actualizadoEn": "2026-11-28T18:01:42.234Z"
+                     *       "creadoEn": "2026-11-28T18:09:56.454Z",
+                     *       "actualizadoEn": "2026-11-28T18:09:56.458Z"
                      *     }
                      */
                     "application/json": {
@@ -37630,7 +37838,7 @@ export interface operations {
                      *             "periodoHasta": "2027-01-31",
                      *             "periodos": 1,
                      *             "programadaPara": "2027-01-01T09:00:00.000Z",
-                     *             "ejecutadaEn": "2026-11-28T18:01:41.914Z",
+                     *             "ejecutadaEn": "2026-11-28T18:09:56.317Z",
                      *             "resultado": "emitido",
                      *             "origen": "manual",
                      *             "idCfeEmitido": 7,
@@ -37644,8 +37852,8 @@ export interface operations {
                      *             "proximoIntento": null,
                      *             "acumuladaEn": null
                      *           },
-                     *           "createdAt": "2026-11-28T18:01:41.829Z",
-                     *           "updatedAt": "2026-11-28T18:01:42.074Z",
+                     *           "createdAt": "2026-11-28T18:09:56.281Z",
+                     *           "updatedAt": "2026-11-28T18:09:56.417Z",
                      *           "nombre": "Mantenimiento mensual (contrato 2027)",
                      *           "codComercio": "CENTRAL",
                      *           "codTerminal": "CAJA1",
@@ -38224,8 +38432,8 @@ export interface operations {
                      *       "pausadoHasta": null,
                      *       "motivoCancelacion": null,
                      *       "ultimaEjecucion": null,
-                     *       "createdAt": "2026-11-28T18:01:41.829Z",
-                     *       "updatedAt": "2026-11-28T18:01:41.829Z",
+                     *       "createdAt": "2026-11-28T18:09:56.281Z",
+                     *       "updatedAt": "2026-11-28T18:09:56.281Z",
                      *       "nombre": "Mantenimiento mensual Distribuidora del Este",
                      *       "codComercio": "CENTRAL",
                      *       "codTerminal": "CAJA1",
@@ -38812,8 +39020,8 @@ export interface operations {
                      *       "pausadoHasta": null,
                      *       "motivoCancelacion": null,
                      *       "ultimaEjecucion": null,
-                     *       "createdAt": "2026-11-28T18:01:41.829Z",
-                     *       "updatedAt": "2026-11-28T18:01:41.862Z",
+                     *       "createdAt": "2026-11-28T18:09:56.281Z",
+                     *       "updatedAt": "2026-11-28T18:09:56.291Z",
                      *       "nombre": "Mantenimiento mensual (contrato 2027)",
                      *       "codComercio": "CENTRAL",
                      *       "codTerminal": "CAJA1",
@@ -39085,7 +39293,7 @@ export interface operations {
                      *           "periodoHasta": "2027-01-31",
                      *           "periodos": 1,
                      *           "programadaPara": "2027-01-01T09:00:00.000Z",
-                     *           "ejecutadaEn": "2026-11-28T18:01:41.914Z",
+                     *           "ejecutadaEn": "2026-11-28T18:09:56.317Z",
                      *           "resultado": "emitido",
                      *           "origen": "manual",
                      *           "idCfeEmitido": 7,
@@ -39108,7 +39316,7 @@ export interface operations {
                      *           "periodoHasta": "2026-12-31",
                      *           "periodos": 1,
                      *           "programadaPara": "2026-12-01T09:00:00.000Z",
-                     *           "ejecutadaEn": "2026-11-28T18:01:41.901Z",
+                     *           "ejecutadaEn": "2026-11-28T18:09:56.312Z",
                      *           "resultado": "omitido",
                      *           "origen": "manual",
                      *           "idCfeEmitido": null,
@@ -39423,7 +39631,7 @@ export interface operations {
                      *         "periodoHasta": "2027-01-31",
                      *         "periodos": 1,
                      *         "programadaPara": "2027-01-01T09:00:00.000Z",
-                     *         "ejecutadaEn": "2026-11-28T18:01:41.914Z",
+                     *         "ejecutadaEn": "2026-11-28T18:09:56.317Z",
                      *         "resultado": "emitido",
                      *         "origen": "manual",
                      *         "idCfeEmitido": 7,
@@ -39437,8 +39645,8 @@ export interface operations {
                      *         "proximoIntento": null,
                      *         "acumuladaEn": null
                      *       },
-                     *       "createdAt": "2026-11-28T18:01:41.829Z",
-                     *       "updatedAt": "2026-11-28T18:01:42.074Z",
+                     *       "createdAt": "2026-11-28T18:09:56.281Z",
+                     *       "updatedAt": "2026-11-28T18:09:56.417Z",
                      *       "nombre": "Mantenimiento mensual (contrato 2027)",
                      *       "codComercio": "CENTRAL",
                      *       "codTerminal": "CAJA1",
@@ -39481,12 +39689,12 @@ export interface operations {
                      *         {
                      *           "version": 1,
                      *           "idUsuario": 1,
-                     *           "fecha": "2026-11-28T18:01:41.829Z"
+                     *           "fecha": "2026-11-28T18:09:56.281Z"
                      *         },
                      *         {
                      *           "version": 2,
                      *           "idUsuario": 1,
-                     *           "fecha": "2026-11-28T18:01:41.862Z"
+                     *           "fecha": "2026-11-28T18:09:56.291Z"
                      *         }
                      *       ]
                      *     }
@@ -39684,8 +39892,8 @@ export interface operations {
                      *       "pausadoHasta": null,
                      *       "motivoCancelacion": null,
                      *       "ultimaEjecucion": null,
-                     *       "createdAt": "2026-11-28T18:01:41.829Z",
-                     *       "updatedAt": "2026-11-28T18:01:41.871Z",
+                     *       "createdAt": "2026-11-28T18:09:56.281Z",
+                     *       "updatedAt": "2026-11-28T18:09:56.296Z",
                      *       "nombre": "Mantenimiento mensual (contrato 2027)",
                      *       "codComercio": "CENTRAL",
                      *       "codTerminal": "CAJA1",
@@ -39999,8 +40207,8 @@ export interface operations {
                      *       "pausadoHasta": "2027-02-01T02:59:00.000Z",
                      *       "motivoCancelacion": null,
                      *       "ultimaEjecucion": null,
-                     *       "createdAt": "2026-11-28T18:01:41.829Z",
-                     *       "updatedAt": "2026-11-28T18:01:41.882Z",
+                     *       "createdAt": "2026-11-28T18:09:56.281Z",
+                     *       "updatedAt": "2026-11-28T18:09:56.302Z",
                      *       "nombre": "Mantenimiento mensual (contrato 2027)",
                      *       "codComercio": "CENTRAL",
                      *       "codTerminal": "CAJA1",
@@ -40309,8 +40517,8 @@ export interface operations {
                      *       "pausadoHasta": null,
                      *       "motivoCancelacion": null,
                      *       "ultimaEjecucion": null,
-                     *       "createdAt": "2026-11-28T18:01:41.829Z",
-                     *       "updatedAt": "2026-11-28T18:01:41.894Z",
+                     *       "createdAt": "2026-11-28T18:09:56.281Z",
+                     *       "updatedAt": "2026-11-28T18:09:56.307Z",
                      *       "nombre": "Mantenimiento mensual (contrato 2027)",
                      *       "codComercio": "CENTRAL",
                      *       "codTerminal": "CAJA1",
@@ -40616,7 +40824,7 @@ export interface operations {
                      *         "periodoHasta": "2027-01-31",
                      *         "periodos": 1,
                      *         "programadaPara": "2027-01-01T09:00:00.000Z",
-                     *         "ejecutadaEn": "2026-11-28T18:01:41.914Z",
+                     *         "ejecutadaEn": "2026-11-28T18:09:56.317Z",
                      *         "resultado": "emitido",
                      *         "origen": "manual",
                      *         "idCfeEmitido": 7,
@@ -40630,8 +40838,8 @@ export interface operations {
                      *         "proximoIntento": null,
                      *         "acumuladaEn": null
                      *       },
-                     *       "createdAt": "2026-11-28T18:01:41.829Z",
-                     *       "updatedAt": "2026-11-28T18:01:42.074Z",
+                     *       "createdAt": "2026-11-28T18:09:56.281Z",
+                     *       "updatedAt": "2026-11-28T18:09:56.417Z",
                      *       "nombre": "Mantenimiento mensual (contrato 2027)",
                      *       "codComercio": "CENTRAL",
                      *       "codTerminal": "CAJA1",
@@ -40937,7 +41145,7 @@ export interface operations {
                      *         "periodoHasta": "2027-01-31",
                      *         "periodos": 1,
                      *         "programadaPara": "2027-01-01T09:00:00.000Z",
-                     *         "ejecutadaEn": "2026-11-28T18:01:41.914Z",
+                     *         "ejecutadaEn": "2026-11-28T18:09:56.317Z",
                      *         "resultado": "emitido",
                      *         "origen": "manual",
                      *         "idCfeEmitido": 7,
@@ -40951,8 +41159,8 @@ export interface operations {
                      *         "proximoIntento": null,
                      *         "acumuladaEn": null
                      *       },
-                     *       "createdAt": "2026-11-28T18:01:41.829Z",
-                     *       "updatedAt": "2026-11-28T18:01:41.914Z",
+                     *       "createdAt": "2026-11-28T18:09:56.281Z",
+                     *       "updatedAt": "2026-11-28T18:09:56.317Z",
                      *       "nombre": "Mantenimiento mensual (contrato 2027)",
                      *       "codComercio": "CENTRAL",
                      *       "codTerminal": "CAJA1",
@@ -41000,7 +41208,7 @@ export interface operations {
                      *         "periodoHasta": "2027-01-31",
                      *         "periodos": 1,
                      *         "programadaPara": "2027-01-01T09:00:00.000Z",
-                     *         "ejecutadaEn": "2026-11-28T18:01:41.914Z",
+                     *         "ejecutadaEn": "2026-11-28T18:09:56.317Z",
                      *         "resultado": "emitido",
                      *         "origen": "manual",
                      *         "idCfeEmitido": 7,
@@ -41280,7 +41488,7 @@ export interface operations {
                      *         "periodoHasta": "2026-12-31",
                      *         "periodos": 1,
                      *         "programadaPara": "2026-12-01T09:00:00.000Z",
-                     *         "ejecutadaEn": "2026-11-28T18:01:41.901Z",
+                     *         "ejecutadaEn": "2026-11-28T18:09:56.312Z",
                      *         "resultado": "omitido",
                      *         "origen": "manual",
                      *         "idCfeEmitido": null,
@@ -41294,8 +41502,8 @@ export interface operations {
                      *         "proximoIntento": null,
                      *         "acumuladaEn": null
                      *       },
-                     *       "createdAt": "2026-11-28T18:01:41.829Z",
-                     *       "updatedAt": "2026-11-28T18:01:41.901Z",
+                     *       "createdAt": "2026-11-28T18:09:56.281Z",
+                     *       "updatedAt": "2026-11-28T18:09:56.312Z",
                      *       "nombre": "Mantenimiento mensual (contrato 2027)",
                      *       "codComercio": "CENTRAL",
                      *       "codTerminal": "CAJA1",
@@ -42294,7 +42502,7 @@ export interface operations {
                      * @example {
                      *       "idContrato": 1,
                      *       "estado": "cancelado",
-                     *       "desde": "2026-11-28T18:01:42.940Z",
+                     *       "desde": "2026-11-28T18:09:56.853Z",
                      *       "motivo": {
                      *         "tipo": "manual",
                      *         "accion": "cancelar",
@@ -42328,7 +42536,7 @@ export interface operations {
                      *           "valorObservado": "1",
                      *           "alcanzada": true,
                      *           "estado": "levantada",
-                     *           "estadoDesde": "2026-11-28T18:01:42.769Z"
+                     *           "estadoDesde": "2026-11-28T18:09:56.819Z"
                      *         }
                      *       ],
                      *       "acciones": [],
@@ -42539,7 +42747,7 @@ export interface operations {
                      *           "id": 1,
                      *           "estadoAnterior": "borrador",
                      *           "estadoNuevo": "activo",
-                     *           "en": "2026-11-28T18:01:42.289Z",
+                     *           "en": "2026-11-28T18:09:56.471Z",
                      *           "motivo": {
                      *             "tipo": "manual",
                      *             "accion": "activar",
@@ -42551,7 +42759,7 @@ export interface operations {
                      *           "id": 2,
                      *           "estadoAnterior": "activo",
                      *           "estadoNuevo": "en_advertencia",
-                     *           "en": "2026-11-28T18:01:42.655Z",
+                     *           "en": "2026-11-28T18:09:56.747Z",
                      *           "motivo": {
                      *             "tipo": "regla",
                      *             "regla": "fin-prueba-gratis",
@@ -42711,7 +42919,7 @@ export interface operations {
                      * @example {
                      *       "idContrato": 1,
                      *       "estado": "activo",
-                     *       "desde": "2026-11-28T18:01:42.289Z",
+                     *       "desde": "2026-11-28T18:09:56.471Z",
                      *       "motivo": {
                      *         "tipo": "manual",
                      *         "accion": "activar",
@@ -42958,7 +43166,7 @@ export interface operations {
                      * @example {
                      *       "idContrato": 1,
                      *       "estado": "suspendido",
-                     *       "desde": "2026-11-28T18:01:42.824Z",
+                     *       "desde": "2026-11-28T18:09:56.831Z",
                      *       "motivo": {
                      *         "tipo": "manual",
                      *         "accion": "suspender",
@@ -42992,7 +43200,7 @@ export interface operations {
                      *           "valorObservado": "1",
                      *           "alcanzada": true,
                      *           "estado": "levantada",
-                     *           "estadoDesde": "2026-11-28T18:01:42.769Z"
+                     *           "estadoDesde": "2026-11-28T18:09:56.819Z"
                      *         }
                      *       ],
                      *       "acciones": [
@@ -43210,7 +43418,7 @@ export interface operations {
                      * @example {
                      *       "idContrato": 1,
                      *       "estado": "activo",
-                     *       "desde": "2026-11-28T18:01:42.871Z",
+                     *       "desde": "2026-11-28T18:09:56.839Z",
                      *       "motivo": {
                      *         "tipo": "manual",
                      *         "accion": "reanudar",
@@ -43244,7 +43452,7 @@ export interface operations {
                      *           "valorObservado": "1",
                      *           "alcanzada": true,
                      *           "estado": "levantada",
-                     *           "estadoDesde": "2026-11-28T18:01:42.769Z"
+                     *           "estadoDesde": "2026-11-28T18:09:56.819Z"
                      *         }
                      *       ],
                      *       "acciones": [
@@ -43462,7 +43670,7 @@ export interface operations {
                      * @example {
                      *       "idContrato": 1,
                      *       "estado": "cancelado",
-                     *       "desde": "2026-11-28T18:01:42.940Z",
+                     *       "desde": "2026-11-28T18:09:56.853Z",
                      *       "motivo": {
                      *         "tipo": "manual",
                      *         "accion": "cancelar",
@@ -43496,7 +43704,7 @@ export interface operations {
                      *           "valorObservado": "1",
                      *           "alcanzada": true,
                      *           "estado": "levantada",
-                     *           "estadoDesde": "2026-11-28T18:01:42.769Z"
+                     *           "estadoDesde": "2026-11-28T18:09:56.819Z"
                      *         }
                      *       ],
                      *       "acciones": [],
@@ -43918,7 +44126,7 @@ export interface operations {
                      * @example {
                      *       "idContrato": 1,
                      *       "estado": "activo",
-                     *       "desde": "2026-11-28T18:01:42.769Z",
+                     *       "desde": "2026-11-28T18:09:56.819Z",
                      *       "motivo": {
                      *         "tipo": "manual",
                      *         "reglas": [
@@ -43953,7 +44161,7 @@ export interface operations {
                      *           "valorObservado": "1",
                      *           "alcanzada": true,
                      *           "estado": "levantada",
-                     *           "estadoDesde": "2026-11-28T18:01:42.769Z"
+                     *           "estadoDesde": "2026-11-28T18:09:56.819Z"
                      *         }
                      *       ],
                      *       "acciones": [
@@ -44442,6 +44650,445 @@ export interface operations {
             };
         };
     };
+    getDgiTesting: {
+        parameters: {
+            query: {
+                idEmpresa: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": 1,
+                     *         "idEmpresa": 1,
+                     *         "destino": "simulador",
+                     *         "cantidadPorTipo": 50,
+                     *         "estado": "en_curso",
+                     *         "progreso": null,
+                     *         "reporte": null,
+                     *         "error": null,
+                     *         "inicio": "2026-11-28T18:09:56.871Z",
+                     *         "fin": null
+                     *       }
+                     *     ]
+                     */
+                    "application/json": {
+                        id: number;
+                        idEmpresa: number;
+                        /** @description simulador, or dgi_testing in DGI_MODE=real */
+                        destino: string;
+                        cantidadPorTipo: number;
+                        /** @description en_curso, completado, no_listo (preflight failed, nothing issued), error */
+                        estado: string;
+                        /** @description The last progress line */
+                        progreso: string | null;
+                        /** @description When ended: counts per type and DGI verdict (porTipo), rechazos with DGI code and receipt, reporteDiario, requisitosCumplidos, faltantes, declaraciones (BRIEF 13); or the preflight when not ready / dry run */
+                        reporte: unknown;
+                        error: string | null;
+                        inicio: string;
+                        fin: string | null;
+                    }[];
+                };
+            };
+            /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable message (Spanish). */
+                        error: string;
+                        /** @description Stable machine code from the error catalogue. */
+                        code: string;
+                        requestId: string;
+                        /** @description Failing fields of a validation error. */
+                        campos?: {
+                            campo: string;
+                            mensaje: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token. Codes: [error catalogue](/docs/errores). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable message (Spanish). */
+                        error: string;
+                        /** @description Stable machine code from the error catalogue. */
+                        code: string;
+                        requestId: string;
+                        /** @description Failing fields of a validation error. */
+                        campos?: {
+                            campo: string;
+                            mensaje: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Role does not allow the operation. Codes: [error catalogue](/docs/errores). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable message (Spanish). */
+                        error: string;
+                        /** @description Stable machine code from the error catalogue. */
+                        code: string;
+                        requestId: string;
+                        /** @description Failing fields of a validation error. */
+                        campos?: {
+                            campo: string;
+                            mensaje: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not found (or not visible to the caller). Codes: [error catalogue](/docs/errores). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable message (Spanish). */
+                        error: string;
+                        /** @description Stable machine code from the error catalogue. */
+                        code: string;
+                        requestId: string;
+                        /** @description Failing fields of a validation error. */
+                        campos?: {
+                            campo: string;
+                            mensaje: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postDgiTesting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "idEmpresa": 1,
+                 *       "soloVerificar": true
+                 *     }
+                 */
+                "application/json": {
+                    idEmpresa: number;
+                    cantidad?: number;
+                    soloVerificar?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "idEmpresa": 1,
+                     *       "destino": "simulador",
+                     *       "cantidadPorTipo": 50,
+                     *       "estado": "en_curso",
+                     *       "progreso": null,
+                     *       "reporte": null,
+                     *       "error": null,
+                     *       "inicio": "2026-11-28T18:09:56.871Z",
+                     *       "fin": null
+                     *     }
+                     */
+                    "application/json": {
+                        id: number;
+                        idEmpresa: number;
+                        /** @description simulador, or dgi_testing in DGI_MODE=real */
+                        destino: string;
+                        cantidadPorTipo: number;
+                        /** @description en_curso, completado, no_listo (preflight failed, nothing issued), error */
+                        estado: string;
+                        /** @description The last progress line */
+                        progreso: string | null;
+                        /** @description When ended: counts per type and DGI verdict (porTipo), rechazos with DGI code and receipt, reporteDiario, requisitosCumplidos, faltantes, declaraciones (BRIEF 13); or the preflight when not ready / dry run */
+                        reporte: unknown;
+                        error: string | null;
+                        inicio: string;
+                        fin: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable message (Spanish). */
+                        error: string;
+                        /** @description Stable machine code from the error catalogue. */
+                        code: string;
+                        requestId: string;
+                        /** @description Failing fields of a validation error. */
+                        campos?: {
+                            campo: string;
+                            mensaje: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token. Codes: [error catalogue](/docs/errores). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable message (Spanish). */
+                        error: string;
+                        /** @description Stable machine code from the error catalogue. */
+                        code: string;
+                        requestId: string;
+                        /** @description Failing fields of a validation error. */
+                        campos?: {
+                            campo: string;
+                            mensaje: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Role does not allow the operation. Codes: [error catalogue](/docs/errores). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable message (Spanish). */
+                        error: string;
+                        /** @description Stable machine code from the error catalogue. */
+                        code: string;
+                        requestId: string;
+                        /** @description Failing fields of a validation error. */
+                        campos?: {
+                            campo: string;
+                            mensaje: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not found (or not visible to the caller). Codes: [error catalogue](/docs/errores). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable message (Spanish). */
+                        error: string;
+                        /** @description Stable machine code from the error catalogue. */
+                        code: string;
+                        requestId: string;
+                        /** @description Failing fields of a validation error. */
+                        campos?: {
+                            campo: string;
+                            mensaje: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response. Codes: [error catalogue](/docs/errores). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable message (Spanish). */
+                        error: string;
+                        /** @description Stable machine code from the error catalogue. */
+                        code: string;
+                        requestId: string;
+                        /** @description Failing fields of a validation error. */
+                        campos?: {
+                            campo: string;
+                            mensaje: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getDgiTestingById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        idEmpresa: number;
+                        /** @description simulador, or dgi_testing in DGI_MODE=real */
+                        destino: string;
+                        cantidadPorTipo: number;
+                        /** @description en_curso, completado, no_listo (preflight failed, nothing issued), error */
+                        estado: string;
+                        /** @description The last progress line */
+                        progreso: string | null;
+                        /** @description When ended: counts per type and DGI verdict (porTipo), rechazos with DGI code and receipt, reporteDiario, requisitosCumplidos, faltantes, declaraciones (BRIEF 13); or the preflight when not ready / dry run */
+                        reporte: unknown;
+                        error: string | null;
+                        inicio: string;
+                        fin: string | null;
+                    };
+                };
+            };
+            /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable message (Spanish). */
+                        error: string;
+                        /** @description Stable machine code from the error catalogue. */
+                        code: string;
+                        requestId: string;
+                        /** @description Failing fields of a validation error. */
+                        campos?: {
+                            campo: string;
+                            mensaje: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing or invalid access token. Codes: [error catalogue](/docs/errores). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable message (Spanish). */
+                        error: string;
+                        /** @description Stable machine code from the error catalogue. */
+                        code: string;
+                        requestId: string;
+                        /** @description Failing fields of a validation error. */
+                        campos?: {
+                            campo: string;
+                            mensaje: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Role does not allow the operation. Codes: [error catalogue](/docs/errores). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable message (Spanish). */
+                        error: string;
+                        /** @description Stable machine code from the error catalogue. */
+                        code: string;
+                        requestId: string;
+                        /** @description Failing fields of a validation error. */
+                        campos?: {
+                            campo: string;
+                            mensaje: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not found (or not visible to the caller). Codes: [error catalogue](/docs/errores). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Human-readable message (Spanish). */
+                        error: string;
+                        /** @description Stable machine code from the error catalogue. */
+                        code: string;
+                        requestId: string;
+                        /** @description Failing fields of a validation error. */
+                        campos?: {
+                            campo: string;
+                            mensaje: string;
+                        }[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     postSandboxDgiCertificado: {
         parameters: {
             query?: never;
@@ -44473,12 +45120,12 @@ export interface operations {
                      * @example {
                      *       "idEmpresa": 1,
                      *       "rut": "219999830019",
-                     *       "clave": "FM48c00uijR6",
+                     *       "clave": "MYr4pwSRNqLl",
                      *       "archivo": "MIINcQIBAzCCDTcGCSqGSIb3DQEHAaCCDSgEgg0kMIINIDCCB9cGCSqGSIb3…",
                      *       "sujeto": "CN=Almacén La Estrella S.A., serialNumber=RUC219999830019, O=Almacén La Estrella S.A., C=UY",
                      *       "emisor": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
-                     *       "vigenciaDesde": "2026-11-28T18:00:35.000Z",
-                     *       "vigenciaHasta": "2028-11-28T18:00:35.000Z"
+                     *       "vigenciaDesde": "2026-11-28T18:08:53.000Z",
+                     *       "vigenciaHasta": "2028-11-28T18:08:53.000Z"
                      *     }
                      */
                     "application/json": {
@@ -44826,7 +45473,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "ahora": "2026-11-28T18:01:44.354Z",
+                     *       "ahora": "2026-11-28T18:09:57.169Z",
                      *       "desplazado": false
                      *     }
                      */

@@ -9,4 +9,6 @@ export const adminExamples: ExampleCatalogue = {
   postUsuarioEditar: { request: { idUsuario: IDS.usuario, nombre: 'Caja 1 (turno mañana)' } },
   postUsuarioActualizarClave: { request: { claveActual: 'Clave-de-caja-2026', claveNueva: 'Otra-clave-de-caja-2026' } },
   postUsuarioDesbloquear: { request: { idUsuario: IDS.usuario } },
+  // DGI's testing set: soloVerificar checks certificate, CAE ranges, address and RUT without issuing anything.
+  postDgiTesting: { request: { idEmpresa: IDS.empresa, soloVerificar: true } },
 };

@@ -72,7 +72,7 @@ export const recordedResponses: Record<string, unknown> = {
         "serie": "B",
         "numero": 1,
         "fechaEmision": "2026-11-28",
-        "fechaFirma": "2026-11-28T15:01:37-03:00",
+        "fechaFirma": "2026-11-28T15:09:54-03:00",
         "estado": "firmado",
         "estadoReceptor": null,
         "receptor": {
@@ -91,7 +91,7 @@ export const recordedResponses: Record<string, unknown> = {
           "mntTotal": "231.68",
           "mntPagar": "231.68"
         },
-        "codigoSeguridad": "WPgYn0"
+        "codigoSeguridad": "QW+CQN"
       }
     ],
     "total": 1,
@@ -108,7 +108,7 @@ export const recordedResponses: Record<string, unknown> = {
     "serie": "A",
     "numero": 101,
     "fechaEmision": "2026-11-28",
-    "fechaFirma": "2026-11-28T15:01:37-03:00",
+    "fechaFirma": "2026-11-28T15:09:54-03:00",
     "estado": "firmado",
     "cae": {
       "numero": "90260000014",
@@ -116,10 +116,10 @@ export const recordedResponses: Record<string, unknown> = {
       "hasta": 1000,
       "fechaVencimiento": "2027-11-28"
     },
-    "codigoSeguridad": "0Ij/1W",
-    "hash": "0Ij/1W5hbMIKhM+/EqR0jXKQG02qet3imZ9MyX1Eu9E=",
-    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,0Ij%2F1W5hbMIKhM%2B%2FEqR0jXKQG02qet3imZ9MyX1Eu9E%3D",
-    "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADq0lEQVR4Ae39…",
+    "codigoSeguridad": "Kwgblw",
+    "hash": "KwgblwthTXLGUcYLYA9/37BWKcysXz+qcw3SO5FA3C4=",
+    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,KwgblwthTXLGUcYLYA9%2F37BWKcysXz%2Bqcw3SO5FA3C4%3D",
+    "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADsElEQVR4Ae39…",
     "moneda": "UYU",
     "tipoCambio": null,
     "totales": {
@@ -203,7 +203,7 @@ export const recordedResponses: Record<string, unknown> = {
         "referencia": null,
         "idUsuario": null,
         "motivo": null,
-        "fecha": "2026-11-28T18:01:37.155Z"
+        "fecha": "2026-11-28T18:09:54.385Z"
       }
     ]
   },
@@ -222,7 +222,7 @@ export const recordedResponses: Record<string, unknown> = {
         "referencia": null,
         "idUsuario": null,
         "motivo": null,
-        "fecha": "2026-11-28T18:01:37.155Z"
+        "fecha": "2026-11-28T18:09:54.385Z"
       }
     ]
   },
@@ -256,7 +256,7 @@ export const recordedResponses: Record<string, unknown> = {
         "messageId": null,
         "transporte": null,
         "idUsuario": 1,
-        "fechaSolicitud": "2026-11-28T18:01:38.255Z",
+        "fechaSolicitud": "2026-11-28T18:09:54.914Z",
         "fechaEnvio": null
       }
     ],
@@ -428,7 +428,7 @@ export const recordedResponses: Record<string, unknown> = {
       "id": 1,
       "rutEmisor": "211000010012",
       "idEmisor": 2,
-      "fecha": "2026-11-28T15:01:41-03:00",
+      "fecha": "2026-11-28T15:09:56-03:00",
       "cantidadCfe": 2,
       "estado": "AS",
       "sinSobre": false,
@@ -450,7 +450,7 @@ export const recordedResponses: Record<string, unknown> = {
     "serie": "A",
     "numero": 1,
     "fechaEmision": "2026-11-28",
-    "tmstFirma": "2026-11-28T15:01:41-03:00",
+    "tmstFirma": "2026-11-28T15:09:55-03:00",
     "moneda": "UYU",
     "tipoCambio": null,
     "mntTotal": "15250.00",
@@ -524,9 +524,9 @@ export const recordedResponses: Record<string, unknown> = {
     "estado": "aceptado",
     "motivos": [],
     "vencimientoRespuesta": "2026-12-28",
-    "decididoEn": "2026-11-28T18:01:41.533Z",
+    "decididoEn": "2026-11-28T18:09:56.067Z",
     "idRespuesta": 2,
-    "recibidoEn": "2026-11-28T18:01:41.441Z",
+    "recibidoEn": "2026-11-28T18:09:56.029Z",
     "importadoStock": {
       "referencia": "REM-2026-0457",
       "lineas": [
@@ -535,7 +535,7 @@ export const recordedResponses: Record<string, unknown> = {
           "cantidad": "10"
         }
       ],
-      "fecha": "2026-11-28T18:01:41.627Z",
+      "fecha": "2026-11-28T18:09:56.090Z",
       "idUsuario": 1
     },
     "historial": [
@@ -544,14 +544,14 @@ export const recordedResponses: Record<string, unknown> = {
         "motivos": null,
         "mensaje": "Recibido por importacion",
         "idUsuario": null,
-        "fecha": "2026-11-28T18:01:41.441Z"
+        "fecha": "2026-11-28T18:09:56.029Z"
       },
       {
         "estado": "aceptado",
         "motivos": null,
         "mensaje": "Aceptado por la empresa",
         "idUsuario": 1,
-        "fecha": "2026-11-28T18:01:41.531Z"
+        "fecha": "2026-11-28T18:09:56.066Z"
       }
     ],
     "consultaQr": {
@@ -560,7 +560,7 @@ export const recordedResponses: Record<string, unknown> = {
       "dgi": null,
       "detalle": null,
       "intentos": 0,
-      "solicitadoEn": "2026-11-28T18:01:41.710Z",
+      "solicitadoEn": "2026-11-28T18:09:56.149Z",
       "consultadoEn": null
     },
     "respuestas": [
@@ -605,7 +605,7 @@ export const recordedResponses: Record<string, unknown> = {
     },
     "items": [],
     "idUsuario": 1,
-    "creadoEn": "2026-11-28T18:01:41.727Z"
+    "creadoEn": "2026-11-28T18:09:56.161Z"
   },
   "getCferecibidoGetConfiguracionExportacionCfe": {
     "userId": 1,
@@ -695,7 +695,7 @@ export const recordedResponses: Record<string, unknown> = {
     "serie": "A",
     "numero": 101,
     "fechaEmision": "2026-11-28",
-    "fechaFirma": "2026-11-28T15:01:37-03:00",
+    "fechaFirma": "2026-11-28T15:09:54-03:00",
     "estado": "firmado",
     "cae": {
       "numero": "90260000014",
@@ -703,10 +703,10 @@ export const recordedResponses: Record<string, unknown> = {
       "hasta": 1000,
       "fechaVencimiento": "2027-11-28"
     },
-    "codigoSeguridad": "0Ij/1W",
-    "hash": "0Ij/1W5hbMIKhM+/EqR0jXKQG02qet3imZ9MyX1Eu9E=",
-    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,0Ij%2F1W5hbMIKhM%2B%2FEqR0jXKQG02qet3imZ9MyX1Eu9E%3D",
-    "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADq0lEQVR4Ae39…",
+    "codigoSeguridad": "Kwgblw",
+    "hash": "KwgblwthTXLGUcYLYA9/37BWKcysXz+qcw3SO5FA3C4=",
+    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,KwgblwthTXLGUcYLYA9%2F37BWKcysXz%2Bqcw3SO5FA3C4%3D",
+    "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADsElEQVR4Ae39…",
     "moneda": "UYU",
     "tipoCambio": null,
     "totales": {
@@ -790,7 +790,7 @@ export const recordedResponses: Record<string, unknown> = {
         "referencia": null,
         "idUsuario": null,
         "motivo": null,
-        "fecha": "2026-11-28T18:01:37.155Z"
+        "fecha": "2026-11-28T18:09:54.385Z"
       }
     ]
   },
@@ -802,14 +802,14 @@ export const recordedResponses: Record<string, unknown> = {
         "idCliente": 1,
         "idExterno": "CTR-77",
         "estado": "cancelado",
-        "estadoDesde": "2026-11-28T18:01:42.940Z",
+        "estadoDesde": "2026-11-28T18:09:56.853Z",
         "metricas": [
           "api_calls"
         ],
         "inicio": "2026-11-01T03:00:00.000Z",
         "fin": "2027-11-01T02:59:59.000Z",
-        "creadoEn": "2026-11-28T18:01:42.213Z",
-        "actualizadoEn": "2026-11-28T18:01:42.940Z"
+        "creadoEn": "2026-11-28T18:09:56.454Z",
+        "actualizadoEn": "2026-11-28T18:09:56.853Z"
       }
     ],
     "total": 1,
@@ -822,14 +822,14 @@ export const recordedResponses: Record<string, unknown> = {
     "idCliente": 1,
     "idExterno": "CTR-77",
     "estado": "cancelado",
-    "estadoDesde": "2026-11-28T18:01:42.940Z",
+    "estadoDesde": "2026-11-28T18:09:56.853Z",
     "metricas": [
       "api_calls"
     ],
     "inicio": "2026-11-01T03:00:00.000Z",
     "fin": "2027-11-01T02:59:59.000Z",
-    "creadoEn": "2026-11-28T18:01:42.213Z",
-    "actualizadoEn": "2026-11-28T18:01:42.940Z"
+    "creadoEn": "2026-11-28T18:09:56.454Z",
+    "actualizadoEn": "2026-11-28T18:09:56.853Z"
   },
   "getContractsByIdPeriods": {
     "data": [],
@@ -840,7 +840,7 @@ export const recordedResponses: Record<string, unknown> = {
   "getContractsByIdState": {
     "idContrato": 1,
     "estado": "cancelado",
-    "desde": "2026-11-28T18:01:42.940Z",
+    "desde": "2026-11-28T18:09:56.853Z",
     "motivo": {
       "tipo": "manual",
       "accion": "cancelar",
@@ -874,7 +874,7 @@ export const recordedResponses: Record<string, unknown> = {
         "valorObservado": "1",
         "alcanzada": true,
         "estado": "levantada",
-        "estadoDesde": "2026-11-28T18:01:42.769Z"
+        "estadoDesde": "2026-11-28T18:09:56.819Z"
       }
     ],
     "acciones": [],
@@ -887,7 +887,7 @@ export const recordedResponses: Record<string, unknown> = {
         "id": 1,
         "estadoAnterior": "borrador",
         "estadoNuevo": "activo",
-        "en": "2026-11-28T18:01:42.289Z",
+        "en": "2026-11-28T18:09:56.471Z",
         "motivo": {
           "tipo": "manual",
           "accion": "activar",
@@ -899,7 +899,7 @@ export const recordedResponses: Record<string, unknown> = {
         "id": 2,
         "estadoAnterior": "activo",
         "estadoNuevo": "en_advertencia",
-        "en": "2026-11-28T18:01:42.655Z",
+        "en": "2026-11-28T18:09:56.747Z",
         "motivo": {
           "tipo": "regla",
           "regla": "fin-prueba-gratis",
@@ -959,6 +959,20 @@ export const recordedResponses: Record<string, unknown> = {
       }
     ]
   },
+  "getDgiTesting": [
+    {
+      "id": 1,
+      "idEmpresa": 1,
+      "destino": "simulador",
+      "cantidadPorTipo": 50,
+      "estado": "en_curso",
+      "progreso": null,
+      "reporte": null,
+      "error": null,
+      "inicio": "2026-11-28T18:09:56.871Z",
+      "fin": null
+    }
+  ],
   "getEmpresaBeneficioFiscalDeclaraciones": {
     "data": [
       {
@@ -970,7 +984,7 @@ export const recordedResponses: Record<string, unknown> = {
         "estado": "vigente",
         "reemplazadaPor": null,
         "reemplazadaEn": null,
-        "fechaDeclaracion": "2026-11-28T18:01:36.810Z",
+        "fechaDeclaracion": "2026-11-28T18:09:54.180Z",
         "fechaInicioEmisor": "2011-10-01",
         "fuenteFechaInicio": "registro_dgi",
         "hechos": {
@@ -1012,7 +1026,7 @@ export const recordedResponses: Record<string, unknown> = {
         "estado": "vigente",
         "reemplazadaPor": null,
         "reemplazadaEn": null,
-        "fechaDeclaracion": "2026-11-28T18:01:36.810Z",
+        "fechaDeclaracion": "2026-11-28T18:09:54.180Z",
         "fechaInicioEmisor": "2011-10-01",
         "fuenteFechaInicio": "registro_dgi",
         "hechos": {
@@ -1054,7 +1068,7 @@ export const recordedResponses: Record<string, unknown> = {
     "rut": "219999830019",
     "fechaInicio": "2011-10-01",
     "fuente": "registro_dgi",
-    "leidoEn": "2026-11-28T18:01:36.723Z",
+    "leidoEn": "2026-11-28T18:09:54.168Z",
     "registro": {
       "denominacion": "DGI-RUC PRUEBA CEDE",
       "fechaFinTransicion": "2012-10-01",
@@ -1083,9 +1097,9 @@ export const recordedResponses: Record<string, unknown> = {
       "idEmpresa": 1,
       "sujeto": "CN=Almacén La Estrella S.A., serialNumber=RUC219999830019, O=Almacén La Estrella S.A., C=UY",
       "emisor": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
-      "numeroSerie": "152634691833455031038785574586416590621",
-      "validoDesde": "2026-11-28T18:00:35.000Z",
-      "validoHasta": "2028-11-28T18:00:35.000Z",
+      "numeroSerie": "107013933910477457061027287146072037881",
+      "validoDesde": "2026-11-28T18:08:53.000Z",
+      "validoHasta": "2028-11-28T18:08:53.000Z",
       "activo": true,
       "vigente": true,
       "venceEnDias": 730,
@@ -1130,7 +1144,7 @@ export const recordedResponses: Record<string, unknown> = {
     "smtpUsuario": "facturacion@laestrella.com.uy",
     "smtpClaveConfigurada": true,
     "remitente": "Almacén La Estrella <facturacion@laestrella.com.uy>",
-    "fechaActualizacion": "2026-11-28T18:01:36.570Z"
+    "fechaActualizacion": "2026-11-28T18:09:54.085Z"
   },
   "getEmpresaCotizaciones": {
     "data": [
@@ -1208,7 +1222,7 @@ export const recordedResponses: Record<string, unknown> = {
       {
         "id": "evt_1",
         "type": "BeneficioFiscal.Declarada",
-        "time": "2026-11-28T18:01:36.810Z",
+        "time": "2026-11-28T18:09:54.180Z",
         "idEmpresa": 1,
         "data": {
           "id": 1,
@@ -1238,7 +1252,7 @@ export const recordedResponses: Record<string, unknown> = {
           "idReemplazada": null,
           "reemplazadaEn": null,
           "reemplazadaPor": null,
-          "fechaDeclaracion": "2026-11-28T18:01:36.810Z",
+          "fechaDeclaracion": "2026-11-28T18:09:54.180Z",
           "fechaInicioEmisor": "2011-10-01",
           "fuenteFechaInicio": "registro_dgi"
         }
@@ -1246,7 +1260,7 @@ export const recordedResponses: Record<string, unknown> = {
       {
         "id": "evt_2",
         "type": "Cfe.Emitido",
-        "time": "2026-11-28T18:01:37.157Z",
+        "time": "2026-11-28T18:09:54.386Z",
         "idEmpresa": 1,
         "data": {
           "cae": {
@@ -1256,7 +1270,7 @@ export const recordedResponses: Record<string, unknown> = {
             "fechaVencimiento": "2027-11-28"
           },
           "serie": "A",
-          "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,0Ij%2F1W5hbMIKhM%2B%2FEqR0jXKQG02qet3imZ9MyX1Eu9E%3D",
+          "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,KwgblwthTXLGUcYLYA9%2F37BWKcysXz%2Bqcw3SO5FA3C4%3D",
           "moneda": "UYU",
           "numero": 101,
           "tipoCfe": 101,
@@ -1273,11 +1287,11 @@ export const recordedResponses: Record<string, unknown> = {
             "MntNetoIVATasaBasica": "311.31"
           },
           "idEmpresa": 1,
-          "fechaFirma": "2026-11-28T15:01:37-03:00",
+          "fechaFirma": "2026-11-28T15:09:54-03:00",
           "tipoCambio": null,
           "fechaEmision": "2026-11-28",
           "idCfeEmitido": 1,
-          "codigoSeguridad": "0Ij/1W"
+          "codigoSeguridad": "Kwgblw"
         }
       }
     ],
@@ -1325,7 +1339,7 @@ export const recordedResponses: Record<string, unknown> = {
           "periodoHasta": "2027-01-31",
           "periodos": 1,
           "programadaPara": "2027-01-01T09:00:00.000Z",
-          "ejecutadaEn": "2026-11-28T18:01:41.914Z",
+          "ejecutadaEn": "2026-11-28T18:09:56.317Z",
           "resultado": "emitido",
           "origen": "manual",
           "idCfeEmitido": 7,
@@ -1339,8 +1353,8 @@ export const recordedResponses: Record<string, unknown> = {
           "proximoIntento": null,
           "acumuladaEn": null
         },
-        "createdAt": "2026-11-28T18:01:41.829Z",
-        "updatedAt": "2026-11-28T18:01:42.074Z",
+        "createdAt": "2026-11-28T18:09:56.281Z",
+        "updatedAt": "2026-11-28T18:09:56.417Z",
         "nombre": "Mantenimiento mensual (contrato 2027)",
         "codComercio": "CENTRAL",
         "codTerminal": "CAJA1",
@@ -1405,7 +1419,7 @@ export const recordedResponses: Record<string, unknown> = {
       "periodoHasta": "2027-01-31",
       "periodos": 1,
       "programadaPara": "2027-01-01T09:00:00.000Z",
-      "ejecutadaEn": "2026-11-28T18:01:41.914Z",
+      "ejecutadaEn": "2026-11-28T18:09:56.317Z",
       "resultado": "emitido",
       "origen": "manual",
       "idCfeEmitido": 7,
@@ -1419,8 +1433,8 @@ export const recordedResponses: Record<string, unknown> = {
       "proximoIntento": null,
       "acumuladaEn": null
     },
-    "createdAt": "2026-11-28T18:01:41.829Z",
-    "updatedAt": "2026-11-28T18:01:42.074Z",
+    "createdAt": "2026-11-28T18:09:56.281Z",
+    "updatedAt": "2026-11-28T18:09:56.417Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -1463,12 +1477,12 @@ export const recordedResponses: Record<string, unknown> = {
       {
         "version": 1,
         "idUsuario": 1,
-        "fecha": "2026-11-28T18:01:41.829Z"
+        "fecha": "2026-11-28T18:09:56.281Z"
       },
       {
         "version": 2,
         "idUsuario": 1,
-        "fecha": "2026-11-28T18:01:41.862Z"
+        "fecha": "2026-11-28T18:09:56.291Z"
       }
     ]
   },
@@ -1576,7 +1590,7 @@ export const recordedResponses: Record<string, unknown> = {
         "periodoHasta": "2027-01-31",
         "periodos": 1,
         "programadaPara": "2027-01-01T09:00:00.000Z",
-        "ejecutadaEn": "2026-11-28T18:01:41.914Z",
+        "ejecutadaEn": "2026-11-28T18:09:56.317Z",
         "resultado": "emitido",
         "origen": "manual",
         "idCfeEmitido": 7,
@@ -1599,7 +1613,7 @@ export const recordedResponses: Record<string, unknown> = {
         "periodoHasta": "2026-12-31",
         "periodos": 1,
         "programadaPara": "2026-12-01T09:00:00.000Z",
-        "ejecutadaEn": "2026-11-28T18:01:41.901Z",
+        "ejecutadaEn": "2026-11-28T18:09:56.312Z",
         "resultado": "omitido",
         "origen": "manual",
         "idCfeEmitido": null,
@@ -1634,8 +1648,8 @@ export const recordedResponses: Record<string, unknown> = {
         "clavesAgrupacion": [
           "region"
         ],
-        "creadoEn": "2026-11-28T18:01:42.103Z",
-        "actualizadoEn": "2026-11-28T18:01:42.114Z"
+        "creadoEn": "2026-11-28T18:09:56.425Z",
+        "actualizadoEn": "2026-11-28T18:09:56.429Z"
       }
     ],
     "total": 1,
@@ -1653,8 +1667,8 @@ export const recordedResponses: Record<string, unknown> = {
     "clavesAgrupacion": [
       "region"
     ],
-    "creadoEn": "2026-11-28T18:01:42.103Z",
-    "actualizadoEn": "2026-11-28T18:01:42.114Z"
+    "creadoEn": "2026-11-28T18:09:56.425Z",
+    "actualizadoEn": "2026-11-28T18:09:56.429Z"
   },
   "getMonedaTodas": [
     "AED",
@@ -1683,8 +1697,8 @@ export const recordedResponses: Record<string, unknown> = {
         "total": "2278.80",
         "observaciones": "Entregar en el depósito de Pando",
         "idCfeEmitido": 6,
-        "createdAt": "2026-11-28T18:01:41.771Z",
-        "updatedAt": "2026-11-28T18:01:41.803Z"
+        "createdAt": "2026-11-28T18:09:56.216Z",
+        "updatedAt": "2026-11-28T18:09:56.269Z"
       }
     ],
     "total": 1,
@@ -1712,8 +1726,8 @@ export const recordedResponses: Record<string, unknown> = {
     "total": "2278.80",
     "observaciones": "Entregar en el depósito de Pando",
     "idCfeEmitido": 6,
-    "createdAt": "2026-11-28T18:01:41.771Z",
-    "updatedAt": "2026-11-28T18:01:41.803Z"
+    "createdAt": "2026-11-28T18:09:56.216Z",
+    "updatedAt": "2026-11-28T18:09:56.269Z"
   },
   "getPriceBooks": {
     "data": [
@@ -1729,7 +1743,7 @@ export const recordedResponses: Record<string, unknown> = {
         },
         "vigenteDesde": "2026-11-01",
         "vigenteHasta": "2027-10-31",
-        "createdAt": "2026-11-28T18:01:42.147Z",
+        "createdAt": "2026-11-28T18:09:56.438Z",
         "cantidadPrecios": 1
       }
     ],
@@ -1752,7 +1766,7 @@ export const recordedResponses: Record<string, unknown> = {
         },
         "vigenteDesde": "2026-11-01",
         "vigenteHasta": "2027-10-31",
-        "createdAt": "2026-11-28T18:01:42.147Z",
+        "createdAt": "2026-11-28T18:09:56.438Z",
         "precios": [
           {
             "metrica": "api_calls",
@@ -1788,7 +1802,7 @@ export const recordedResponses: Record<string, unknown> = {
     },
     "vigenteDesde": "2026-11-01",
     "vigenteHasta": "2027-10-31",
-    "createdAt": "2026-11-28T18:01:42.147Z",
+    "createdAt": "2026-11-28T18:09:56.438Z",
     "precios": [
       {
         "metrica": "api_calls",
@@ -1822,7 +1836,7 @@ export const recordedResponses: Record<string, unknown> = {
     },
     "vigenteDesde": "2026-11-01",
     "vigenteHasta": "2027-10-31",
-    "createdAt": "2026-11-28T18:01:42.147Z",
+    "createdAt": "2026-11-28T18:09:56.438Z",
     "precios": [
       {
         "metrica": "api_calls",
@@ -1983,11 +1997,11 @@ export const recordedResponses: Record<string, unknown> = {
   "getReadyz": {
     "status": "ready",
     "memoria": {
-      "rssMb": 561.7,
-      "heapUsedMb": 130.4,
-      "heapTotalMb": 158.8,
-      "externalMb": 27,
-      "arrayBuffersMb": 4
+      "rssMb": 570.5,
+      "heapUsedMb": 117.6,
+      "heapTotalMb": 155.6,
+      "externalMb": 26.6,
+      "arrayBuffersMb": 3.6
     }
   },
   "getReportediario": {
@@ -2001,15 +2015,15 @@ export const recordedResponses: Record<string, unknown> = {
         "origen": "manual",
         "cantComprobantes": 0,
         "resumen": [],
-        "tmstFirmaEnv": "2026-11-28T15:01:38-03:00",
+        "tmstFirmaEnv": "2026-11-28T15:09:55-03:00",
         "nombreArchivo": "Rep_219999830019_20261126_01.xml",
         "estadoDgi": "AR",
         "motivos": [],
         "idReceptorDgi": "306900000",
         "intentos": 1,
         "ultimoError": null,
-        "creadoEn": "2026-11-28T18:01:38.576Z",
-        "enviadoEn": "2026-11-28T18:01:38.625Z"
+        "creadoEn": "2026-11-28T18:09:55.082Z",
+        "enviadoEn": "2026-11-28T18:09:55.094Z"
       }
     ],
     "total": 1,
@@ -2017,7 +2031,7 @@ export const recordedResponses: Record<string, unknown> = {
     "length": 50
   },
   "getSandboxReloj": {
-    "ahora": "2026-11-28T18:01:44.354Z",
+    "ahora": "2026-11-28T18:09:57.169Z",
     "desplazado": false
   },
   "getSobredgi": {
@@ -2171,8 +2185,8 @@ export const recordedResponses: Record<string, unknown> = {
         "hasSecret": true,
         "headers": {},
         "maxAttempts": 8,
-        "createdAt": "2026-11-28T18:01:42.966Z",
-        "updatedAt": "2026-11-28T18:01:42.974Z"
+        "createdAt": "2026-11-28T18:09:56.864Z",
+        "updatedAt": "2026-11-28T18:09:56.867Z"
       }
     ],
     "total": 1,
@@ -2192,8 +2206,8 @@ export const recordedResponses: Record<string, unknown> = {
     "hasSecret": true,
     "headers": {},
     "maxAttempts": 8,
-    "createdAt": "2026-11-28T18:01:42.966Z",
-    "updatedAt": "2026-11-28T18:01:42.974Z"
+    "createdAt": "2026-11-28T18:09:56.864Z",
+    "updatedAt": "2026-11-28T18:09:56.867Z"
   },
   "getWebhooksByIdEntregas": {
     "data": [],
@@ -2221,14 +2235,14 @@ export const recordedResponses: Record<string, unknown> = {
     "idCliente": 1,
     "idExterno": "CTR-77",
     "estado": "borrador",
-    "estadoDesde": "2026-11-28T18:01:42.213Z",
+    "estadoDesde": "2026-11-28T18:09:56.454Z",
     "metricas": [
       "api_calls"
     ],
     "inicio": "2026-11-01T03:00:00.000Z",
     "fin": "2027-11-01T02:59:59.000Z",
-    "creadoEn": "2026-11-28T18:01:42.213Z",
-    "actualizadoEn": "2026-11-28T18:01:42.234Z"
+    "creadoEn": "2026-11-28T18:09:56.454Z",
+    "actualizadoEn": "2026-11-28T18:09:56.458Z"
   },
   "patchMetricsById": {
     "id": 1,
@@ -2241,8 +2255,8 @@ export const recordedResponses: Record<string, unknown> = {
     "clavesAgrupacion": [
       "region"
     ],
-    "creadoEn": "2026-11-28T18:01:42.103Z",
-    "actualizadoEn": "2026-11-28T18:01:42.114Z"
+    "creadoEn": "2026-11-28T18:09:56.425Z",
+    "actualizadoEn": "2026-11-28T18:09:56.429Z"
   },
   "patchWebhooksById": {
     "id": 1,
@@ -2257,12 +2271,12 @@ export const recordedResponses: Record<string, unknown> = {
     "hasSecret": true,
     "headers": {},
     "maxAttempts": 8,
-    "createdAt": "2026-11-28T18:01:42.966Z",
-    "updatedAt": "2026-11-28T18:01:42.974Z"
+    "createdAt": "2026-11-28T18:09:56.864Z",
+    "updatedAt": "2026-11-28T18:09:56.867Z"
   },
   "postAuthLogin": {
-    "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIiwidHYiOjAsImlhdCI6MTc5NTg4ODg5NCwiZXhwIjoxNzk1ODg5Nzk0fQ.tifabzbpad9rwDLaBfPGdFq74crYfkjV53SArTUBLAA",
-    "refreshToken": "g2_u6VKJo2yILV0Gx6W8LRORBJUs6UHOzCCOhtRlOto",
+    "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIiwidHYiOjAsImlhdCI6MTc5NTg4OTM5MiwiZXhwIjoxNzk1ODkwMjkyfQ.XRc9TPjMpO5CAHsp-sksA7VYi024rAJWUg6aUacpgCk",
+    "refreshToken": "wBoaJ--aqAQq4nYfK-W4YOc4Dd_h-S74TYhmdnhcpi0",
     "tokenType": "Bearer",
     "expiresIn": 900
   },
@@ -2270,8 +2284,8 @@ export const recordedResponses: Record<string, unknown> = {
     "mensaje": "Si el usuario existe, le enviamos un correo con instrucciones para restablecer la contraseña."
   },
   "postAuthRefresh": {
-    "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIiwidHYiOjAsImlhdCI6MTc5NTg4ODg5NCwiZXhwIjoxNzk1ODg5Nzk0fQ.tifabzbpad9rwDLaBfPGdFq74crYfkjV53SArTUBLAA",
-    "refreshToken": "tbkNy5tQHwX5ZzljGq6hfM3yu6TdHRfMvYAoDOTz1G4",
+    "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIiwidHYiOjAsImlhdCI6MTc5NTg4OTM5MiwiZXhwIjoxNzk1ODkwMjkyfQ.XRc9TPjMpO5CAHsp-sksA7VYi024rAJWUg6aUacpgCk",
+    "refreshToken": "4c32_0At29PeOJQLJ221yPWOr29deYRxRs8GNFKGNqE",
     "tokenType": "Bearer",
     "expiresIn": 900
   },
@@ -2401,14 +2415,14 @@ export const recordedResponses: Record<string, unknown> = {
       "na": "90260000014",
       "fa": "2026-11-28",
       "fvd": "2027-11-28",
-      "tmstFrma": "2026-11-28T15:01:36-03:00"
+      "tmstFrma": "2026-11-28T15:09:53-03:00"
     },
     "firmante": {
       "subject": "CN=DGI-RUC PRUEBA CEDE, serialNumber=RUC219999830019, O=DGI-RUC PRUEBA CEDE, C=UY",
       "issuer": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
-      "serialNumber": "127229107110272015108105389421957076781",
-      "notBefore": "2026-11-28T18:00:35.000Z",
-      "notAfter": "2028-11-28T18:00:35.000Z"
+      "serialNumber": "24689270683573622957977097786622495006",
+      "notBefore": "2026-11-28T18:08:53.000Z",
+      "notAfter": "2028-11-28T18:08:53.000Z"
     }
   },
   "postCfeemitidoByIdMarcarAceptado": {
@@ -2426,7 +2440,7 @@ export const recordedResponses: Record<string, unknown> = {
         "referencia": null,
         "idUsuario": null,
         "motivo": null,
-        "fecha": "2026-11-28T18:01:38.475Z"
+        "fecha": "2026-11-28T18:09:55.043Z"
       },
       {
         "lado": "dgi",
@@ -2438,7 +2452,7 @@ export const recordedResponses: Record<string, unknown> = {
         "referencia": null,
         "idUsuario": 1,
         "motivo": "Aceptado según consulta en el portal de DGI del 27/11/2026",
-        "fecha": "2026-11-28T18:01:38.505Z"
+        "fecha": "2026-11-28T18:09:55.057Z"
       }
     ]
   },
@@ -2479,7 +2493,7 @@ export const recordedResponses: Record<string, unknown> = {
     "messageId": null,
     "transporte": null,
     "idUsuario": 1,
-    "fechaSolicitud": "2026-11-28T18:01:38.255Z",
+    "fechaSolicitud": "2026-11-28T18:09:54.914Z",
     "fechaEnvio": null
   },
   "postCferecibidoAceptar": {
@@ -2511,7 +2525,7 @@ export const recordedResponses: Record<string, unknown> = {
     },
     "items": [],
     "idUsuario": 1,
-    "creadoEn": "2026-11-28T18:01:41.727Z"
+    "creadoEn": "2026-11-28T18:09:56.161Z"
   },
   "postCferecibidoConfiguracionExportacionCfe": {
     "userId": 1,
@@ -2559,7 +2573,7 @@ export const recordedResponses: Record<string, unknown> = {
           "id": 1,
           "rutEmisor": "211000010012",
           "idEmisor": 2,
-          "fecha": "2026-11-28T15:01:41-03:00",
+          "fecha": "2026-11-28T15:09:56-03:00",
           "cantidadCfe": 2,
           "estado": "AS",
           "sinSobre": false,
@@ -2581,7 +2595,7 @@ export const recordedResponses: Record<string, unknown> = {
         "serie": "A",
         "numero": 1,
         "fechaEmision": "2026-11-28",
-        "tmstFirma": "2026-11-28T15:01:41-03:00",
+        "tmstFirma": "2026-11-28T15:09:55-03:00",
         "moneda": "UYU",
         "tipoCambio": null,
         "mntTotal": "15250.00",
@@ -2657,7 +2671,7 @@ export const recordedResponses: Record<string, unknown> = {
         "vencimientoRespuesta": "2026-12-28",
         "decididoEn": null,
         "idRespuesta": null,
-        "recibidoEn": "2026-11-28T18:01:41.441Z",
+        "recibidoEn": "2026-11-28T18:09:56.029Z",
         "importadoStock": null
       },
       {
@@ -2669,7 +2683,7 @@ export const recordedResponses: Record<string, unknown> = {
           "id": 1,
           "rutEmisor": "211000010012",
           "idEmisor": 2,
-          "fecha": "2026-11-28T15:01:41-03:00",
+          "fecha": "2026-11-28T15:09:56-03:00",
           "cantidadCfe": 2,
           "estado": "AS",
           "sinSobre": false,
@@ -2691,7 +2705,7 @@ export const recordedResponses: Record<string, unknown> = {
         "serie": "A",
         "numero": 2,
         "fechaEmision": "2026-11-28",
-        "tmstFirma": "2026-11-28T15:01:41-03:00",
+        "tmstFirma": "2026-11-28T15:09:55-03:00",
         "moneda": "UYU",
         "tipoCambio": null,
         "mntTotal": "10492.00",
@@ -2767,7 +2781,7 @@ export const recordedResponses: Record<string, unknown> = {
         "vencimientoRespuesta": "2026-12-28",
         "decididoEn": null,
         "idRespuesta": null,
-        "recibidoEn": "2026-11-28T18:01:41.441Z",
+        "recibidoEn": "2026-11-28T18:09:56.029Z",
         "importadoStock": null
       }
     ],
@@ -2795,7 +2809,7 @@ export const recordedResponses: Record<string, unknown> = {
           "cantidad": "10"
         }
       ],
-      "fecha": "2026-11-28T18:01:41.627Z",
+      "fecha": "2026-11-28T18:09:56.090Z",
       "idUsuario": 1
     },
     "repetido": false
@@ -2854,7 +2868,7 @@ export const recordedResponses: Record<string, unknown> = {
     "serie": "A",
     "numero": 101,
     "fechaEmision": "2026-11-28",
-    "fechaFirma": "2026-11-28T15:01:37-03:00",
+    "fechaFirma": "2026-11-28T15:09:54-03:00",
     "estado": "firmado",
     "cae": {
       "numero": "90260000014",
@@ -2862,10 +2876,10 @@ export const recordedResponses: Record<string, unknown> = {
       "hasta": 1000,
       "fechaVencimiento": "2027-11-28"
     },
-    "codigoSeguridad": "0Ij/1W",
-    "hash": "0Ij/1W5hbMIKhM+/EqR0jXKQG02qet3imZ9MyX1Eu9E=",
-    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,0Ij%2F1W5hbMIKhM%2B%2FEqR0jXKQG02qet3imZ9MyX1Eu9E%3D",
-    "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADq0lEQVR4Ae39…",
+    "codigoSeguridad": "Kwgblw",
+    "hash": "KwgblwthTXLGUcYLYA9/37BWKcysXz+qcw3SO5FA3C4=",
+    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,KwgblwthTXLGUcYLYA9%2F37BWKcysXz%2Bqcw3SO5FA3C4%3D",
+    "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADsElEQVR4Ae39…",
     "moneda": "UYU",
     "tipoCambio": null,
     "totales": {
@@ -2940,15 +2954,15 @@ export const recordedResponses: Record<string, unknown> = {
   },
   "postComprobanteFirmarXml": {
     "xml": "<CFE xmlns=\"http://cfe.dgi.gub.uy\" version=\"1.0\"><eTck><Tmst…",
-    "digestValue": "0Ij/1W5hbMIKhM+/EqR0jXKQG02qet3imZ9MyX1Eu9E=",
-    "codigoSeguridad": "0Ij/1W"
+    "digestValue": "KwgblwthTXLGUcYLYA9/37BWKcysXz+qcw3SO5FA3C4=",
+    "codigoSeguridad": "Kwgblw"
   },
   "postComprobantePrevisualizar": {
-    "token": "I7bLwiJxck3X3HeQx6_rNAWs8KCxPp4t",
-    "url": "/api/v1/comprobante/previsualizar/I7bLwiJxck3X3HeQx6_rNAWs8KCxPp4t",
+    "token": "zJ_f0RhpRwRHoabxbczYByGE0bBeXGAV",
+    "url": "/api/v1/comprobante/previsualizar/zJ_f0RhpRwRHoabxbczYByGE0bBeXGAV",
     "formato": "A4",
-    "expiraEn": "2026-11-28T18:16:37.134Z",
-    "bytes": 3336
+    "expiraEn": "2026-11-28T18:24:54.375Z",
+    "bytes": 3338
   },
   "postComprobanteTranscribirContingencia": {
     "id": 2,
@@ -2960,7 +2974,7 @@ export const recordedResponses: Record<string, unknown> = {
     "serie": "B",
     "numero": 1,
     "fechaEmision": "2026-11-28",
-    "fechaFirma": "2026-11-28T15:01:37-03:00",
+    "fechaFirma": "2026-11-28T15:09:54-03:00",
     "estado": "firmado",
     "cae": {
       "numero": "90260000512",
@@ -2968,10 +2982,10 @@ export const recordedResponses: Record<string, unknown> = {
       "hasta": 200,
       "fechaVencimiento": "2028-06-30"
     },
-    "codigoSeguridad": "WPgYn0",
-    "hash": "WPgYn0ORipSD12dE+5lmSyWBbhSirorNmpu5fJbxfHU=",
-    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,201,B,1,231.68,28/11/2026,WPgYn0ORipSD12dE%2B5lmSyWBbhSirorNmpu5fJbxfHU%3D",
-    "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADpklEQVR4Ae39…",
+    "codigoSeguridad": "QW+CQN",
+    "hash": "QW+CQNBBWmdisL82XcXKFHncNfHnnlbmtqRIF7mLLwc=",
+    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,201,B,1,231.68,28/11/2026,QW%2BCQNBBWmdisL82XcXKFHncNfHnnlbmtqRIF7mLLwc%3D",
+    "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADsklEQVR4Ae39…",
     "moneda": "UYU",
     "tipoCambio": null,
     "totales": {
@@ -3031,19 +3045,19 @@ export const recordedResponses: Record<string, unknown> = {
     "idCliente": 1,
     "idExterno": "CTR-77",
     "estado": "borrador",
-    "estadoDesde": "2026-11-28T18:01:42.213Z",
+    "estadoDesde": "2026-11-28T18:09:56.454Z",
     "metricas": [
       "api_calls"
     ],
     "inicio": "2026-11-01T03:00:00.000Z",
     "fin": null,
-    "creadoEn": "2026-11-28T18:01:42.213Z",
-    "actualizadoEn": "2026-11-28T18:01:42.213Z"
+    "creadoEn": "2026-11-28T18:09:56.454Z",
+    "actualizadoEn": "2026-11-28T18:09:56.454Z"
   },
   "postContractsByIdActivar": {
     "idContrato": 1,
     "estado": "activo",
-    "desde": "2026-11-28T18:01:42.289Z",
+    "desde": "2026-11-28T18:09:56.471Z",
     "motivo": {
       "tipo": "manual",
       "accion": "activar",
@@ -3085,7 +3099,7 @@ export const recordedResponses: Record<string, unknown> = {
   "postContractsByIdCancelar": {
     "idContrato": 1,
     "estado": "cancelado",
-    "desde": "2026-11-28T18:01:42.940Z",
+    "desde": "2026-11-28T18:09:56.853Z",
     "motivo": {
       "tipo": "manual",
       "accion": "cancelar",
@@ -3119,7 +3133,7 @@ export const recordedResponses: Record<string, unknown> = {
         "valorObservado": "1",
         "alcanzada": true,
         "estado": "levantada",
-        "estadoDesde": "2026-11-28T18:01:42.769Z"
+        "estadoDesde": "2026-11-28T18:09:56.819Z"
       }
     ],
     "acciones": [],
@@ -3129,7 +3143,7 @@ export const recordedResponses: Record<string, unknown> = {
   "postContractsByIdLevantar": {
     "idContrato": 1,
     "estado": "activo",
-    "desde": "2026-11-28T18:01:42.769Z",
+    "desde": "2026-11-28T18:09:56.819Z",
     "motivo": {
       "tipo": "manual",
       "reglas": [
@@ -3164,7 +3178,7 @@ export const recordedResponses: Record<string, unknown> = {
         "valorObservado": "1",
         "alcanzada": true,
         "estado": "levantada",
-        "estadoDesde": "2026-11-28T18:01:42.769Z"
+        "estadoDesde": "2026-11-28T18:09:56.819Z"
       }
     ],
     "acciones": [
@@ -3177,7 +3191,7 @@ export const recordedResponses: Record<string, unknown> = {
   "postContractsByIdReanudar": {
     "idContrato": 1,
     "estado": "activo",
-    "desde": "2026-11-28T18:01:42.871Z",
+    "desde": "2026-11-28T18:09:56.839Z",
     "motivo": {
       "tipo": "manual",
       "accion": "reanudar",
@@ -3211,7 +3225,7 @@ export const recordedResponses: Record<string, unknown> = {
         "valorObservado": "1",
         "alcanzada": true,
         "estado": "levantada",
-        "estadoDesde": "2026-11-28T18:01:42.769Z"
+        "estadoDesde": "2026-11-28T18:09:56.819Z"
       }
     ],
     "acciones": [
@@ -3224,7 +3238,7 @@ export const recordedResponses: Record<string, unknown> = {
   "postContractsByIdSuspender": {
     "idContrato": 1,
     "estado": "suspendido",
-    "desde": "2026-11-28T18:01:42.824Z",
+    "desde": "2026-11-28T18:09:56.831Z",
     "motivo": {
       "tipo": "manual",
       "accion": "suspender",
@@ -3258,7 +3272,7 @@ export const recordedResponses: Record<string, unknown> = {
         "valorObservado": "1",
         "alcanzada": true,
         "estado": "levantada",
-        "estadoDesde": "2026-11-28T18:01:42.769Z"
+        "estadoDesde": "2026-11-28T18:09:56.819Z"
       }
     ],
     "acciones": [
@@ -3268,14 +3282,26 @@ export const recordedResponses: Record<string, unknown> = {
     "ultimoPeriodo": null,
     "alertaCierre": null
   },
+  "postDgiTesting": {
+    "id": 1,
+    "idEmpresa": 1,
+    "destino": "simulador",
+    "cantidadPorTipo": 50,
+    "estado": "en_curso",
+    "progreso": null,
+    "reporte": null,
+    "error": null,
+    "inicio": "2026-11-28T18:09:56.871Z",
+    "fin": null
+  },
   "postEmpresaAsignarCertificado": {
     "id": 1,
     "idEmpresa": 1,
     "sujeto": "CN=Almacén La Estrella S.A., serialNumber=RUC219999830019, O=Almacén La Estrella S.A., C=UY",
     "emisor": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
-    "numeroSerie": "152634691833455031038785574586416590621",
-    "validoDesde": "2026-11-28T18:00:35.000Z",
-    "validoHasta": "2028-11-28T18:00:35.000Z",
+    "numeroSerie": "107013933910477457061027287146072037881",
+    "validoDesde": "2026-11-28T18:08:53.000Z",
+    "validoHasta": "2028-11-28T18:08:53.000Z",
     "activo": true,
     "vigente": true,
     "venceEnDias": 730,
@@ -3291,7 +3317,7 @@ export const recordedResponses: Record<string, unknown> = {
     "estado": "vigente",
     "reemplazadaPor": null,
     "reemplazadaEn": null,
-    "fechaDeclaracion": "2026-11-28T18:01:36.810Z",
+    "fechaDeclaracion": "2026-11-28T18:09:54.180Z",
     "fechaInicioEmisor": "2011-10-01",
     "fuenteFechaInicio": "registro_dgi",
     "hechos": {
@@ -3349,7 +3375,7 @@ export const recordedResponses: Record<string, unknown> = {
   "postEmpresaVerificarEmailSaliente": {
     "ok": true,
     "transporte": "servicio",
-    "messageId": "<6936330a-ef64-06a7-097c-6dcfb0c4845a@localhost.localdomain>",
+    "messageId": "<475ee3e1-0d68-df8f-2d3a-9dc9be9ecfcb@localhost.localdomain>",
     "destinatario": "contadora@laestrella.com.uy"
   },
   "postFacturacionrecurrenteActivarById": {
@@ -3370,8 +3396,8 @@ export const recordedResponses: Record<string, unknown> = {
     "pausadoHasta": null,
     "motivoCancelacion": null,
     "ultimaEjecucion": null,
-    "createdAt": "2026-11-28T18:01:41.829Z",
-    "updatedAt": "2026-11-28T18:01:41.871Z",
+    "createdAt": "2026-11-28T18:09:56.281Z",
+    "updatedAt": "2026-11-28T18:09:56.296Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3432,7 +3458,7 @@ export const recordedResponses: Record<string, unknown> = {
       "periodoHasta": "2027-01-31",
       "periodos": 1,
       "programadaPara": "2027-01-01T09:00:00.000Z",
-      "ejecutadaEn": "2026-11-28T18:01:41.914Z",
+      "ejecutadaEn": "2026-11-28T18:09:56.317Z",
       "resultado": "emitido",
       "origen": "manual",
       "idCfeEmitido": 7,
@@ -3446,8 +3472,8 @@ export const recordedResponses: Record<string, unknown> = {
       "proximoIntento": null,
       "acumuladaEn": null
     },
-    "createdAt": "2026-11-28T18:01:41.829Z",
-    "updatedAt": "2026-11-28T18:01:42.074Z",
+    "createdAt": "2026-11-28T18:09:56.281Z",
+    "updatedAt": "2026-11-28T18:09:56.417Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3503,8 +3529,8 @@ export const recordedResponses: Record<string, unknown> = {
     "pausadoHasta": null,
     "motivoCancelacion": null,
     "ultimaEjecucion": null,
-    "createdAt": "2026-11-28T18:01:41.829Z",
-    "updatedAt": "2026-11-28T18:01:41.829Z",
+    "createdAt": "2026-11-28T18:09:56.281Z",
+    "updatedAt": "2026-11-28T18:09:56.281Z",
     "nombre": "Mantenimiento mensual Distribuidora del Este",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3561,8 +3587,8 @@ export const recordedResponses: Record<string, unknown> = {
     "pausadoHasta": null,
     "motivoCancelacion": null,
     "ultimaEjecucion": null,
-    "createdAt": "2026-11-28T18:01:41.829Z",
-    "updatedAt": "2026-11-28T18:01:41.862Z",
+    "createdAt": "2026-11-28T18:09:56.281Z",
+    "updatedAt": "2026-11-28T18:09:56.291Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3628,7 +3654,7 @@ export const recordedResponses: Record<string, unknown> = {
       "periodoHasta": "2027-01-31",
       "periodos": 1,
       "programadaPara": "2027-01-01T09:00:00.000Z",
-      "ejecutadaEn": "2026-11-28T18:01:41.914Z",
+      "ejecutadaEn": "2026-11-28T18:09:56.317Z",
       "resultado": "emitido",
       "origen": "manual",
       "idCfeEmitido": 7,
@@ -3642,8 +3668,8 @@ export const recordedResponses: Record<string, unknown> = {
       "proximoIntento": null,
       "acumuladaEn": null
     },
-    "createdAt": "2026-11-28T18:01:41.829Z",
-    "updatedAt": "2026-11-28T18:01:41.914Z",
+    "createdAt": "2026-11-28T18:09:56.281Z",
+    "updatedAt": "2026-11-28T18:09:56.317Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3691,7 +3717,7 @@ export const recordedResponses: Record<string, unknown> = {
       "periodoHasta": "2027-01-31",
       "periodos": 1,
       "programadaPara": "2027-01-01T09:00:00.000Z",
-      "ejecutadaEn": "2026-11-28T18:01:41.914Z",
+      "ejecutadaEn": "2026-11-28T18:09:56.317Z",
       "resultado": "emitido",
       "origen": "manual",
       "idCfeEmitido": 7,
@@ -3732,7 +3758,7 @@ export const recordedResponses: Record<string, unknown> = {
       "periodoHasta": "2026-12-31",
       "periodos": 1,
       "programadaPara": "2026-12-01T09:00:00.000Z",
-      "ejecutadaEn": "2026-11-28T18:01:41.901Z",
+      "ejecutadaEn": "2026-11-28T18:09:56.312Z",
       "resultado": "omitido",
       "origen": "manual",
       "idCfeEmitido": null,
@@ -3746,8 +3772,8 @@ export const recordedResponses: Record<string, unknown> = {
       "proximoIntento": null,
       "acumuladaEn": null
     },
-    "createdAt": "2026-11-28T18:01:41.829Z",
-    "updatedAt": "2026-11-28T18:01:41.901Z",
+    "createdAt": "2026-11-28T18:09:56.281Z",
+    "updatedAt": "2026-11-28T18:09:56.312Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3806,8 +3832,8 @@ export const recordedResponses: Record<string, unknown> = {
     "pausadoHasta": "2027-02-01T02:59:00.000Z",
     "motivoCancelacion": null,
     "ultimaEjecucion": null,
-    "createdAt": "2026-11-28T18:01:41.829Z",
-    "updatedAt": "2026-11-28T18:01:41.882Z",
+    "createdAt": "2026-11-28T18:09:56.281Z",
+    "updatedAt": "2026-11-28T18:09:56.302Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3866,8 +3892,8 @@ export const recordedResponses: Record<string, unknown> = {
     "pausadoHasta": null,
     "motivoCancelacion": null,
     "ultimaEjecucion": null,
-    "createdAt": "2026-11-28T18:01:41.829Z",
-    "updatedAt": "2026-11-28T18:01:41.894Z",
+    "createdAt": "2026-11-28T18:09:56.281Z",
+    "updatedAt": "2026-11-28T18:09:56.307Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3919,8 +3945,8 @@ export const recordedResponses: Record<string, unknown> = {
     "clavesAgrupacion": [
       "region"
     ],
-    "creadoEn": "2026-11-28T18:01:42.103Z",
-    "actualizadoEn": "2026-11-28T18:01:42.103Z"
+    "creadoEn": "2026-11-28T18:09:56.425Z",
+    "actualizadoEn": "2026-11-28T18:09:56.425Z"
   },
   "postOrdenventaByIdFinalizar": {
     "id": 1,
@@ -3943,8 +3969,8 @@ export const recordedResponses: Record<string, unknown> = {
     "total": "2278.80",
     "observaciones": "Entregar en el depósito de Pando",
     "idCfeEmitido": 6,
-    "createdAt": "2026-11-28T18:01:41.771Z",
-    "updatedAt": "2026-11-28T18:01:41.803Z"
+    "createdAt": "2026-11-28T18:09:56.216Z",
+    "updatedAt": "2026-11-28T18:09:56.269Z"
   },
   "postOrdenventaCrear": {
     "id": 1,
@@ -3967,8 +3993,8 @@ export const recordedResponses: Record<string, unknown> = {
     "total": "2278.80",
     "observaciones": null,
     "idCfeEmitido": null,
-    "createdAt": "2026-11-28T18:01:41.771Z",
-    "updatedAt": "2026-11-28T18:01:41.771Z"
+    "createdAt": "2026-11-28T18:09:56.216Z",
+    "updatedAt": "2026-11-28T18:09:56.216Z"
   },
   "postOrdenventaEditar": {
     "id": 1,
@@ -3991,8 +4017,8 @@ export const recordedResponses: Record<string, unknown> = {
     "total": "2278.80",
     "observaciones": "Entregar en el depósito de Pando",
     "idCfeEmitido": null,
-    "createdAt": "2026-11-28T18:01:41.771Z",
-    "updatedAt": "2026-11-28T18:01:41.779Z"
+    "createdAt": "2026-11-28T18:09:56.216Z",
+    "updatedAt": "2026-11-28T18:09:56.234Z"
   },
   "postPriceBooks": {
     "id": 1,
@@ -4006,7 +4032,7 @@ export const recordedResponses: Record<string, unknown> = {
     },
     "vigenteDesde": "2026-11-01",
     "vigenteHasta": null,
-    "createdAt": "2026-11-28T18:01:42.147Z",
+    "createdAt": "2026-11-28T18:09:56.438Z",
     "precios": [
       {
         "metrica": "api_calls",
@@ -4040,7 +4066,7 @@ export const recordedResponses: Record<string, unknown> = {
     },
     "vigenteDesde": "2026-11-01",
     "vigenteHasta": "2027-10-31",
-    "createdAt": "2026-11-28T18:01:42.147Z",
+    "createdAt": "2026-11-28T18:09:56.438Z",
     "precios": [
       {
         "metrica": "api_calls",
@@ -4147,15 +4173,15 @@ export const recordedResponses: Record<string, unknown> = {
     "origen": "manual",
     "cantComprobantes": 0,
     "resumen": [],
-    "tmstFirmaEnv": "2026-11-28T15:01:38-03:00",
+    "tmstFirmaEnv": "2026-11-28T15:09:55-03:00",
     "nombreArchivo": "Rep_219999830019_20261126_01.xml",
     "estadoDgi": "AR",
     "motivos": [],
     "idReceptorDgi": "306900000",
     "intentos": 1,
     "ultimoError": null,
-    "creadoEn": "2026-11-28T18:01:38.576Z",
-    "enviadoEn": "2026-11-28T18:01:38.625Z"
+    "creadoEn": "2026-11-28T18:09:55.082Z",
+    "enviadoEn": "2026-11-28T18:09:55.094Z"
   },
   "postSandboxDgiCae": {
     "idEmpresa": 1,
@@ -4170,12 +4196,12 @@ export const recordedResponses: Record<string, unknown> = {
   "postSandboxDgiCertificado": {
     "idEmpresa": 1,
     "rut": "219999830019",
-    "clave": "FM48c00uijR6",
+    "clave": "MYr4pwSRNqLl",
     "archivo": "MIINcQIBAzCCDTcGCSqGSIb3DQEHAaCCDSgEgg0kMIINIDCCB9cGCSqGSIb3…",
     "sujeto": "CN=Almacén La Estrella S.A., serialNumber=RUC219999830019, O=Almacén La Estrella S.A., C=UY",
     "emisor": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
-    "vigenciaDesde": "2026-11-28T18:00:35.000Z",
-    "vigenciaHasta": "2028-11-28T18:00:35.000Z"
+    "vigenciaDesde": "2026-11-28T18:08:53.000Z",
+    "vigenciaHasta": "2028-11-28T18:08:53.000Z"
   },
   "postSandboxFacturacionrecurrenteReloj": {
     "ahora": "2026-12-01T09:05:00.000Z",
@@ -4299,8 +4325,8 @@ export const recordedResponses: Record<string, unknown> = {
     "hasSecret": true,
     "headers": {},
     "maxAttempts": 8,
-    "createdAt": "2026-11-28T18:01:42.966Z",
-    "updatedAt": "2026-11-28T18:01:42.966Z"
+    "createdAt": "2026-11-28T18:09:56.864Z",
+    "updatedAt": "2026-11-28T18:09:56.864Z"
   },
   "postWebhooksByIdReenviar": {
     "reenviadas": 0
@@ -4353,7 +4379,7 @@ export const recordedResponses: Record<string, unknown> = {
     "smtpUsuario": "facturacion@laestrella.com.uy",
     "smtpClaveConfigurada": true,
     "remitente": "Almacén La Estrella <facturacion@laestrella.com.uy>",
-    "fechaActualizacion": "2026-11-28T18:01:36.570Z"
+    "fechaActualizacion": "2026-11-28T18:09:54.085Z"
   },
   "putEmpresaEnvioDgi": {
     "idEmpresa": 1,
