@@ -4,7 +4,7 @@
  * default level into a file, and nothing of the bench's own environment that `npm start` would not
  * see (DATABASE_URL, NODE_ENV, LOG_LEVEL…). Also: CPU of its threads and of its own PostgreSQL.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,9 +47,12 @@ export async function startService(opts: { prefix: string; env?: Record<string, 
   for (const k of ['DATABASE_URL', 'NODE_ENV', 'LOG_LEVEL', 'WORKER_IN_PROCESS', 'DGI_MODE', 'DGI_SIMULATOR_URL', 'JWT_SECRET']) if (!opts.env?.[k]) delete env[k];
   // To compare node flags on the service alone (e.g. GC sizes), without changing the bench's own process.
   if (process.env.BENCH_SERVICE_NODE_OPTIONS) env.NODE_OPTIONS = process.env.BENCH_SERVICE_NODE_OPTIONS;
-  // `npm start` is `node --import tsx <flags> src/main.ts`: the same node with the same flags, started directly to measure its own pid.
-  const start = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
-  if (start[0] !== 'node' || start.at(-1) !== 'src/main.ts') throw new Error(`unexpected npm start script ${start.join(' ')}`);
+  // `npm start` is `exec node <flags> dist/main.js` after `prestart` builds dist/ when src/ changed: the same
+  // build step, then the same node with the same flags, started directly to measure its own pid.
+  const scripts = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts;
+  const start = scripts.start.split(/\s+/).filter((w) => w !== 'exec');
+  if (start[0] !== 'node' || !/^(dist\/main\.js|src\/main\.ts)$/.test(start.at(-1) ?? '')) throw new Error(`unexpected npm start script ${scripts.start}`);
+  if (start.at(-1) === 'dist/main.js') execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
   const logFile = path.join(dataDir, 'service.log');
   const logFd = fs.openSync(logFile, 'a');
   const child: ChildProcess = spawn(process.execPath, start.slice(1), { cwd: ROOT, env, stdio: ['ignore', logFd, logFd] });

@@ -156,7 +156,9 @@ describe('Reporte diario: XSD, signature, simulator', () => {
   });
 
   it('the DGI simulator answers AR (zero report and a day with CFEs), then R05 for a repeated SecEnvio', async () => {
-    const sim = await startDgiSimulator({ port: 0 });
+    // The busy day's CFEs were never sent to this simulator, so its Testing checks (report totals against the
+    // CFEs received, dgi.simulator-testing.test.ts) are off: this test is about the AR and R05 answers.
+    const sim = await startDgiSimulator({ port: 0, checkContent: false });
     try {
       const ruc = '211234560019';
       const company = sim.control.issueCompanyCertificate(ruc, 'Empresa Simulada SA');
