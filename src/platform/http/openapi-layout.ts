@@ -47,6 +47,7 @@ export const TAG_GROUPS: TagGroup[] = [
     ['Punto Emision', 'Getting started 4: emission points (terminals, cash registers) of a branch.'],
     ['Sandbox DGI (solo simulador)', 'Getting started 5: a test certificate and signed CAE files from the simulated DGI (simulator mode only).'],
     ['CAE', 'Getting started 6: number ranges authorised by DGI (import, availability, contingency).'],
+    ['Prueba de Testing DGI', 'Getting started 7: DGI\'s testing set (homologation), run against DGI\'s Testing or the simulator, with its report.'],
   ] },
   { name: 'Emisión', tags: [
     ['Comprobante', 'Issue a CFE (emitir), preview it, sign XML, transcribe contingency receipts.'],
@@ -56,6 +57,7 @@ export const TAG_GROUPS: TagGroup[] = [
     ['Sobres DGI', 'Envelopes (EnvioCFE) sent to DGI and their answers.'],
     ['Reporte diario', 'The daily summary report (RPTD) to DGI.'],
     ['Exportación contable', 'Accounting export of issued receipts.'],
+    ['Consulta pública', 'The buyers\' public receipt lookup (HTML form, PDF and XML; no token).'],
   ] },
   { name: 'CFE recibidos', tags: [
     ['CFE recibido', 'Receipts other companies sent: intake, accept or reject, QR check, reconciliation.'],
