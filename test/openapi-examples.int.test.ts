@@ -4,7 +4,10 @@
  * company, branch, emission point, certificate and CAE from the sandbox, customer, products,
  * emission, issued CFE, received CFE, billing, webhooks, users) and must get the documented success.
  * An operation with a request body and no example fails the test, and so does one that is neither
- * posted here nor listed in NOT_POSTED with its reason.
+ * posted here nor listed in NOT_POSTED with its reason, and a success answer in JSON (any 2xx) with
+ * no example: recorded here, else hand-made in the catalogue and parsed with the operation's
+ * response schema. Operations without a body that are cheap to reach are called here too (revoking
+ * a session, a webhook's test delivery, cancelling an order, disabling a company), and their answers recorded.
  *
  * What the test changes in an example before posting it (everything else goes as documented):
  * - ids: every key named in `ids` below (idEmpresa, idSucursal, idCliente, …), at any depth, and
@@ -22,6 +25,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { OPERATION_EXAMPLES } from '../src/platform/http/openapi-examples/index.js';
 import { recordedResponses } from '../src/platform/http/openapi-examples/responses.js';
+import { z } from 'zod';
+import { RUT_EMPRESA } from '../src/platform/http/openapi-examples/types.js';
 import { ADMIN, createTestApp, type TestApp } from './support/app.js';
 import { setUpDgiIssuer } from '../src/modules/dgi-submission/dgi-submission.test-helpers.js';
 
@@ -46,6 +51,10 @@ const NOT_POSTED: Record<string, string> = {
   postCfeemitidoRespuestaReceptor: 'needs an ACKCFE signed by the receiving company (covered by receiver-exchange tests)',
   postFacturacionrecurrenteReintentarById: 'needs a run that failed (emission refused or DGI rejection; covered by the recurring scheduler tests)',
 };
+
+function firstSuccess(op: { responses?: Record<string, unknown> }): string | undefined {
+  return Object.keys(op.responses ?? {}).filter((s) => s.startsWith('2')).sort()[0];
+}
 
 /** A recorded answer made readable: long texts (tokens, base64) cut, lists kept to their first two items. */
 function shrink(value: unknown): unknown {
@@ -84,12 +93,12 @@ function substitute(value: unknown): unknown {
 }
 
 async function send(op: Operation, step: Step, body: unknown) {
-  let url = op.path.replace(/\{(\w+)\}/g, (_, name) => String(step.params?.()[name] ?? assert.fail(`${op.operationId}: no value for {${name}}`)));
+  let url = op.path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(String(step.params?.()[name] ?? assert.fail(`${op.operationId}: no value for {${name}}`))));
   const query = step.query?.();
   if (query) url += `?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`;
   const res = await t.app.inject({
-    method: op.method.toUpperCase() as 'POST', url, payload: body as object,
-    headers: { authorization: `Bearer ${step.token?.() ?? token}`, 'content-type': 'application/json', ...step.headers?.() },
+    method: op.method.toUpperCase() as 'POST', url, payload: body as object | undefined,
+    headers: { authorization: `Bearer ${step.token?.() ?? token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...step.headers?.() },
   });
   let parsed: any;
   try { parsed = res.json(); } catch { parsed = undefined; }
@@ -100,6 +109,8 @@ const steps: Step[] = [
   // Getting started.
   { op: 'postAuthLogin', token: () => '', patch: (b) => ({ ...b, usuario: ADMIN.usuario, clave: ADMIN.clave }), after: (r) => { token = r.body.accessToken; saved.refreshToken = r.body.refreshToken; } },
   { op: 'postAuthRefresh', token: () => '', patch: () => ({ refreshToken: saved.refreshToken }), after: (r) => { token = r.body.accessToken; } },
+  // A second session of the operator (another device), ended by its refresh token.
+  { op: 'postAuthRevokeByRefreshToken', params: () => ({ refreshToken: saved.secondRefreshToken }) },
   { op: 'postEmpresaCrear', after: (r) => { ids.idEmpresa = r.body.id; } },
   { op: 'postEmpresaEditar' },
   { op: 'postSucursalCrear', after: (r) => { ids.idSucursal = r.body.id; } },
@@ -112,6 +123,7 @@ const steps: Step[] = [
       const imp = await t.call(token, 'POST', '/api/v1/empresa/importarCertificado', r.body);
       assert.equal(imp.status, 201, JSON.stringify(imp.body));
       ids.idCertificado = imp.body.id;
+      recorded.postEmpresaImportarCertificado = shrink(imp.body);
     },
   },
   { op: 'postEmpresaAsignarCertificado' },
@@ -122,6 +134,7 @@ const steps: Step[] = [
       const imp = await t.call(token, 'POST', '/api/v1/cae/importar', r.body);
       assert.equal(imp.status, 201, JSON.stringify(imp.body));
       ids.idCae = imp.body.id;
+      recorded.postCaeImportar = shrink(imp.body);
       // The e-Factura range the later examples issue on (the same two calls with tipoCfe 111).
       const cae = await t.call(token, 'POST', '/api/v1/sandbox/dgi/cae', { idEmpresa: ids.idEmpresa, tipoCfe: 111, serie: 'A', desde: 1, hasta: 1000 });
       assert.equal((await t.call(token, 'POST', '/api/v1/cae/importar', cae.body)).status, 201);
@@ -166,7 +179,7 @@ const steps: Step[] = [
   { op: 'postCfeemitidoGenerarSobreDgi', patch: (b) => ({ ...b, idsCfe: [ids.idCfe] }) },
   { op: 'postCfeemitidoByIdMarcarAceptado', params: () => ({ id: saved.facturaId }) },
   { op: 'postCfeemitidoGenerarSobreReceptor', patch: (b) => ({ ...b, idsCfe: [saved.facturaId] }) },
-  { op: 'postReportediarioRegenerar' },
+  { op: 'postReportediarioRegenerar', after: (r) => { saved.reporteId = r.body.id; } },
   // Received CFE: the envelope a supplier (another company of this service) sends to company 1.
   {
     op: 'postCferecibidoImportar', patch: (b) => ({ ...b, xml: saved.supplierEnvelope }),
@@ -185,6 +198,8 @@ const steps: Step[] = [
   { op: 'postOrdenventaCrear', after: (r) => { saved.ordenId = r.body.id; } },
   { op: 'postOrdenventaEditar', patch: (b) => ({ ...b, id: saved.ordenId }) },
   { op: 'postOrdenventaByIdFinalizar', params: () => ({ id: saved.ordenId }) },
+  // A second order from the same example, cancelled.
+  { op: 'postOrdenventaByIdCancelar', params: () => ({ id: saved.ordenCanceladaId }) },
   { op: 'postFacturacionrecurrenteCrear', after: (r) => { saved.planId = r.body.id; } },
   { op: 'postFacturacionrecurrenteEditar', patch: (b) => ({ ...b, id: saved.planId }) },
   { op: 'postFacturacionrecurrenteActivarById', params: () => ({ id: saved.planId }) },
@@ -221,18 +236,30 @@ const steps: Step[] = [
   { op: 'postWebhooks', query: () => ({ idEmpresa: ids.idEmpresa! }), after: (r) => { saved.webhookId = r.body.id; } },
   { op: 'patchWebhooksById', params: () => ({ id: saved.webhookId }) },
   { op: 'postWebhooksByIdReenviar', params: () => ({ id: saved.webhookId }) },
+  { op: 'postWebhooksByIdRotarSecreto', params: () => ({ id: saved.webhookId }) },
+  { op: 'postWebhooksByIdProbar', params: () => ({ id: saved.webhookId }), after: (r) => { saved.entregaId = r.body.id; } },
   // Administration.
-  { op: 'postDgiTesting' },
+  { op: 'postDgiTesting', after: (r) => { saved.testingId = r.body.id; } },
   {
     op: 'postUsuarioCrear',
     after: async (r) => { ids.idUsuario = r.body.id; saved.cashierToken = await t.login('caja1@laestrella.com.uy', 'Clave-de-caja-2026'); },
   },
   { op: 'postUsuarioEditar' },
   { op: 'postUsuarioDesbloquear' },
-  { op: 'postUsuarioActualizarClave', token: () => saved.cashierToken },
+  {
+    op: 'postUsuarioActualizarClave', token: () => saved.cashierToken,
+    after: async () => { saved.cashierToken = await t.login('caja1@laestrella.com.uy', 'Otra-clave-de-caja-2026'); },
+  },
+  // The cashier logs out everywhere.
+  { op: 'postAuthRevokeAllTokens', token: () => saved.cashierToken },
   { op: 'postAuthRecuperarClave', token: () => '' },
   // Last: voids the credit-note range imported by hand above (the example's idCae 3).
   { op: 'postCaeAnularCompleto', patch: (b) => ({ ...b, idCae: saved.manualCaeId }) },
+  // The company disabled and enabled again, by id and by RUT (enabled at the end, for the reads below).
+  { op: 'postEmpresaDeshabilitarById', params: () => ({ id: ids.idEmpresa! }) },
+  { op: 'postEmpresaHabilitarById', params: () => ({ id: ids.idEmpresa! }) },
+  { op: 'postEmpresaDeshabilitarPorRutByRut', params: () => ({ rut: RUT_EMPRESA }) },
+  { op: 'postEmpresaHabilitarPorRutByRut', params: () => ({ rut: RUT_EMPRESA }) },
 ];
 
 /** Reads the flow has nothing for (they answer 404 until such a thing exists). */
@@ -240,7 +267,7 @@ const GETS_NOT_CALLED = new Set(['getEmpresaByIdLogo', 'getSucursalByIdLogo']);
 
 /** A path parameter's value: the resource the flow created under that path. */
 function pathValue(path: string, name: string): string | number | undefined {
-  const byName: Record<string, unknown> = { idUsuario: ids.idUsuario, idSucursal: ids.idSucursal, codigo: 'API-2026', version: 1 };
+  const byName: Record<string, unknown> = { idUsuario: ids.idUsuario, idSucursal: ids.idSucursal, codigo: 'API-2026', version: 1, idEntrega: saved.entregaId };
   if (name !== 'id') return byName[name] as number | undefined;
   const byPrefix: Array<[string, unknown]> = [
     ['/api/v1/webhooks/', saved.webhookId], ['/api/v1/ordenventa/', saved.ordenId], ['/api/v1/empresa/', ids.idEmpresa],
@@ -248,7 +275,8 @@ function pathValue(path: string, name: string): string | number | undefined {
     ['/api/v1/cfeemitido/', ids.idCfe], ['/api/v1/cliente/', ids.idCliente], ['/api/v1/producto/variante/', ids.idVariante],
     ['/api/v1/producto/', ids.idProducto], ['/api/v1/cferecibido/conciliacion/', ids.idConciliacion], ['/api/v1/cferecibido/respuesta/', undefined],
     ['/api/v1/cferecibido/', saved.received?.[0]], ['/api/v1/metrics/', saved.metricId], ['/api/v1/contracts/', saved.contractId],
-    ['/api/v1/facturacionrecurrente/', saved.planId],
+    ['/api/v1/facturacionrecurrente/', saved.planId], ['/api/v1/reportediario/', saved.reporteId], ['/api/v1/sobredgi/', saved.sobreId],
+    ['/api/v1/dgi/testing/', saved.testingId],
   ];
   return byPrefix.find(([prefix]) => path.startsWith(prefix))?.[1] as number | undefined;
 }
@@ -264,6 +292,16 @@ function queryValue(name: string): string | number | undefined {
 
 /** Set-up between steps that no example covers: what a second party or the service itself produces. */
 async function setUp(stepOp: string): Promise<void> {
+  if (stepOp === 'postAuthRevokeByRefreshToken') {
+    const login = await t.call(undefined, 'POST', '/api/auth/login', { usuario: ADMIN.usuario, clave: ADMIN.clave });
+    assert.equal(login.status, 200, JSON.stringify(login.body));
+    saved.secondRefreshToken = login.body.refreshToken;
+  }
+  if (stepOp === 'postOrdenventaByIdCancelar') {
+    const r = await t.call(token, 'POST', '/api/v1/ordenventa/crear', substitute(OPERATION_EXAMPLES.postOrdenventaCrear.request));
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    saved.ordenCanceladaId = r.body.id;
+  }
   if (stepOp === 'postComprobanteFirmarXml') {
     const xml = await t.app.inject({ method: 'GET', url: `/api/v1/cfeemitido/${ids.idCfe}/xml`, headers: { authorization: `Bearer ${token}` } });
     assert.equal(xml.statusCode, 200, xml.body);
@@ -294,6 +332,7 @@ async function setUp(stepOp: string): Promise<void> {
     const sobre = await t.app.inject({ method: 'POST', url: '/api/v1/cfeemitido/generarSobreReceptor', payload: { idEmpresa: supplier.company.id, idsCfe: issued }, headers: { authorization: `Bearer ${token}` } });
     assert.equal(sobre.statusCode, 200, sobre.body);
     saved.supplierEnvelope = sobre.body;
+    saved.sobreId = env.id;
   }
 }
 
@@ -313,6 +352,29 @@ describe('OpenAPI request examples', () => {
     assert.deepEqual(unknown, [], 'examples keyed by an operationId the document does not have');
   });
 
+  it('every success answer in JSON has an example, and every hand-made one parses with its schema', async () => {
+    const doc = (await t.call(undefined, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, any>> };
+    const missing: string[] = [];
+    const invalid: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        for (const [status, response] of Object.entries<any>(op.responses ?? {})) {
+          const media = response.content?.['application/json'];
+          if (!status.startsWith('2') || !media) continue;
+          if (media.example === undefined) { missing.push(`${op.operationId} ${status} (${method.toUpperCase()} ${path})`); continue; }
+          // Recorded answers are the service's own; a hand-made one is checked against the operation's
+          // response schema (as the document states it), so it cannot drift from what the service answers.
+          const handMade = OPERATION_EXAMPLES[op.operationId]?.responses?.[status] ?? (status === firstSuccess(op) ? OPERATION_EXAMPLES[op.operationId]?.response : undefined);
+          if (handMade === undefined) continue;
+          const parsed = z.fromJSONSchema(media.schema, { defaultTarget: 'openapi-3.0' }).safeParse(handMade);
+          if (!parsed.success) invalid.push(`${op.operationId} ${status}: ${JSON.stringify(parsed.error.issues).slice(0, 400)}`);
+        }
+      }
+    }
+    assert.deepEqual(missing, [], 'success answers in JSON with no example (record them with npm run openapi:examples or write one in the catalogue)');
+    assert.deepEqual(invalid, [], 'hand-made response examples that do not parse with the operation\'s response schema');
+  });
+
   it('posts every request example in the order of a first integration and gets the documented success', { timeout: 600_000 }, async () => {
     const doc = (await t.call(undefined, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, any>> };
     const byId = new Map<string, Operation & { example: unknown }>();
@@ -327,12 +389,12 @@ describe('OpenAPI request examples', () => {
     for (const step of steps) {
       const op = byId.get(step.op);
       assert.ok(op, `no operation ${step.op}`);
-      assert.ok(op.example !== undefined, `${step.op} has no example`);
+      assert.ok(!op.hasBody || op.example !== undefined, `${step.op} has no example`);
       await setUp(step.op);
-      let body = substitute(op.example) as Json;
-      if (step.patch) body = step.patch(body);
+      let body = op.hasBody ? substitute(op.example) as Json : undefined;
+      if (step.patch) body = step.patch(body!);
       const answer = await send(op, step, body);
-      assert.equal(answer.status, op.success, `${step.op} ${op.method.toUpperCase()} ${op.path} with ${JSON.stringify(body).slice(0, 300)} answered ${answer.status} ${answer.raw.slice(0, 500)}`);
+      assert.equal(answer.status, op.success, `${step.op} ${op.method.toUpperCase()} ${op.path} with ${String(JSON.stringify(body)).slice(0, 300)} answered ${answer.status} ${answer.raw.slice(0, 500)}`);
       posted.add(step.op);
       if (answer.body !== undefined && answer.body !== null && typeof answer.body === 'object') recorded[step.op] = shrink(answer.body);
       await step.after?.(answer);

@@ -5059,11 +5059,11 @@ export interface operations {
                      * @example {
                      *       "status": "ready",
                      *       "memoria": {
-                     *         "rssMb": 570.5,
-                     *         "heapUsedMb": 117.6,
-                     *         "heapTotalMb": 155.6,
-                     *         "externalMb": 26.6,
-                     *         "arrayBuffersMb": 3.6
+                     *         "rssMb": 578.4,
+                     *         "heapUsedMb": 132.1,
+                     *         "heapTotalMb": 159.5,
+                     *         "externalMb": 27.1,
+                     *         "arrayBuffersMb": 4.1
                      *       }
                      *     }
                      */
@@ -5229,8 +5229,8 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIiwidHYiOjAsImlhdCI6MTc5NTg4OTM5MiwiZXhwIjoxNzk1ODkwMjkyfQ.XRc9TPjMpO5CAHsp-sksA7VYi024rAJWUg6aUacpgCk",
-                     *       "refreshToken": "4c32_0At29PeOJQLJ221yPWOr29deYRxRs8GNFKGNqE",
+                     *       "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIiwidHYiOjAsImlhdCI6MTc5NTg4OTgzMCwiZXhwIjoxNzk1ODkwNzMwfQ.30RjZYO8UeusIp23ZogtQbHJ-UTEaoV2NbKup7jlS4o",
+                     *       "refreshToken": "dg5triwW2OZLSldq_YTrS7SLpmUORQTd0Xtgs2ylYT8",
                      *       "tokenType": "Bearer",
                      *       "expiresIn": 900
                      *     }
@@ -5339,9 +5339,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": null;
-                };
+                content?: never;
             };
             /** @description Default Response. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -5382,6 +5380,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "revocados": 1
+                     *     }
+                     */
                     "application/json": {
                         revocados: number;
                     };
@@ -5406,6 +5409,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "revocados": 1
+                     *     }
+                     */
                     "application/json": {
                         revocados: number;
                     };
@@ -6287,9 +6295,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": null;
-                };
+                content?: never;
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -6565,7 +6571,7 @@ export interface operations {
                      *         {
                      *           "id": "evt_1",
                      *           "type": "BeneficioFiscal.Declarada",
-                     *           "time": "2026-11-28T18:09:54.180Z",
+                     *           "time": "2026-11-28T18:17:14.230Z",
                      *           "idEmpresa": 1,
                      *           "data": {
                      *             "id": 1,
@@ -6595,7 +6601,7 @@ export interface operations {
                      *             "idReemplazada": null,
                      *             "reemplazadaEn": null,
                      *             "reemplazadaPor": null,
-                     *             "fechaDeclaracion": "2026-11-28T18:09:54.180Z",
+                     *             "fechaDeclaracion": "2026-11-28T18:17:14.230Z",
                      *             "fechaInicioEmisor": "2011-10-01",
                      *             "fuenteFechaInicio": "registro_dgi"
                      *           }
@@ -6603,7 +6609,7 @@ export interface operations {
                      *         {
                      *           "id": "evt_2",
                      *           "type": "Cfe.Emitido",
-                     *           "time": "2026-11-28T18:09:54.386Z",
+                     *           "time": "2026-11-28T18:17:14.648Z",
                      *           "idEmpresa": 1,
                      *           "data": {
                      *             "cae": {
@@ -6613,7 +6619,7 @@ export interface operations {
                      *               "fechaVencimiento": "2027-11-28"
                      *             },
                      *             "serie": "A",
-                     *             "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,KwgblwthTXLGUcYLYA9%2F37BWKcysXz%2Bqcw3SO5FA3C4%3D",
+                     *             "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,h3us5FZW4sxfhnJp0Cm6Gsz%2F3Hk9S0iNW%2FP8CvmtaY0%3D",
                      *             "moneda": "UYU",
                      *             "numero": 101,
                      *             "tipoCfe": 101,
@@ -6630,18 +6636,18 @@ export interface operations {
                      *               "MntNetoIVATasaBasica": "311.31"
                      *             },
                      *             "idEmpresa": 1,
-                     *             "fechaFirma": "2026-11-28T15:09:54-03:00",
+                     *             "fechaFirma": "2026-11-28T15:17:14-03:00",
                      *             "tipoCambio": null,
                      *             "fechaEmision": "2026-11-28",
                      *             "idCfeEmitido": 1,
-                     *             "codigoSeguridad": "Kwgblw"
+                     *             "codigoSeguridad": "h3us5F"
                      *           }
                      *         }
                      *       ],
-                     *       "total": 26,
+                     *       "total": 28,
                      *       "start": 0,
                      *       "length": 50,
-                     *       "cursor": "893.28"
+                     *       "cursor": "897.30"
                      *     }
                      */
                     "application/json": {
@@ -6796,8 +6802,8 @@ export interface operations {
                      *           "hasSecret": true,
                      *           "headers": {},
                      *           "maxAttempts": 8,
-                     *           "createdAt": "2026-11-28T18:09:56.864Z",
-                     *           "updatedAt": "2026-11-28T18:09:56.867Z"
+                     *           "createdAt": "2026-11-28T18:17:17.904Z",
+                     *           "updatedAt": "2026-11-28T18:17:17.912Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -6999,8 +7005,8 @@ export interface operations {
                      *       "hasSecret": true,
                      *       "headers": {},
                      *       "maxAttempts": 8,
-                     *       "createdAt": "2026-11-28T18:09:56.864Z",
-                     *       "updatedAt": "2026-11-28T18:09:56.864Z"
+                     *       "createdAt": "2026-11-28T18:17:17.904Z",
+                     *       "updatedAt": "2026-11-28T18:17:17.904Z"
                      *     }
                      */
                     "application/json": {
@@ -7273,8 +7279,8 @@ export interface operations {
                      *       "hasSecret": true,
                      *       "headers": {},
                      *       "maxAttempts": 8,
-                     *       "createdAt": "2026-11-28T18:09:56.864Z",
-                     *       "updatedAt": "2026-11-28T18:09:56.867Z"
+                     *       "createdAt": "2026-11-28T18:17:17.904Z",
+                     *       "updatedAt": "2026-11-28T18:17:17.912Z"
                      *     }
                      */
                     "application/json": {
@@ -7402,9 +7408,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": null;
-                };
+                content?: never;
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -7557,8 +7561,8 @@ export interface operations {
                      *       "hasSecret": true,
                      *       "headers": {},
                      *       "maxAttempts": 8,
-                     *       "createdAt": "2026-11-28T18:09:56.864Z",
-                     *       "updatedAt": "2026-11-28T18:09:56.867Z"
+                     *       "createdAt": "2026-11-28T18:17:17.904Z",
+                     *       "updatedAt": "2026-11-28T18:17:17.907Z"
                      *     }
                      */
                     "application/json": {
@@ -7687,6 +7691,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "secret": "whsec_TkKTjKo4HX9HovfbdBAeU3TFfIHDZ2d37K99G+lWOmQ="
+                     *     }
+                     */
                     "application/json": {
                         id: number;
                         /** @description The new secret, shown only in this response. */
@@ -7801,6 +7811,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "eventId": "evt_31",
+                     *       "eventType": "Webhook.Prueba",
+                     *       "status": "pendiente",
+                     *       "attempts": 0,
+                     *       "nextAttemptAt": "2026-11-28T18:17:17.915Z",
+                     *       "idempotencyKey": "b9ec2e52-1150-40de-9eb6-6b22969123ed",
+                     *       "lastStatusCode": null,
+                     *       "lastError": null,
+                     *       "deliveredAt": null,
+                     *       "createdAt": "2026-11-28T18:17:17.914Z",
+                     *       "intentos": []
+                     *     }
+                     */
                     "application/json": {
                         id: number;
                         eventId: string;
@@ -7953,8 +7979,23 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "data": [],
-                     *       "total": 0,
+                     *       "data": [
+                     *         {
+                     *           "id": 1,
+                     *           "eventId": "evt_31",
+                     *           "eventType": "Webhook.Prueba",
+                     *           "status": "pendiente",
+                     *           "attempts": 0,
+                     *           "nextAttemptAt": "2026-11-28T18:17:17.915Z",
+                     *           "idempotencyKey": "b9ec2e52-1150-40de-9eb6-6b22969123ed",
+                     *           "lastStatusCode": null,
+                     *           "lastError": null,
+                     *           "deliveredAt": null,
+                     *           "createdAt": "2026-11-28T18:17:17.914Z",
+                     *           "intentos": []
+                     *         }
+                     *       ],
+                     *       "total": 1,
                      *       "start": 0,
                      *       "length": 50
                      *     }
@@ -8109,6 +8150,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "eventId": "evt_31",
+                     *       "eventType": "Webhook.Prueba",
+                     *       "status": "pendiente",
+                     *       "attempts": 0,
+                     *       "nextAttemptAt": "2026-11-28T18:17:17.915Z",
+                     *       "idempotencyKey": "b9ec2e52-1150-40de-9eb6-6b22969123ed",
+                     *       "lastStatusCode": null,
+                     *       "lastError": null,
+                     *       "deliveredAt": null,
+                     *       "createdAt": "2026-11-28T18:17:17.914Z",
+                     *       "intentos": []
+                     *     }
+                     */
                     "application/json": {
                         id: number;
                         eventId: string;
@@ -8253,6 +8310,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 14,
+                     *       "eventId": "evt_27",
+                     *       "eventType": "Cfe.Emitido",
+                     *       "status": "pendiente",
+                     *       "attempts": 0,
+                     *       "nextAttemptAt": "2026-11-27T17:42:10.000Z",
+                     *       "idempotencyKey": "3f6c1a52-8d0e-4b7a-9c41-2e5f7d9a1b08",
+                     *       "lastStatusCode": 503,
+                     *       "lastError": null,
+                     *       "deliveredAt": null,
+                     *       "createdAt": "2026-11-26T13:05:12.000Z",
+                     *       "intentos": [
+                     *         {
+                     *           "number": 7,
+                     *           "time": "2026-11-27T05:05:14.000Z",
+                     *           "statusCode": 503,
+                     *           "durationMs": 212,
+                     *           "error": null,
+                     *           "responseExcerpt": "<html><body>Service Unavailable</body></html>",
+                     *           "outcome": "reintento"
+                     *         },
+                     *         {
+                     *           "number": 8,
+                     *           "time": "2026-11-27T13:05:13.000Z",
+                     *           "statusCode": 503,
+                     *           "durationMs": 198,
+                     *           "error": null,
+                     *           "responseExcerpt": "<html><body>Service Unavailable</body></html>",
+                     *           "outcome": "agotado"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         id: number;
                         eventId: string;
@@ -8640,8 +8732,8 @@ export interface operations {
                      *       "total": "2278.80",
                      *       "observaciones": null,
                      *       "idCfeEmitido": null,
-                     *       "createdAt": "2026-11-28T18:09:56.216Z",
-                     *       "updatedAt": "2026-11-28T18:09:56.216Z"
+                     *       "createdAt": "2026-11-28T18:17:17.219Z",
+                     *       "updatedAt": "2026-11-28T18:17:17.219Z"
                      *     }
                      */
                     "application/json": {
@@ -8842,8 +8934,8 @@ export interface operations {
                      *       "total": "2278.80",
                      *       "observaciones": "Entregar en el depósito de Pando",
                      *       "idCfeEmitido": null,
-                     *       "createdAt": "2026-11-28T18:09:56.216Z",
-                     *       "updatedAt": "2026-11-28T18:09:56.234Z"
+                     *       "createdAt": "2026-11-28T18:17:17.219Z",
+                     *       "updatedAt": "2026-11-28T18:17:17.236Z"
                      *     }
                      */
                     "application/json": {
@@ -9010,6 +9102,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "idEmpresa": 1,
+                     *       "estado": "cancelada",
+                     *       "cliente": {
+                     *         "idCliente": 1
+                     *       },
+                     *       "detalles": [
+                     *         {
+                     *           "nombreItem": "Yerba mate 1 kg",
+                     *           "cantidad": "12",
+                     *           "unidadMedida": "UN",
+                     *           "precioUnitario": "189.9",
+                     *           "numeroLineaDetalle": 1,
+                     *           "montoItem": "2278.80"
+                     *         }
+                     *       ],
+                     *       "tipoMoneda": "UYU",
+                     *       "total": "2278.80",
+                     *       "observaciones": null,
+                     *       "idCfeEmitido": null,
+                     *       "createdAt": "2026-11-28T18:17:17.263Z",
+                     *       "updatedAt": "2026-11-28T18:17:17.273Z"
+                     *     }
+                     */
                     "application/json": {
                         id: number;
                         idEmpresa: number;
@@ -9257,8 +9375,8 @@ export interface operations {
                      *       "total": "2278.80",
                      *       "observaciones": "Entregar en el depósito de Pando",
                      *       "idCfeEmitido": 6,
-                     *       "createdAt": "2026-11-28T18:09:56.216Z",
-                     *       "updatedAt": "2026-11-28T18:09:56.269Z"
+                     *       "createdAt": "2026-11-28T18:17:17.219Z",
+                     *       "updatedAt": "2026-11-28T18:17:17.255Z"
                      *     }
                      */
                     "application/json": {
@@ -9498,11 +9616,35 @@ export interface operations {
                      *           "total": "2278.80",
                      *           "observaciones": "Entregar en el depósito de Pando",
                      *           "idCfeEmitido": 6,
-                     *           "createdAt": "2026-11-28T18:09:56.216Z",
-                     *           "updatedAt": "2026-11-28T18:09:56.269Z"
+                     *           "createdAt": "2026-11-28T18:17:17.219Z",
+                     *           "updatedAt": "2026-11-28T18:17:17.255Z"
+                     *         },
+                     *         {
+                     *           "id": 2,
+                     *           "idEmpresa": 1,
+                     *           "estado": "cancelada",
+                     *           "cliente": {
+                     *             "idCliente": 1
+                     *           },
+                     *           "detalles": [
+                     *             {
+                     *               "nombreItem": "Yerba mate 1 kg",
+                     *               "cantidad": "12",
+                     *               "unidadMedida": "UN",
+                     *               "precioUnitario": "189.9",
+                     *               "numeroLineaDetalle": 1,
+                     *               "montoItem": "2278.80"
+                     *             }
+                     *           ],
+                     *           "tipoMoneda": "UYU",
+                     *           "total": "2278.80",
+                     *           "observaciones": null,
+                     *           "idCfeEmitido": null,
+                     *           "createdAt": "2026-11-28T18:17:17.263Z",
+                     *           "updatedAt": "2026-11-28T18:17:17.273Z"
                      *         }
                      *       ],
-                     *       "total": 1,
+                     *       "total": 2,
                      *       "start": 0,
                      *       "length": 50
                      *     }
@@ -9677,8 +9819,8 @@ export interface operations {
                      *       "total": "2278.80",
                      *       "observaciones": "Entregar en el depósito de Pando",
                      *       "idCfeEmitido": 6,
-                     *       "createdAt": "2026-11-28T18:09:56.216Z",
-                     *       "updatedAt": "2026-11-28T18:09:56.269Z"
+                     *       "createdAt": "2026-11-28T18:17:17.219Z",
+                     *       "updatedAt": "2026-11-28T18:17:17.255Z"
                      *     }
                      */
                     "application/json": {
@@ -10451,13 +10593,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description application/vnd.openxmlformats-officedocument.spreadsheetml.sheet file */
+            /** @description The companies as a spreadsheet (empresas.xlsx) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
@@ -10862,9 +11004,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": null;
-                };
+                content?: never;
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -10973,6 +11113,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "rut": "219999830019",
+                     *       "razonSocial": "Almacén La Estrella S.A.",
+                     *       "nombreComercial": "La Estrella",
+                     *       "domicilioFiscal": "Av. 18 de Julio 1234",
+                     *       "ciudad": "Montevideo",
+                     *       "departamento": "Montevideo",
+                     *       "telefono": "29005678",
+                     *       "email": "facturacion@laestrella.com.uy",
+                     *       "actividad": "Comercio minorista de alimentos",
+                     *       "habilitada": true,
+                     *       "tieneLogo": false,
+                     *       "CodigoCasaDgiPorDefecto": 1
+                     *     }
+                     */
                     "application/json": {
                         id: number;
                         /** @description Example: 219999830019 */
@@ -11098,6 +11255,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "rut": "219999830019",
+                     *       "razonSocial": "Almacén La Estrella S.A.",
+                     *       "nombreComercial": "La Estrella",
+                     *       "domicilioFiscal": "Av. 18 de Julio 1234",
+                     *       "ciudad": "Montevideo",
+                     *       "departamento": "Montevideo",
+                     *       "telefono": "29005678",
+                     *       "email": "facturacion@laestrella.com.uy",
+                     *       "actividad": "Comercio minorista de alimentos",
+                     *       "habilitada": false,
+                     *       "tieneLogo": false,
+                     *       "CodigoCasaDgiPorDefecto": 1
+                     *     }
+                     */
                     "application/json": {
                         id: number;
                         /** @description Example: 219999830019 */
@@ -11224,6 +11398,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "rut": "219999830019",
+                     *       "razonSocial": "Almacén La Estrella S.A.",
+                     *       "nombreComercial": "La Estrella",
+                     *       "domicilioFiscal": "Av. 18 de Julio 1234",
+                     *       "ciudad": "Montevideo",
+                     *       "departamento": "Montevideo",
+                     *       "telefono": "29005678",
+                     *       "email": "facturacion@laestrella.com.uy",
+                     *       "actividad": "Comercio minorista de alimentos",
+                     *       "habilitada": true,
+                     *       "tieneLogo": false,
+                     *       "CodigoCasaDgiPorDefecto": 1
+                     *     }
+                     */
                     "application/json": {
                         id: number;
                         /** @description Example: 219999830019 */
@@ -11350,6 +11541,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "rut": "219999830019",
+                     *       "razonSocial": "Almacén La Estrella S.A.",
+                     *       "nombreComercial": "La Estrella",
+                     *       "domicilioFiscal": "Av. 18 de Julio 1234",
+                     *       "ciudad": "Montevideo",
+                     *       "departamento": "Montevideo",
+                     *       "telefono": "29005678",
+                     *       "email": "facturacion@laestrella.com.uy",
+                     *       "actividad": "Comercio minorista de alimentos",
+                     *       "habilitada": false,
+                     *       "tieneLogo": false,
+                     *       "CodigoCasaDgiPorDefecto": 1
+                     *     }
+                     */
                     "application/json": {
                         id: number;
                         /** @description Example: 219999830019 */
@@ -11475,6 +11683,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "idEmpresa": 1,
+                     *       "contentType": "image/png",
+                     *       "bytes": 18342
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         contentType: "image/png" | "image/jpeg" | "image/svg+xml";
@@ -11611,9 +11826,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": null;
-                };
+                content?: never;
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -11716,13 +11929,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The image bytes (Content-Type image/png, image/jpeg or image/svg+xml) */
+            /** @description The image bytes */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/svg+xml": string;
                 };
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
@@ -12976,6 +13191,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "idSucursal": 1,
+                     *       "contentType": "image/jpeg",
+                     *       "bytes": 41209
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         contentType: "image/png" | "image/jpeg" | "image/svg+xml";
@@ -13112,9 +13334,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": null;
-                };
+                content?: never;
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -13217,13 +13437,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The image bytes (Content-Type image/png, image/jpeg or image/svg+xml) */
+            /** @description The image bytes */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/svg+xml": string;
                 };
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
@@ -14249,7 +14471,7 @@ export interface operations {
                      *       "smtpUsuario": "facturacion@laestrella.com.uy",
                      *       "smtpClaveConfigurada": true,
                      *       "remitente": "Almacén La Estrella <facturacion@laestrella.com.uy>",
-                     *       "fechaActualizacion": "2026-11-28T18:09:54.085Z"
+                     *       "fechaActualizacion": "2026-11-28T18:17:13.989Z"
                      *     }
                      */
                     "application/json": {
@@ -14415,7 +14637,7 @@ export interface operations {
                      *       "smtpUsuario": "facturacion@laestrella.com.uy",
                      *       "smtpClaveConfigurada": true,
                      *       "remitente": "Almacén La Estrella <facturacion@laestrella.com.uy>",
-                     *       "fechaActualizacion": "2026-11-28T18:09:54.085Z"
+                     *       "fechaActualizacion": "2026-11-28T18:17:13.989Z"
                      *     }
                      */
                     "application/json": {
@@ -14564,7 +14786,7 @@ export interface operations {
                      * @example {
                      *       "ok": true,
                      *       "transporte": "servicio",
-                     *       "messageId": "<475ee3e1-0d68-df8f-2d3a-9dc9be9ecfcb@localhost.localdomain>",
+                     *       "messageId": "<ec2dcf01-0494-7a5a-f2c8-1f4b109aeddd@localhost.localdomain>",
                      *       "destinatario": "contadora@laestrella.com.uy"
                      *     }
                      */
@@ -15042,6 +15264,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "idEmpresa": 1,
+                     *       "idSucursal": null,
+                     *       "tipoCfe": 101,
+                     *       "serie": "A",
+                     *       "desde": 1,
+                     *       "hasta": 1000,
+                     *       "numeroCae": "90260000014",
+                     *       "fechaAutorizacion": "2026-11-28",
+                     *       "fechaVencimiento": "2027-11-28",
+                     *       "caeEspecial": null,
+                     *       "causalCaeEspecial": null,
+                     *       "origen": "xml",
+                     *       "proximoNumero": 1,
+                     *       "utilizados": 0,
+                     *       "anulados": 0,
+                     *       "disponibles": 1000,
+                     *       "vencido": false,
+                     *       "anulado": false,
+                     *       "estado": "vigente"
+                     *     }
+                     */
                     "application/json": {
                         id: number;
                         idEmpresa: number;
@@ -15457,14 +15703,14 @@ export interface operations {
                      *         "na": "90260000014",
                      *         "fa": "2026-11-28",
                      *         "fvd": "2027-11-28",
-                     *         "tmstFrma": "2026-11-28T15:09:53-03:00"
+                     *         "tmstFrma": "2026-11-28T15:17:13-03:00"
                      *       },
                      *       "firmante": {
                      *         "subject": "CN=DGI-RUC PRUEBA CEDE, serialNumber=RUC219999830019, O=DGI-RUC PRUEBA CEDE, C=UY",
                      *         "issuer": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
-                     *         "serialNumber": "24689270683573622957977097786622495006",
-                     *         "notBefore": "2026-11-28T18:08:53.000Z",
-                     *         "notAfter": "2028-11-28T18:08:53.000Z"
+                     *         "serialNumber": "158686716517199876647221786647304614803",
+                     *         "notBefore": "2026-11-28T18:16:12.000Z",
+                     *         "notAfter": "2028-11-28T18:16:12.000Z"
                      *       }
                      *     }
                      */
@@ -16327,6 +16573,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "idEmpresa": 1,
+                     *       "sujeto": "CN=Almacén La Estrella S.A., serialNumber=RUC219999830019, O=Almacén La Estrella S.A., C=UY",
+                     *       "emisor": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
+                     *       "numeroSerie": "71114887568256847474289162337317268800",
+                     *       "validoDesde": "2026-11-28T18:16:13.000Z",
+                     *       "validoHasta": "2028-11-28T18:16:13.000Z",
+                     *       "activo": true,
+                     *       "vigente": true,
+                     *       "venceEnDias": 730,
+                     *       "porVencer": false,
+                     *       "advertencias": []
+                     *     }
+                     */
                     "application/json": {
                         id: number;
                         idEmpresa: number;
@@ -16521,9 +16783,9 @@ export interface operations {
                      *       "idEmpresa": 1,
                      *       "sujeto": "CN=Almacén La Estrella S.A., serialNumber=RUC219999830019, O=Almacén La Estrella S.A., C=UY",
                      *       "emisor": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
-                     *       "numeroSerie": "107013933910477457061027287146072037881",
-                     *       "validoDesde": "2026-11-28T18:08:53.000Z",
-                     *       "validoHasta": "2028-11-28T18:08:53.000Z",
+                     *       "numeroSerie": "71114887568256847474289162337317268800",
+                     *       "validoDesde": "2026-11-28T18:16:13.000Z",
+                     *       "validoHasta": "2028-11-28T18:16:13.000Z",
                      *       "activo": true,
                      *       "vigente": true,
                      *       "venceEnDias": 730,
@@ -16693,9 +16955,9 @@ export interface operations {
                      *         "idEmpresa": 1,
                      *         "sujeto": "CN=Almacén La Estrella S.A., serialNumber=RUC219999830019, O=Almacén La Estrella S.A., C=UY",
                      *         "emisor": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
-                     *         "numeroSerie": "107013933910477457061027287146072037881",
-                     *         "validoDesde": "2026-11-28T18:08:53.000Z",
-                     *         "validoHasta": "2028-11-28T18:08:53.000Z",
+                     *         "numeroSerie": "71114887568256847474289162337317268800",
+                     *         "validoDesde": "2026-11-28T18:16:13.000Z",
+                     *         "validoHasta": "2028-11-28T18:16:13.000Z",
                      *         "activo": true,
                      *         "vigente": true,
                      *         "venceEnDias": 730,
@@ -17121,7 +17383,7 @@ export interface operations {
                      *       "serie": "A",
                      *       "numero": 101,
                      *       "fechaEmision": "2026-11-28",
-                     *       "fechaFirma": "2026-11-28T15:09:54-03:00",
+                     *       "fechaFirma": "2026-11-28T15:17:14-03:00",
                      *       "estado": "firmado",
                      *       "cae": {
                      *         "numero": "90260000014",
@@ -17129,9 +17391,9 @@ export interface operations {
                      *         "hasta": 1000,
                      *         "fechaVencimiento": "2027-11-28"
                      *       },
-                     *       "codigoSeguridad": "Kwgblw",
-                     *       "hash": "KwgblwthTXLGUcYLYA9/37BWKcysXz+qcw3SO5FA3C4=",
-                     *       "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,KwgblwthTXLGUcYLYA9%2F37BWKcysXz%2Bqcw3SO5FA3C4%3D",
+                     *       "codigoSeguridad": "h3us5F",
+                     *       "hash": "h3us5FZW4sxfhnJp0Cm6Gsz/3Hk9S0iNW/P8CvmtaY0=",
+                     *       "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,h3us5FZW4sxfhnJp0Cm6Gsz%2F3Hk9S0iNW%2FP8CvmtaY0%3D",
                      *       "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADsElEQVR4Ae39…",
                      *       "moneda": "UYU",
                      *       "tipoCambio": null,
@@ -17726,7 +17988,7 @@ export interface operations {
                      *       "serie": "B",
                      *       "numero": 1,
                      *       "fechaEmision": "2026-11-28",
-                     *       "fechaFirma": "2026-11-28T15:09:54-03:00",
+                     *       "fechaFirma": "2026-11-28T15:17:15-03:00",
                      *       "estado": "firmado",
                      *       "cae": {
                      *         "numero": "90260000512",
@@ -17734,10 +17996,10 @@ export interface operations {
                      *         "hasta": 200,
                      *         "fechaVencimiento": "2028-06-30"
                      *       },
-                     *       "codigoSeguridad": "QW+CQN",
-                     *       "hash": "QW+CQNBBWmdisL82XcXKFHncNfHnnlbmtqRIF7mLLwc=",
-                     *       "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,201,B,1,231.68,28/11/2026,QW%2BCQNBBWmdisL82XcXKFHncNfHnnlbmtqRIF7mLLwc%3D",
-                     *       "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADsklEQVR4Ae39…",
+                     *       "codigoSeguridad": "k5WBVR",
+                     *       "hash": "k5WBVRR5b3O3EjwoAGlYDGdPhA4YMd53hWud8KoK8Ho=",
+                     *       "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,201,B,1,231.68,28/11/2026,k5WBVRR5b3O3EjwoAGlYDGdPhA4YMd53hWud8KoK8Ho%3D",
+                     *       "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADs0lEQVR4Ae39…",
                      *       "moneda": "UYU",
                      *       "tipoCambio": null,
                      *       "totales": {
@@ -18047,7 +18309,7 @@ export interface operations {
                      *       "serie": "A",
                      *       "numero": 101,
                      *       "fechaEmision": "2026-11-28",
-                     *       "fechaFirma": "2026-11-28T15:09:54-03:00",
+                     *       "fechaFirma": "2026-11-28T15:17:14-03:00",
                      *       "estado": "firmado",
                      *       "cae": {
                      *         "numero": "90260000014",
@@ -18055,9 +18317,9 @@ export interface operations {
                      *         "hasta": 1000,
                      *         "fechaVencimiento": "2027-11-28"
                      *       },
-                     *       "codigoSeguridad": "Kwgblw",
-                     *       "hash": "KwgblwthTXLGUcYLYA9/37BWKcysXz+qcw3SO5FA3C4=",
-                     *       "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,KwgblwthTXLGUcYLYA9%2F37BWKcysXz%2Bqcw3SO5FA3C4%3D",
+                     *       "codigoSeguridad": "h3us5F",
+                     *       "hash": "h3us5FZW4sxfhnJp0Cm6Gsz/3Hk9S0iNW/P8CvmtaY0=",
+                     *       "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,h3us5FZW4sxfhnJp0Cm6Gsz%2F3Hk9S0iNW%2FP8CvmtaY0%3D",
                      *       "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADsElEQVR4Ae39…",
                      *       "moneda": "UYU",
                      *       "tipoCambio": null,
@@ -18142,7 +18404,7 @@ export interface operations {
                      *           "referencia": null,
                      *           "idUsuario": null,
                      *           "motivo": null,
-                     *           "fecha": "2026-11-28T18:09:54.385Z"
+                     *           "fecha": "2026-11-28T18:17:14.647Z"
                      *         }
                      *       ]
                      *     }
@@ -18355,7 +18617,7 @@ export interface operations {
                      *       "serie": "A",
                      *       "numero": 101,
                      *       "fechaEmision": "2026-11-28",
-                     *       "fechaFirma": "2026-11-28T15:09:54-03:00",
+                     *       "fechaFirma": "2026-11-28T15:17:14-03:00",
                      *       "estado": "firmado",
                      *       "cae": {
                      *         "numero": "90260000014",
@@ -18363,9 +18625,9 @@ export interface operations {
                      *         "hasta": 1000,
                      *         "fechaVencimiento": "2027-11-28"
                      *       },
-                     *       "codigoSeguridad": "Kwgblw",
-                     *       "hash": "KwgblwthTXLGUcYLYA9/37BWKcysXz+qcw3SO5FA3C4=",
-                     *       "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,KwgblwthTXLGUcYLYA9%2F37BWKcysXz%2Bqcw3SO5FA3C4%3D",
+                     *       "codigoSeguridad": "h3us5F",
+                     *       "hash": "h3us5FZW4sxfhnJp0Cm6Gsz/3Hk9S0iNW/P8CvmtaY0=",
+                     *       "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,h3us5FZW4sxfhnJp0Cm6Gsz%2F3Hk9S0iNW%2FP8CvmtaY0%3D",
                      *       "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADsElEQVR4Ae39…",
                      *       "moneda": "UYU",
                      *       "tipoCambio": null,
@@ -18450,7 +18712,7 @@ export interface operations {
                      *           "referencia": null,
                      *           "idUsuario": null,
                      *           "motivo": null,
-                     *           "fecha": "2026-11-28T18:09:54.385Z"
+                     *           "fecha": "2026-11-28T18:17:14.647Z"
                      *         }
                      *       ]
                      *     }
@@ -18768,8 +19030,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "xml": "<CFE xmlns=\"http://cfe.dgi.gub.uy\" version=\"1.0\"><eTck><Tmst…",
-                     *       "digestValue": "KwgblwthTXLGUcYLYA9/37BWKcysXz+qcw3SO5FA3C4=",
-                     *       "codigoSeguridad": "Kwgblw"
+                     *       "digestValue": "h3us5FZW4sxfhnJp0Cm6Gsz/3Hk9S0iNW/P8CvmtaY0=",
+                     *       "codigoSeguridad": "h3us5F"
                      *     }
                      */
                     "application/json": {
@@ -18955,7 +19217,7 @@ export interface operations {
                      *           "serie": "B",
                      *           "numero": 1,
                      *           "fechaEmision": "2026-11-28",
-                     *           "fechaFirma": "2026-11-28T15:09:54-03:00",
+                     *           "fechaFirma": "2026-11-28T15:17:15-03:00",
                      *           "estado": "firmado",
                      *           "estadoReceptor": null,
                      *           "receptor": {
@@ -18974,7 +19236,7 @@ export interface operations {
                      *             "mntTotal": "231.68",
                      *             "mntPagar": "231.68"
                      *           },
-                     *           "codigoSeguridad": "QW+CQN"
+                     *           "codigoSeguridad": "k5WBVR"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -19189,13 +19451,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description application/vnd.openxmlformats-officedocument.spreadsheetml.sheet file */
+            /** @description The issued CFE as a spreadsheet (.xlsx) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
@@ -19688,13 +19950,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description text/csv file */
+            /** @description The journal as CSV (UTF-8) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "text/csv": string;
                 };
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
@@ -20863,11 +21125,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "token": "zJ_f0RhpRwRHoabxbczYByGE0bBeXGAV",
-                     *       "url": "/api/v1/comprobante/previsualizar/zJ_f0RhpRwRHoabxbczYByGE0bBeXGAV",
+                     *       "token": "hwUz9-4R8eV-RHtLtgAlzW6KWZDNsT6_",
+                     *       "url": "/api/v1/comprobante/previsualizar/hwUz9-4R8eV-RHtLtgAlzW6KWZDNsT6_",
                      *       "formato": "A4",
-                     *       "expiraEn": "2026-11-28T18:24:54.375Z",
-                     *       "bytes": 3338
+                     *       "expiraEn": "2026-11-28T18:32:14.536Z",
+                     *       "bytes": 3337
                      *     }
                      */
                     "application/json": {
@@ -21178,7 +21440,7 @@ export interface operations {
                      *       "messageId": null,
                      *       "transporte": null,
                      *       "idUsuario": 1,
-                     *       "fechaSolicitud": "2026-11-28T18:09:54.914Z",
+                     *       "fechaSolicitud": "2026-11-28T18:17:15.622Z",
                      *       "fechaEnvio": null
                      *     }
                      */
@@ -21362,7 +21624,7 @@ export interface operations {
                      *           "messageId": null,
                      *           "transporte": null,
                      *           "idUsuario": 1,
-                     *           "fechaSolicitud": "2026-11-28T18:09:54.914Z",
+                     *           "fechaSolicitud": "2026-11-28T18:17:15.622Z",
                      *           "fechaEnvio": null
                      *         }
                      *       ],
@@ -25676,7 +25938,7 @@ export interface operations {
                      *           },
                      *           "vigenteDesde": "2026-11-01",
                      *           "vigenteHasta": "2027-10-31",
-                     *           "createdAt": "2026-11-28T18:09:56.438Z",
+                     *           "createdAt": "2026-11-28T18:17:17.484Z",
                      *           "cantidadPrecios": 1
                      *         }
                      *       ],
@@ -25935,7 +26197,7 @@ export interface operations {
                      *       },
                      *       "vigenteDesde": "2026-11-01",
                      *       "vigenteHasta": null,
-                     *       "createdAt": "2026-11-28T18:09:56.438Z",
+                     *       "createdAt": "2026-11-28T18:17:17.484Z",
                      *       "precios": [
                      *         {
                      *           "metrica": "api_calls",
@@ -26155,7 +26417,7 @@ export interface operations {
                      *           },
                      *           "vigenteDesde": "2026-11-01",
                      *           "vigenteHasta": "2027-10-31",
-                     *           "createdAt": "2026-11-28T18:09:56.438Z",
+                     *           "createdAt": "2026-11-28T18:17:17.484Z",
                      *           "precios": [
                      *             {
                      *               "metrica": "api_calls",
@@ -26358,7 +26620,7 @@ export interface operations {
                      *       },
                      *       "vigenteDesde": "2026-11-01",
                      *       "vigenteHasta": "2027-10-31",
-                     *       "createdAt": "2026-11-28T18:09:56.438Z",
+                     *       "createdAt": "2026-11-28T18:17:17.484Z",
                      *       "precios": [
                      *         {
                      *           "metrica": "api_calls",
@@ -26554,7 +26816,7 @@ export interface operations {
                      *       },
                      *       "vigenteDesde": "2026-11-01",
                      *       "vigenteHasta": "2027-10-31",
-                     *       "createdAt": "2026-11-28T18:09:56.438Z",
+                     *       "createdAt": "2026-11-28T18:17:17.484Z",
                      *       "precios": [
                      *         {
                      *           "metrica": "api_calls",
@@ -26762,7 +27024,7 @@ export interface operations {
                      *       },
                      *       "vigenteDesde": "2026-11-01",
                      *       "vigenteHasta": "2027-10-31",
-                     *       "createdAt": "2026-11-28T18:09:56.438Z",
+                     *       "createdAt": "2026-11-28T18:17:17.484Z",
                      *       "precios": [
                      *         {
                      *           "metrica": "api_calls",
@@ -26983,15 +27245,15 @@ export interface operations {
                      *           "origen": "manual",
                      *           "cantComprobantes": 0,
                      *           "resumen": [],
-                     *           "tmstFirmaEnv": "2026-11-28T15:09:55-03:00",
+                     *           "tmstFirmaEnv": "2026-11-28T15:17:15-03:00",
                      *           "nombreArchivo": "Rep_219999830019_20261126_01.xml",
                      *           "estadoDgi": "AR",
                      *           "motivos": [],
                      *           "idReceptorDgi": "306900000",
                      *           "intentos": 1,
                      *           "ultimoError": null,
-                     *           "creadoEn": "2026-11-28T18:09:55.082Z",
-                     *           "enviadoEn": "2026-11-28T18:09:55.094Z"
+                     *           "creadoEn": "2026-11-28T18:17:15.869Z",
+                     *           "enviadoEn": "2026-11-28T18:17:15.895Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -27151,6 +27413,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "idEmpresa": 1,
+                     *       "fechaResumen": "2026-11-26",
+                     *       "secEnvio": 1,
+                     *       "estado": "aceptado",
+                     *       "origen": "manual",
+                     *       "cantComprobantes": 0,
+                     *       "resumen": [],
+                     *       "tmstFirmaEnv": "2026-11-28T15:17:15-03:00",
+                     *       "nombreArchivo": "Rep_219999830019_20261126_01.xml",
+                     *       "estadoDgi": "AR",
+                     *       "motivos": [],
+                     *       "idReceptorDgi": "306900000",
+                     *       "intentos": 1,
+                     *       "ultimoError": null,
+                     *       "creadoEn": "2026-11-28T18:17:15.869Z",
+                     *       "enviadoEn": "2026-11-28T18:17:15.895Z",
+                     *       "xml": "<Reporte xmlns=\"http://cfe.dgi.gub.uy\"><Caratula version=\"1.…",
+                     *       "ackXml": "<ACKRepDiario xmlns=\"http://cfe.dgi.gub.uy\" version=\"1.0\"><C…"
+                     *     }
+                     */
                     "application/json": {
                         id: number;
                         idEmpresa: number;
@@ -27420,15 +27705,15 @@ export interface operations {
                      *       "origen": "manual",
                      *       "cantComprobantes": 0,
                      *       "resumen": [],
-                     *       "tmstFirmaEnv": "2026-11-28T15:09:55-03:00",
+                     *       "tmstFirmaEnv": "2026-11-28T15:17:15-03:00",
                      *       "nombreArchivo": "Rep_219999830019_20261126_01.xml",
                      *       "estadoDgi": "AR",
                      *       "motivos": [],
                      *       "idReceptorDgi": "306900000",
                      *       "intentos": 1,
                      *       "ultimoError": null,
-                     *       "creadoEn": "2026-11-28T18:09:55.082Z",
-                     *       "enviadoEn": "2026-11-28T18:09:55.094Z"
+                     *       "creadoEn": "2026-11-28T18:17:15.869Z",
+                     *       "enviadoEn": "2026-11-28T18:17:15.895Z"
                      *     }
                      */
                     "application/json": {
@@ -27643,6 +27928,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 3,
+                     *       "idEmpresa": 1,
+                     *       "fechaResumen": "2026-11-26",
+                     *       "secEnvio": 1,
+                     *       "estado": "aceptado",
+                     *       "origen": "cron",
+                     *       "cantComprobantes": 41,
+                     *       "resumen": [
+                     *         {
+                     *           "tipoComp": 101,
+                     *           "cantDocsUtil": 38,
+                     *           "cantDocsAnulados": 0,
+                     *           "cantDocsEmi": 38
+                     *         },
+                     *         {
+                     *           "tipoComp": 111,
+                     *           "cantDocsUtil": 3,
+                     *           "cantDocsAnulados": 0,
+                     *           "cantDocsEmi": 3
+                     *         }
+                     *       ],
+                     *       "tmstFirmaEnv": "2026-11-27T02:10:04-03:00",
+                     *       "nombreArchivo": "Rep_219999830019_20261126_01.xml",
+                     *       "estadoDgi": "AR",
+                     *       "motivos": [],
+                     *       "idReceptorDgi": "306900000",
+                     *       "intentos": 2,
+                     *       "ultimoError": null,
+                     *       "creadoEn": "2026-11-27T05:10:04.000Z",
+                     *       "enviadoEn": "2026-11-27T12:31:40.000Z"
+                     *     }
+                     */
                     "application/json": {
                         id: number;
                         idEmpresa: number;
@@ -28794,6 +29113,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tipo": "ACKCFE",
+                     *       "idRespuesta": 1,
+                     *       "enlace": "/api/v1/cfeemitido/respuestaReceptor/1",
+                     *       "idSobre": null,
+                     *       "estadoSobre": null,
+                     *       "motivos": [],
+                     *       "cfes": [
+                     *         {
+                     *           "id": 2,
+                     *           "tipoCfe": 111,
+                     *           "serie": "A",
+                     *           "numero": 1,
+                     *           "estadoReceptor": "receptor_aceptado",
+                     *           "cambio": true,
+                     *           "motivos": []
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         tipo: "ACKSobre" | "ACKCFE";
@@ -29125,7 +29465,7 @@ export interface operations {
                      *             "id": 1,
                      *             "rutEmisor": "211000010012",
                      *             "idEmisor": 2,
-                     *             "fecha": "2026-11-28T15:09:56-03:00",
+                     *             "fecha": "2026-11-28T15:17:16-03:00",
                      *             "cantidadCfe": 2,
                      *             "estado": "AS",
                      *             "sinSobre": false,
@@ -29147,7 +29487,7 @@ export interface operations {
                      *           "serie": "A",
                      *           "numero": 1,
                      *           "fechaEmision": "2026-11-28",
-                     *           "tmstFirma": "2026-11-28T15:09:55-03:00",
+                     *           "tmstFirma": "2026-11-28T15:17:16-03:00",
                      *           "moneda": "UYU",
                      *           "tipoCambio": null,
                      *           "mntTotal": "15250.00",
@@ -29223,7 +29563,7 @@ export interface operations {
                      *           "vencimientoRespuesta": "2026-12-28",
                      *           "decididoEn": null,
                      *           "idRespuesta": null,
-                     *           "recibidoEn": "2026-11-28T18:09:56.029Z",
+                     *           "recibidoEn": "2026-11-28T18:17:16.992Z",
                      *           "importadoStock": null
                      *         },
                      *         {
@@ -29235,7 +29575,7 @@ export interface operations {
                      *             "id": 1,
                      *             "rutEmisor": "211000010012",
                      *             "idEmisor": 2,
-                     *             "fecha": "2026-11-28T15:09:56-03:00",
+                     *             "fecha": "2026-11-28T15:17:16-03:00",
                      *             "cantidadCfe": 2,
                      *             "estado": "AS",
                      *             "sinSobre": false,
@@ -29257,7 +29597,7 @@ export interface operations {
                      *           "serie": "A",
                      *           "numero": 2,
                      *           "fechaEmision": "2026-11-28",
-                     *           "tmstFirma": "2026-11-28T15:09:55-03:00",
+                     *           "tmstFirma": "2026-11-28T15:17:16-03:00",
                      *           "moneda": "UYU",
                      *           "tipoCambio": null,
                      *           "mntTotal": "10492.00",
@@ -29333,7 +29673,7 @@ export interface operations {
                      *           "vencimientoRespuesta": "2026-12-28",
                      *           "decididoEn": null,
                      *           "idRespuesta": null,
-                     *           "recibidoEn": "2026-11-28T18:09:56.029Z",
+                     *           "recibidoEn": "2026-11-28T18:17:16.992Z",
                      *           "importadoStock": null
                      *         }
                      *       ],
@@ -29623,7 +29963,7 @@ export interface operations {
                      *         "id": 1,
                      *         "rutEmisor": "211000010012",
                      *         "idEmisor": 2,
-                     *         "fecha": "2026-11-28T15:09:56-03:00",
+                     *         "fecha": "2026-11-28T15:17:16-03:00",
                      *         "cantidadCfe": 2,
                      *         "estado": "AS",
                      *         "sinSobre": false,
@@ -29645,7 +29985,7 @@ export interface operations {
                      *       "serie": "A",
                      *       "numero": 1,
                      *       "fechaEmision": "2026-11-28",
-                     *       "tmstFirma": "2026-11-28T15:09:55-03:00",
+                     *       "tmstFirma": "2026-11-28T15:17:16-03:00",
                      *       "moneda": "UYU",
                      *       "tipoCambio": null,
                      *       "mntTotal": "15250.00",
@@ -29719,9 +30059,9 @@ export interface operations {
                      *       "estado": "aceptado",
                      *       "motivos": [],
                      *       "vencimientoRespuesta": "2026-12-28",
-                     *       "decididoEn": "2026-11-28T18:09:56.067Z",
+                     *       "decididoEn": "2026-11-28T18:17:17.057Z",
                      *       "idRespuesta": 2,
-                     *       "recibidoEn": "2026-11-28T18:09:56.029Z",
+                     *       "recibidoEn": "2026-11-28T18:17:16.992Z",
                      *       "importadoStock": {
                      *         "referencia": "REM-2026-0457",
                      *         "lineas": [
@@ -29730,7 +30070,7 @@ export interface operations {
                      *             "cantidad": "10"
                      *           }
                      *         ],
-                     *         "fecha": "2026-11-28T18:09:56.090Z",
+                     *         "fecha": "2026-11-28T18:17:17.087Z",
                      *         "idUsuario": 1
                      *       },
                      *       "historial": [
@@ -29739,14 +30079,14 @@ export interface operations {
                      *           "motivos": null,
                      *           "mensaje": "Recibido por importacion",
                      *           "idUsuario": null,
-                     *           "fecha": "2026-11-28T18:09:56.029Z"
+                     *           "fecha": "2026-11-28T18:17:16.992Z"
                      *         },
                      *         {
                      *           "estado": "aceptado",
                      *           "motivos": null,
                      *           "mensaje": "Aceptado por la empresa",
                      *           "idUsuario": 1,
-                     *           "fecha": "2026-11-28T18:09:56.066Z"
+                     *           "fecha": "2026-11-28T18:17:17.052Z"
                      *         }
                      *       ],
                      *       "consultaQr": {
@@ -29755,7 +30095,7 @@ export interface operations {
                      *         "dgi": null,
                      *         "detalle": null,
                      *         "intentos": 0,
-                     *         "solicitadoEn": "2026-11-28T18:09:56.149Z",
+                     *         "solicitadoEn": "2026-11-28T18:17:17.163Z",
                      *         "consultadoEn": null
                      *       },
                      *       "respuestas": [
@@ -30983,7 +31323,7 @@ export interface operations {
                      *             "cantidad": "10"
                      *           }
                      *         ],
-                     *         "fecha": "2026-11-28T18:09:56.090Z",
+                     *         "fecha": "2026-11-28T18:17:17.087Z",
                      *         "idUsuario": 1
                      *       },
                      *       "repetido": false
@@ -31658,6 +31998,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "carpeta": "INBOX",
+                     *       "mensajes": 12,
+                     *       "uidValidity": 1764201600,
+                     *       "ultimoUidProcesado": 9,
+                     *       "ultimoSondeoOk": "2026-11-27T14:55:03.000Z"
+                     *     }
+                     */
                     "application/json": {
                         ok: boolean;
                         carpeta: string;
@@ -31859,13 +32209,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description application/vnd.openxmlformats-officedocument.spreadsheetml.sheet file */
+            /** @description The received CFE as a spreadsheet (.xlsx) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
@@ -32372,13 +32722,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description application/zip file */
+            /** @description A ZIP of the PDFs (and XMLs) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/zip": string;
                 };
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
@@ -32685,7 +33035,7 @@ export interface operations {
                      *       },
                      *       "items": [],
                      *       "idUsuario": 1,
-                     *       "creadoEn": "2026-11-28T18:09:56.161Z"
+                     *       "creadoEn": "2026-11-28T18:17:17.185Z"
                      *     }
                      */
                     "application/json": {
@@ -32903,7 +33253,7 @@ export interface operations {
                      *       },
                      *       "items": [],
                      *       "idUsuario": 1,
-                     *       "creadoEn": "2026-11-28T18:09:56.161Z"
+                     *       "creadoEn": "2026-11-28T18:17:17.185Z"
                      *     }
                      */
                     "application/json": {
@@ -33066,13 +33416,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description application/vnd.openxmlformats-officedocument.spreadsheetml.sheet file */
+            /** @description The reconciliation as a spreadsheet (.xlsx) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
@@ -33357,7 +33707,7 @@ export interface operations {
                      *           "referencia": null,
                      *           "idUsuario": null,
                      *           "motivo": null,
-                     *           "fecha": "2026-11-28T18:09:54.385Z"
+                     *           "fecha": "2026-11-28T18:17:14.647Z"
                      *         }
                      *       ]
                      *     }
@@ -33527,7 +33877,7 @@ export interface operations {
                      *           "referencia": null,
                      *           "idUsuario": null,
                      *           "motivo": null,
-                     *           "fecha": "2026-11-28T18:09:55.043Z"
+                     *           "fecha": "2026-11-28T18:17:15.800Z"
                      *         },
                      *         {
                      *           "lado": "dgi",
@@ -33539,7 +33889,7 @@ export interface operations {
                      *           "referencia": null,
                      *           "idUsuario": 1,
                      *           "motivo": "Aceptado según consulta en el portal de DGI del 27/11/2026",
-                     *           "fecha": "2026-11-28T18:09:55.057Z"
+                     *           "fecha": "2026-11-28T18:17:15.818Z"
                      *         }
                      *       ]
                      *     }
@@ -33852,6 +34202,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "idEmpresa": 2,
+                     *       "idEmisor": 1,
+                     *       "estado": "recibido",
+                     *       "cantidadCfe": 2,
+                     *       "bytes": 7085,
+                     *       "fecha": "2026-11-28T15:17:16-03:00",
+                     *       "intentosEnvio": 1,
+                     *       "intentosConsulta": 0,
+                     *       "estadoAckSobre": "AS",
+                     *       "idReceptor": "306900001",
+                     *       "consultarDesde": "2026-11-28T18:17:16.949Z",
+                     *       "proximoIntento": null,
+                     *       "errorCodigo": null,
+                     *       "errorMensaje": null,
+                     *       "creadoEn": "2026-11-28T18:17:16.895Z",
+                     *       "enviadoEn": "2026-11-28T18:17:16.947Z",
+                     *       "procesadoEn": null,
+                     *       "nombreArchivo": "Sob_211000010012_20261128_1.xml",
+                     *       "idsCfe": [
+                     *         4,
+                     *         5
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         id: number;
                         idEmpresa: number;
@@ -34328,7 +34705,7 @@ export interface operations {
                      *       "estado": "vigente",
                      *       "reemplazadaPor": null,
                      *       "reemplazadaEn": null,
-                     *       "fechaDeclaracion": "2026-11-28T18:09:54.180Z",
+                     *       "fechaDeclaracion": "2026-11-28T18:17:14.230Z",
                      *       "fechaInicioEmisor": "2011-10-01",
                      *       "fuenteFechaInicio": "registro_dgi",
                      *       "hechos": {
@@ -34588,7 +34965,7 @@ export interface operations {
                      *           "estado": "vigente",
                      *           "reemplazadaPor": null,
                      *           "reemplazadaEn": null,
-                     *           "fechaDeclaracion": "2026-11-28T18:09:54.180Z",
+                     *           "fechaDeclaracion": "2026-11-28T18:17:14.230Z",
                      *           "fechaInicioEmisor": "2011-10-01",
                      *           "fuenteFechaInicio": "registro_dgi",
                      *           "hechos": {
@@ -34791,7 +35168,7 @@ export interface operations {
                      *           "estado": "vigente",
                      *           "reemplazadaPor": null,
                      *           "reemplazadaEn": null,
-                     *           "fechaDeclaracion": "2026-11-28T18:09:54.180Z",
+                     *           "fechaDeclaracion": "2026-11-28T18:17:14.230Z",
                      *           "fechaInicioEmisor": "2011-10-01",
                      *           "fuenteFechaInicio": "registro_dgi",
                      *           "hechos": {
@@ -35057,7 +35434,7 @@ export interface operations {
                      *       "rut": "219999830019",
                      *       "fechaInicio": "2011-10-01",
                      *       "fuente": "registro_dgi",
-                     *       "leidoEn": "2026-11-28T18:09:54.168Z",
+                     *       "leidoEn": "2026-11-28T18:17:14.197Z",
                      *       "registro": {
                      *         "denominacion": "DGI-RUC PRUEBA CEDE",
                      *         "fechaFinTransicion": "2012-10-01",
@@ -35401,6 +35778,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "resultados": [
+                     *         {
+                     *           "indice": 0,
+                     *           "idTransaccion": "evt-2026-11-27-0001",
+                     *           "estado": "aceptado"
+                     *         },
+                     *         {
+                     *           "indice": 1,
+                     *           "idTransaccion": "evt-2026-11-26-0412",
+                     *           "estado": "duplicado"
+                     *         },
+                     *         {
+                     *           "indice": 2,
+                     *           "idTransaccion": "evt-2026-11-27-0003",
+                     *           "estado": "rechazado",
+                     *           "codigo": "metrica_desconocida",
+                     *           "error": "La métrica storage_gb no existe en esta empresa."
+                     *         }
+                     *       ],
+                     *       "aceptados": 1,
+                     *       "duplicados": 1,
+                     *       "conflictos": 0,
+                     *       "rechazados": 1
+                     *     }
+                     */
                     "application/json": {
                         resultados: {
                             indice: number;
@@ -35833,8 +36237,8 @@ export interface operations {
                      *           "clavesAgrupacion": [
                      *             "region"
                      *           ],
-                     *           "creadoEn": "2026-11-28T18:09:56.425Z",
-                     *           "actualizadoEn": "2026-11-28T18:09:56.429Z"
+                     *           "creadoEn": "2026-11-28T18:17:17.469Z",
+                     *           "actualizadoEn": "2026-11-28T18:17:17.474Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -36016,8 +36420,8 @@ export interface operations {
                      *       "clavesAgrupacion": [
                      *         "region"
                      *       ],
-                     *       "creadoEn": "2026-11-28T18:09:56.425Z",
-                     *       "actualizadoEn": "2026-11-28T18:09:56.425Z"
+                     *       "creadoEn": "2026-11-28T18:17:17.469Z",
+                     *       "actualizadoEn": "2026-11-28T18:17:17.469Z"
                      *     }
                      */
                     "application/json": {
@@ -36154,8 +36558,8 @@ export interface operations {
                      *       "clavesAgrupacion": [
                      *         "region"
                      *       ],
-                     *       "creadoEn": "2026-11-28T18:09:56.425Z",
-                     *       "actualizadoEn": "2026-11-28T18:09:56.429Z"
+                     *       "creadoEn": "2026-11-28T18:17:17.469Z",
+                     *       "actualizadoEn": "2026-11-28T18:17:17.474Z"
                      *     }
                      */
                     "application/json": {
@@ -36279,9 +36683,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": null;
-                };
+                content?: never;
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -36429,8 +36831,8 @@ export interface operations {
                      *       "clavesAgrupacion": [
                      *         "region"
                      *       ],
-                     *       "creadoEn": "2026-11-28T18:09:56.425Z",
-                     *       "actualizadoEn": "2026-11-28T18:09:56.429Z"
+                     *       "creadoEn": "2026-11-28T18:17:17.469Z",
+                     *       "actualizadoEn": "2026-11-28T18:17:17.474Z"
                      *     }
                      */
                     "application/json": {
@@ -36572,14 +36974,14 @@ export interface operations {
                      *           "idCliente": 1,
                      *           "idExterno": "CTR-77",
                      *           "estado": "cancelado",
-                     *           "estadoDesde": "2026-11-28T18:09:56.853Z",
+                     *           "estadoDesde": "2026-11-28T18:17:17.894Z",
                      *           "metricas": [
                      *             "api_calls"
                      *           ],
                      *           "inicio": "2026-11-01T03:00:00.000Z",
                      *           "fin": "2027-11-01T02:59:59.000Z",
-                     *           "creadoEn": "2026-11-28T18:09:56.454Z",
-                     *           "actualizadoEn": "2026-11-28T18:09:56.853Z"
+                     *           "creadoEn": "2026-11-28T18:17:17.497Z",
+                     *           "actualizadoEn": "2026-11-28T18:17:17.894Z"
                      *         }
                      *       ],
                      *       "total": 1,
@@ -36761,14 +37163,14 @@ export interface operations {
                      *       "idCliente": 1,
                      *       "idExterno": "CTR-77",
                      *       "estado": "borrador",
-                     *       "estadoDesde": "2026-11-28T18:09:56.454Z",
+                     *       "estadoDesde": "2026-11-28T18:17:17.497Z",
                      *       "metricas": [
                      *         "api_calls"
                      *       ],
                      *       "inicio": "2026-11-01T03:00:00.000Z",
                      *       "fin": null,
-                     *       "creadoEn": "2026-11-28T18:09:56.454Z",
-                     *       "actualizadoEn": "2026-11-28T18:09:56.454Z"
+                     *       "creadoEn": "2026-11-28T18:17:17.497Z",
+                     *       "actualizadoEn": "2026-11-28T18:17:17.497Z"
                      *     }
                      */
                     "application/json": {
@@ -36901,14 +37303,14 @@ export interface operations {
                      *       "idCliente": 1,
                      *       "idExterno": "CTR-77",
                      *       "estado": "cancelado",
-                     *       "estadoDesde": "2026-11-28T18:09:56.853Z",
+                     *       "estadoDesde": "2026-11-28T18:17:17.894Z",
                      *       "metricas": [
                      *         "api_calls"
                      *       ],
                      *       "inicio": "2026-11-01T03:00:00.000Z",
                      *       "fin": "2027-11-01T02:59:59.000Z",
-                     *       "creadoEn": "2026-11-28T18:09:56.454Z",
-                     *       "actualizadoEn": "2026-11-28T18:09:56.853Z"
+                     *       "creadoEn": "2026-11-28T18:17:17.497Z",
+                     *       "actualizadoEn": "2026-11-28T18:17:17.894Z"
                      *     }
                      */
                     "application/json": {
@@ -37033,9 +37435,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": null;
-                };
+                content?: never;
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -37174,14 +37574,14 @@ export interface operations {
                      *       "idCliente": 1,
                      *       "idExterno": "CTR-77",
                      *       "estado": "borrador",
-                     *       "estadoDesde": "2026-11-28T18:09:56.454Z",
+                     *       "estadoDesde": "2026-11-28T18:17:17.497Z",
                      *       "metricas": [
                      *         "api_calls"
                      *       ],
                      *       "inicio": "2026-11-01T03:00:00.000Z",
                      *       "fin": "2027-11-01T02:59:59.000Z",
-                     *       "creadoEn": "2026-11-28T18:09:56.454Z",
-                     *       "actualizadoEn": "2026-11-28T18:09:56.458Z"
+                     *       "creadoEn": "2026-11-28T18:17:17.497Z",
+                     *       "actualizadoEn": "2026-11-28T18:17:17.501Z"
                      *     }
                      */
                     "application/json": {
@@ -37838,7 +38238,7 @@ export interface operations {
                      *             "periodoHasta": "2027-01-31",
                      *             "periodos": 1,
                      *             "programadaPara": "2027-01-01T09:00:00.000Z",
-                     *             "ejecutadaEn": "2026-11-28T18:09:56.317Z",
+                     *             "ejecutadaEn": "2026-11-28T18:17:17.338Z",
                      *             "resultado": "emitido",
                      *             "origen": "manual",
                      *             "idCfeEmitido": 7,
@@ -37852,8 +38252,8 @@ export interface operations {
                      *             "proximoIntento": null,
                      *             "acumuladaEn": null
                      *           },
-                     *           "createdAt": "2026-11-28T18:09:56.281Z",
-                     *           "updatedAt": "2026-11-28T18:09:56.417Z",
+                     *           "createdAt": "2026-11-28T18:17:17.292Z",
+                     *           "updatedAt": "2026-11-28T18:17:17.460Z",
                      *           "nombre": "Mantenimiento mensual (contrato 2027)",
                      *           "codComercio": "CENTRAL",
                      *           "codTerminal": "CAJA1",
@@ -38432,8 +38832,8 @@ export interface operations {
                      *       "pausadoHasta": null,
                      *       "motivoCancelacion": null,
                      *       "ultimaEjecucion": null,
-                     *       "createdAt": "2026-11-28T18:09:56.281Z",
-                     *       "updatedAt": "2026-11-28T18:09:56.281Z",
+                     *       "createdAt": "2026-11-28T18:17:17.292Z",
+                     *       "updatedAt": "2026-11-28T18:17:17.292Z",
                      *       "nombre": "Mantenimiento mensual Distribuidora del Este",
                      *       "codComercio": "CENTRAL",
                      *       "codTerminal": "CAJA1",
@@ -39020,8 +39420,8 @@ export interface operations {
                      *       "pausadoHasta": null,
                      *       "motivoCancelacion": null,
                      *       "ultimaEjecucion": null,
-                     *       "createdAt": "2026-11-28T18:09:56.281Z",
-                     *       "updatedAt": "2026-11-28T18:09:56.291Z",
+                     *       "createdAt": "2026-11-28T18:17:17.292Z",
+                     *       "updatedAt": "2026-11-28T18:17:17.298Z",
                      *       "nombre": "Mantenimiento mensual (contrato 2027)",
                      *       "codComercio": "CENTRAL",
                      *       "codTerminal": "CAJA1",
@@ -39293,7 +39693,7 @@ export interface operations {
                      *           "periodoHasta": "2027-01-31",
                      *           "periodos": 1,
                      *           "programadaPara": "2027-01-01T09:00:00.000Z",
-                     *           "ejecutadaEn": "2026-11-28T18:09:56.317Z",
+                     *           "ejecutadaEn": "2026-11-28T18:17:17.338Z",
                      *           "resultado": "emitido",
                      *           "origen": "manual",
                      *           "idCfeEmitido": 7,
@@ -39316,7 +39716,7 @@ export interface operations {
                      *           "periodoHasta": "2026-12-31",
                      *           "periodos": 1,
                      *           "programadaPara": "2026-12-01T09:00:00.000Z",
-                     *           "ejecutadaEn": "2026-11-28T18:09:56.312Z",
+                     *           "ejecutadaEn": "2026-11-28T18:17:17.333Z",
                      *           "resultado": "omitido",
                      *           "origen": "manual",
                      *           "idCfeEmitido": null,
@@ -39631,7 +40031,7 @@ export interface operations {
                      *         "periodoHasta": "2027-01-31",
                      *         "periodos": 1,
                      *         "programadaPara": "2027-01-01T09:00:00.000Z",
-                     *         "ejecutadaEn": "2026-11-28T18:09:56.317Z",
+                     *         "ejecutadaEn": "2026-11-28T18:17:17.338Z",
                      *         "resultado": "emitido",
                      *         "origen": "manual",
                      *         "idCfeEmitido": 7,
@@ -39645,8 +40045,8 @@ export interface operations {
                      *         "proximoIntento": null,
                      *         "acumuladaEn": null
                      *       },
-                     *       "createdAt": "2026-11-28T18:09:56.281Z",
-                     *       "updatedAt": "2026-11-28T18:09:56.417Z",
+                     *       "createdAt": "2026-11-28T18:17:17.292Z",
+                     *       "updatedAt": "2026-11-28T18:17:17.460Z",
                      *       "nombre": "Mantenimiento mensual (contrato 2027)",
                      *       "codComercio": "CENTRAL",
                      *       "codTerminal": "CAJA1",
@@ -39689,12 +40089,12 @@ export interface operations {
                      *         {
                      *           "version": 1,
                      *           "idUsuario": 1,
-                     *           "fecha": "2026-11-28T18:09:56.281Z"
+                     *           "fecha": "2026-11-28T18:17:17.292Z"
                      *         },
                      *         {
                      *           "version": 2,
                      *           "idUsuario": 1,
-                     *           "fecha": "2026-11-28T18:09:56.291Z"
+                     *           "fecha": "2026-11-28T18:17:17.298Z"
                      *         }
                      *       ]
                      *     }
@@ -39892,8 +40292,8 @@ export interface operations {
                      *       "pausadoHasta": null,
                      *       "motivoCancelacion": null,
                      *       "ultimaEjecucion": null,
-                     *       "createdAt": "2026-11-28T18:09:56.281Z",
-                     *       "updatedAt": "2026-11-28T18:09:56.296Z",
+                     *       "createdAt": "2026-11-28T18:17:17.292Z",
+                     *       "updatedAt": "2026-11-28T18:17:17.311Z",
                      *       "nombre": "Mantenimiento mensual (contrato 2027)",
                      *       "codComercio": "CENTRAL",
                      *       "codTerminal": "CAJA1",
@@ -40207,8 +40607,8 @@ export interface operations {
                      *       "pausadoHasta": "2027-02-01T02:59:00.000Z",
                      *       "motivoCancelacion": null,
                      *       "ultimaEjecucion": null,
-                     *       "createdAt": "2026-11-28T18:09:56.281Z",
-                     *       "updatedAt": "2026-11-28T18:09:56.302Z",
+                     *       "createdAt": "2026-11-28T18:17:17.292Z",
+                     *       "updatedAt": "2026-11-28T18:17:17.321Z",
                      *       "nombre": "Mantenimiento mensual (contrato 2027)",
                      *       "codComercio": "CENTRAL",
                      *       "codTerminal": "CAJA1",
@@ -40517,8 +40917,8 @@ export interface operations {
                      *       "pausadoHasta": null,
                      *       "motivoCancelacion": null,
                      *       "ultimaEjecucion": null,
-                     *       "createdAt": "2026-11-28T18:09:56.281Z",
-                     *       "updatedAt": "2026-11-28T18:09:56.307Z",
+                     *       "createdAt": "2026-11-28T18:17:17.292Z",
+                     *       "updatedAt": "2026-11-28T18:17:17.326Z",
                      *       "nombre": "Mantenimiento mensual (contrato 2027)",
                      *       "codComercio": "CENTRAL",
                      *       "codTerminal": "CAJA1",
@@ -40824,7 +41224,7 @@ export interface operations {
                      *         "periodoHasta": "2027-01-31",
                      *         "periodos": 1,
                      *         "programadaPara": "2027-01-01T09:00:00.000Z",
-                     *         "ejecutadaEn": "2026-11-28T18:09:56.317Z",
+                     *         "ejecutadaEn": "2026-11-28T18:17:17.338Z",
                      *         "resultado": "emitido",
                      *         "origen": "manual",
                      *         "idCfeEmitido": 7,
@@ -40838,8 +41238,8 @@ export interface operations {
                      *         "proximoIntento": null,
                      *         "acumuladaEn": null
                      *       },
-                     *       "createdAt": "2026-11-28T18:09:56.281Z",
-                     *       "updatedAt": "2026-11-28T18:09:56.417Z",
+                     *       "createdAt": "2026-11-28T18:17:17.292Z",
+                     *       "updatedAt": "2026-11-28T18:17:17.460Z",
                      *       "nombre": "Mantenimiento mensual (contrato 2027)",
                      *       "codComercio": "CENTRAL",
                      *       "codTerminal": "CAJA1",
@@ -41145,7 +41545,7 @@ export interface operations {
                      *         "periodoHasta": "2027-01-31",
                      *         "periodos": 1,
                      *         "programadaPara": "2027-01-01T09:00:00.000Z",
-                     *         "ejecutadaEn": "2026-11-28T18:09:56.317Z",
+                     *         "ejecutadaEn": "2026-11-28T18:17:17.338Z",
                      *         "resultado": "emitido",
                      *         "origen": "manual",
                      *         "idCfeEmitido": 7,
@@ -41159,8 +41559,8 @@ export interface operations {
                      *         "proximoIntento": null,
                      *         "acumuladaEn": null
                      *       },
-                     *       "createdAt": "2026-11-28T18:09:56.281Z",
-                     *       "updatedAt": "2026-11-28T18:09:56.317Z",
+                     *       "createdAt": "2026-11-28T18:17:17.292Z",
+                     *       "updatedAt": "2026-11-28T18:17:17.338Z",
                      *       "nombre": "Mantenimiento mensual (contrato 2027)",
                      *       "codComercio": "CENTRAL",
                      *       "codTerminal": "CAJA1",
@@ -41208,7 +41608,7 @@ export interface operations {
                      *         "periodoHasta": "2027-01-31",
                      *         "periodos": 1,
                      *         "programadaPara": "2027-01-01T09:00:00.000Z",
-                     *         "ejecutadaEn": "2026-11-28T18:09:56.317Z",
+                     *         "ejecutadaEn": "2026-11-28T18:17:17.338Z",
                      *         "resultado": "emitido",
                      *         "origen": "manual",
                      *         "idCfeEmitido": 7,
@@ -41488,7 +41888,7 @@ export interface operations {
                      *         "periodoHasta": "2026-12-31",
                      *         "periodos": 1,
                      *         "programadaPara": "2026-12-01T09:00:00.000Z",
-                     *         "ejecutadaEn": "2026-11-28T18:09:56.312Z",
+                     *         "ejecutadaEn": "2026-11-28T18:17:17.333Z",
                      *         "resultado": "omitido",
                      *         "origen": "manual",
                      *         "idCfeEmitido": null,
@@ -41502,8 +41902,8 @@ export interface operations {
                      *         "proximoIntento": null,
                      *         "acumuladaEn": null
                      *       },
-                     *       "createdAt": "2026-11-28T18:09:56.281Z",
-                     *       "updatedAt": "2026-11-28T18:09:56.312Z",
+                     *       "createdAt": "2026-11-28T18:17:17.292Z",
+                     *       "updatedAt": "2026-11-28T18:17:17.333Z",
                      *       "nombre": "Mantenimiento mensual (contrato 2027)",
                      *       "codComercio": "CENTRAL",
                      *       "codTerminal": "CAJA1",
@@ -41789,6 +42189,117 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "idEmpresa": 1,
+                     *       "estado": "activo",
+                     *       "version": 2,
+                     *       "accionesPermitidas": [
+                     *         "pausar",
+                     *         "cancelar",
+                     *         "emitirAhora",
+                     *         "omitirProxima",
+                     *         "reintentar"
+                     *       ],
+                     *       "proximaEjecucion": "2027-01-01T09:00:00.000Z",
+                     *       "proximoPeriodo": {
+                     *         "desde": "2027-01-01",
+                     *         "hasta": "2027-01-31"
+                     *       },
+                     *       "ciclosRestantes": null,
+                     *       "pausadoHasta": null,
+                     *       "motivoCancelacion": null,
+                     *       "ultimaEjecucion": {
+                     *         "idEjecucion": 1,
+                     *         "idPlan": 1,
+                     *         "version": 2,
+                     *         "claveEjecucion": "1:2026-12-01",
+                     *         "periodoDesde": "2026-12-01",
+                     *         "periodoHasta": "2026-12-31",
+                     *         "periodos": 1,
+                     *         "programadaPara": "2026-12-01T09:00:00.000Z",
+                     *         "ejecutadaEn": "2026-12-01T11:42:08.000Z",
+                     *         "resultado": "emitido",
+                     *         "origen": "programada",
+                     *         "idCfeEmitido": 9,
+                     *         "tipoCfe": 111,
+                     *         "serie": "A",
+                     *         "numero": 4,
+                     *         "estadoDgi": "firmado",
+                     *         "codigo": null,
+                     *         "motivo": null,
+                     *         "intento": 2,
+                     *         "proximoIntento": null,
+                     *         "acumuladaEn": null
+                     *       },
+                     *       "createdAt": "2026-11-27T15:20:00.000Z",
+                     *       "updatedAt": "2026-12-01T11:42:08.000Z",
+                     *       "nombre": "Mantenimiento mensual (contrato 2027)",
+                     *       "codComercio": "CENTRAL",
+                     *       "codTerminal": "CAJA1",
+                     *       "plantilla": {
+                     *         "idDoc": {
+                     *           "tipoCfe": 111,
+                     *           "formaPago": 2
+                     *         },
+                     *         "receptor": {
+                     *           "idCliente": 1
+                     *         },
+                     *         "detalles": [
+                     *           {
+                     *             "indicadorFacturacion": 3,
+                     *             "nombreItem": "Servicio de mantenimiento mensual",
+                     *             "cantidad": "1",
+                     *             "precioUnitario": "12500.00"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "frecuencia": {
+                     *         "unidad": "mes",
+                     *         "intervalo": 1
+                     *       },
+                     *       "anclaje": {
+                     *         "diaDelMes": 1
+                     *       },
+                     *       "horaEmision": "06:00",
+                     *       "zonaHoraria": "America/Montevideo",
+                     *       "fechaInicio": "2026-12-01",
+                     *       "fin": {
+                     *         "tipo": "nunca"
+                     *       },
+                     *       "periodo": {
+                     *         "modo": "adelantado"
+                     *       },
+                     *       "politicaAtrasos": "emitir_todos",
+                     *       "envioEmail": {
+                     *         "activo": false
+                     *       },
+                     *       "ejecucion": {
+                     *         "idEjecucion": 1,
+                     *         "idPlan": 1,
+                     *         "version": 2,
+                     *         "claveEjecucion": "1:2026-12-01",
+                     *         "periodoDesde": "2026-12-01",
+                     *         "periodoHasta": "2026-12-31",
+                     *         "periodos": 1,
+                     *         "programadaPara": "2026-12-01T09:00:00.000Z",
+                     *         "ejecutadaEn": "2026-12-01T11:42:08.000Z",
+                     *         "resultado": "emitido",
+                     *         "origen": "programada",
+                     *         "idCfeEmitido": 9,
+                     *         "tipoCfe": 111,
+                     *         "serie": "A",
+                     *         "numero": 4,
+                     *         "estadoDgi": "firmado",
+                     *         "codigo": null,
+                     *         "motivo": null,
+                     *         "intento": 2,
+                     *         "proximoIntento": null,
+                     *         "acumuladaEn": null
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         id: number;
                         idEmpresa: number;
@@ -42502,7 +43013,7 @@ export interface operations {
                      * @example {
                      *       "idContrato": 1,
                      *       "estado": "cancelado",
-                     *       "desde": "2026-11-28T18:09:56.853Z",
+                     *       "desde": "2026-11-28T18:17:17.894Z",
                      *       "motivo": {
                      *         "tipo": "manual",
                      *         "accion": "cancelar",
@@ -42536,7 +43047,7 @@ export interface operations {
                      *           "valorObservado": "1",
                      *           "alcanzada": true,
                      *           "estado": "levantada",
-                     *           "estadoDesde": "2026-11-28T18:09:56.819Z"
+                     *           "estadoDesde": "2026-11-28T18:17:17.861Z"
                      *         }
                      *       ],
                      *       "acciones": [],
@@ -42747,7 +43258,7 @@ export interface operations {
                      *           "id": 1,
                      *           "estadoAnterior": "borrador",
                      *           "estadoNuevo": "activo",
-                     *           "en": "2026-11-28T18:09:56.471Z",
+                     *           "en": "2026-11-28T18:17:17.514Z",
                      *           "motivo": {
                      *             "tipo": "manual",
                      *             "accion": "activar",
@@ -42759,7 +43270,7 @@ export interface operations {
                      *           "id": 2,
                      *           "estadoAnterior": "activo",
                      *           "estadoNuevo": "en_advertencia",
-                     *           "en": "2026-11-28T18:09:56.747Z",
+                     *           "en": "2026-11-28T18:17:17.787Z",
                      *           "motivo": {
                      *             "tipo": "regla",
                      *             "regla": "fin-prueba-gratis",
@@ -42919,7 +43430,7 @@ export interface operations {
                      * @example {
                      *       "idContrato": 1,
                      *       "estado": "activo",
-                     *       "desde": "2026-11-28T18:09:56.471Z",
+                     *       "desde": "2026-11-28T18:17:17.514Z",
                      *       "motivo": {
                      *         "tipo": "manual",
                      *         "accion": "activar",
@@ -43166,7 +43677,7 @@ export interface operations {
                      * @example {
                      *       "idContrato": 1,
                      *       "estado": "suspendido",
-                     *       "desde": "2026-11-28T18:09:56.831Z",
+                     *       "desde": "2026-11-28T18:17:17.870Z",
                      *       "motivo": {
                      *         "tipo": "manual",
                      *         "accion": "suspender",
@@ -43200,7 +43711,7 @@ export interface operations {
                      *           "valorObservado": "1",
                      *           "alcanzada": true,
                      *           "estado": "levantada",
-                     *           "estadoDesde": "2026-11-28T18:09:56.819Z"
+                     *           "estadoDesde": "2026-11-28T18:17:17.861Z"
                      *         }
                      *       ],
                      *       "acciones": [
@@ -43418,7 +43929,7 @@ export interface operations {
                      * @example {
                      *       "idContrato": 1,
                      *       "estado": "activo",
-                     *       "desde": "2026-11-28T18:09:56.839Z",
+                     *       "desde": "2026-11-28T18:17:17.882Z",
                      *       "motivo": {
                      *         "tipo": "manual",
                      *         "accion": "reanudar",
@@ -43452,7 +43963,7 @@ export interface operations {
                      *           "valorObservado": "1",
                      *           "alcanzada": true,
                      *           "estado": "levantada",
-                     *           "estadoDesde": "2026-11-28T18:09:56.819Z"
+                     *           "estadoDesde": "2026-11-28T18:17:17.861Z"
                      *         }
                      *       ],
                      *       "acciones": [
@@ -43670,7 +44181,7 @@ export interface operations {
                      * @example {
                      *       "idContrato": 1,
                      *       "estado": "cancelado",
-                     *       "desde": "2026-11-28T18:09:56.853Z",
+                     *       "desde": "2026-11-28T18:17:17.894Z",
                      *       "motivo": {
                      *         "tipo": "manual",
                      *         "accion": "cancelar",
@@ -43704,7 +44215,7 @@ export interface operations {
                      *           "valorObservado": "1",
                      *           "alcanzada": true,
                      *           "estado": "levantada",
-                     *           "estadoDesde": "2026-11-28T18:09:56.819Z"
+                     *           "estadoDesde": "2026-11-28T18:17:17.861Z"
                      *         }
                      *       ],
                      *       "acciones": [],
@@ -43916,6 +44427,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "idContrato": 1,
+                     *       "estado": "finalizado",
+                     *       "desde": "2026-11-27T18:30:00.000Z",
+                     *       "motivo": {
+                     *         "tipo": "manual",
+                     *         "accion": "finalizar",
+                     *         "reglas": [],
+                     *         "usuario": "admin@laestrella.com.uy"
+                     *       },
+                     *       "suspensionManual": false,
+                     *       "periodoAbierto": {
+                     *         "desde": "2026-11-01",
+                     *         "hasta": "2026-11-30",
+                     *         "inicio": "2026-11-01T03:00:00.000Z",
+                     *         "fin": "2026-12-01T03:00:00.000Z"
+                     *       },
+                     *       "moneda": "UYU",
+                     *       "idVersionListaPrecios": 1,
+                     *       "uso": [
+                     *         {
+                     *           "metrica": "api_calls",
+                     *           "cantidad": "7751"
+                     *         }
+                     *       ],
+                     *       "montoHastaAhora": "3875.50",
+                     *       "reglas": [],
+                     *       "acciones": [],
+                     *       "ultimoPeriodo": {
+                     *         "desde": "2026-11-01",
+                     *         "hasta": "2026-11-27",
+                     *         "estado": "emitido",
+                     *         "idCfeEmitido": 12,
+                     *         "total": "3875.50",
+                     *         "moneda": "UYU",
+                     *         "error": null,
+                     *         "cerradoEn": "2026-11-27T18:30:01.000Z",
+                     *         "usoTardio": null,
+                     *         "notas": []
+                     *       },
+                     *       "alertaCierre": null
+                     *     }
+                     */
                     "application/json": {
                         idContrato: number;
                         estado: string;
@@ -44126,7 +44681,7 @@ export interface operations {
                      * @example {
                      *       "idContrato": 1,
                      *       "estado": "activo",
-                     *       "desde": "2026-11-28T18:09:56.819Z",
+                     *       "desde": "2026-11-28T18:17:17.861Z",
                      *       "motivo": {
                      *         "tipo": "manual",
                      *         "reglas": [
@@ -44161,7 +44716,7 @@ export interface operations {
                      *           "valorObservado": "1",
                      *           "alcanzada": true,
                      *           "estado": "levantada",
-                     *           "estadoDesde": "2026-11-28T18:09:56.819Z"
+                     *           "estadoDesde": "2026-11-28T18:17:17.861Z"
                      *         }
                      *       ],
                      *       "acciones": [
@@ -44523,6 +45078,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "desde": "2026-10-01",
+                     *       "hasta": "2026-10-31",
+                     *       "estado": "emitido",
+                     *       "idCfeEmitido": 9,
+                     *       "total": "4105.00",
+                     *       "moneda": "UYU",
+                     *       "error": null,
+                     *       "cerradoEn": "2026-11-01T03:05:00.000Z",
+                     *       "usoTardio": {
+                     *         "ultimoEvento": "2026-11-02T14:20:11.000Z",
+                     *         "pendienteDeCorregir": false,
+                     *         "corregidoEn": "2026-11-03T12:00:00.000Z"
+                     *       },
+                     *       "notas": [
+                     *         {
+                     *           "tipo": "debito",
+                     *           "idCfeEmitido": 11,
+                     *           "monto": "60.00",
+                     *           "en": "2026-11-03T12:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": {
                         /** @description First day (America/Montevideo), as PeriodoDesde of its CFE. */
                         desde: string;
@@ -44678,7 +45258,7 @@ export interface operations {
                      *         "progreso": null,
                      *         "reporte": null,
                      *         "error": null,
-                     *         "inicio": "2026-11-28T18:09:56.871Z",
+                     *         "inicio": "2026-11-28T18:17:17.920Z",
                      *         "fin": null
                      *       }
                      *     ]
@@ -44830,7 +45410,7 @@ export interface operations {
                      *       "progreso": null,
                      *       "reporte": null,
                      *       "error": null,
-                     *       "inicio": "2026-11-28T18:09:56.871Z",
+                     *       "inicio": "2026-11-28T18:17:17.920Z",
                      *       "fin": null
                      *     }
                      */
@@ -44981,6 +45561,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 1,
+                     *       "idEmpresa": 1,
+                     *       "destino": "simulador",
+                     *       "cantidadPorTipo": 50,
+                     *       "estado": "en_curso",
+                     *       "progreso": null,
+                     *       "reporte": null,
+                     *       "error": null,
+                     *       "inicio": "2026-11-28T18:17:17.920Z",
+                     *       "fin": null
+                     *     }
+                     */
                     "application/json": {
                         id: number;
                         idEmpresa: number;
@@ -45120,12 +45714,12 @@ export interface operations {
                      * @example {
                      *       "idEmpresa": 1,
                      *       "rut": "219999830019",
-                     *       "clave": "MYr4pwSRNqLl",
+                     *       "clave": "53CME4XY-Yex",
                      *       "archivo": "MIINcQIBAzCCDTcGCSqGSIb3DQEHAaCCDSgEgg0kMIINIDCCB9cGCSqGSIb3…",
                      *       "sujeto": "CN=Almacén La Estrella S.A., serialNumber=RUC219999830019, O=Almacén La Estrella S.A., C=UY",
                      *       "emisor": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
-                     *       "vigenciaDesde": "2026-11-28T18:08:53.000Z",
-                     *       "vigenciaHasta": "2028-11-28T18:08:53.000Z"
+                     *       "vigenciaDesde": "2026-11-28T18:16:13.000Z",
+                     *       "vigenciaHasta": "2028-11-28T18:16:13.000Z"
                      *     }
                      */
                     "application/json": {
@@ -45473,7 +46067,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "ahora": "2026-11-28T18:09:57.169Z",
+                     *       "ahora": "2026-11-28T18:17:18.391Z",
                      *       "desplazado": false
                      *     }
                      */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody, errorResponses } from '../../platform/http/error-body.js';
+import { fileResponse } from '../../platform/http/file-response.js';
 import { paged } from '../../platform/http/paging.js';
 import { requireActor } from '../../platform/http/tenancy.js';
 import { branchesRoutes } from './branches.routes.js';
@@ -49,7 +50,7 @@ export function companiesRoutes(companies: CompaniesService): FastifyPluginAsync
         tags, summary: 'Export companies to spreadsheet',
         description: 'The companies of /empresa/todas (same filters, no paging) as an .xlsx file, streamed.',
         querystring: s.companyFilters,
-        response: { 200: z.any().describe(`${XLSX_TYPE} file`), ...errorResponses },
+        response: { 200: fileResponse('The companies as a spreadsheet (empresas.xlsx)', XLSX_TYPE), ...errorResponses },
       },
     }, async (req, reply) => {
       const stream = streamCompaniesXlsx(companies.exportRows(requireActor(req), req.query), (err) => req.log.error({ err }, 'company export failed'));

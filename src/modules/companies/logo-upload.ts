@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { errors } from '../../lib/errors.js';
 import { companyErrors } from './companies.errors.js';
 import { LOGO_MAX_BYTES } from './logos.js';
+import { fileResponse } from '../../platform/http/file-response.js';
 
 /** Reads the single file of a multipart logo upload; anything over the logo limit is refused while streaming. */
 export async function readLogoFile(request: FastifyRequest): Promise<Buffer> {
@@ -29,4 +30,4 @@ export function sendLogo(reply: FastifyReply, logo: { contentType: string; data:
 export const uploadDescription =
   'multipart/form-data with one file field (any name): PNG, JPEG (baseline or progressive) or SVG, at most 512 KB. The type is detected from the content: 400 LOGO_INVALIDO for another type; a PNG or JPEG that does not decode (truncated, corrupt) is 400 LOGO_DANADO. Only PNG and JPEG print on the PDF. ';
 export const logoUploaded = z.object({ contentType: z.enum(['image/png', 'image/jpeg', 'image/svg+xml']), bytes: z.number().int() });
-export const imageResponse = z.any().describe('The image bytes (Content-Type image/png, image/jpeg or image/svg+xml)');
+export const imageResponse = fileResponse('The image bytes', 'image/png', 'image/jpeg', 'image/svg+xml');

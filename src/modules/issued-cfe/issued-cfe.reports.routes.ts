@@ -2,6 +2,7 @@ import { PassThrough, Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody, errorResponses } from '../../platform/http/error-body.js';
+import { fileResponse } from '../../platform/http/file-response.js';
 import { paged, pagedResponse } from '../../platform/http/paging.js';
 import { requireActor } from '../../platform/http/tenancy.js';
 import { ACCOUNT_CATALOGUE, ACCOUNT_KEYS, CSV_HEADER } from './issued-cfe.accounting.js';
@@ -41,7 +42,7 @@ export function issuedCfeReportsRoutes(reports: IssuedCfeReports): FastifyPlugin
       schema: {
         tags, summary: 'Export issued CFEs to a spreadsheet', body: s.exportExcelBody,
         description: `The issued CFEs matching the filters as a real .xlsx (one sheet "CFE emitidos", bold frozen header, one row per receipt, money as numbers with 2 decimals), streamed in constant memory. Body: \`idEmpresa\` + the search filters and sort below + optional \`columnas\`; without it, the caller's saved export configuration for idEmpresa (getConfiguracionExportacionCfe), else the default set. Header \`x-total-count\` = rows. At most ${XLSX_MAX_ROWS} rows (422 EXPORTACION_DEMASIADO_GRANDE, checked before streaming). Role lectura or above.\n\n${COLUMNS_DOC}\n\n${FILTERS_DOC}`,
-        response: { 200: z.any().describe(`${XLSX_TYPE} file`), ...errorResponses, 422: errorBody },
+        response: { 200: fileResponse('The issued CFE as a spreadsheet (.xlsx)', XLSX_TYPE), ...errorResponses, 422: errorBody },
       },
     }, async (req, reply) => {
       const prep = await reports.prepareExcel(requireActor(req), req.body);
@@ -73,7 +74,7 @@ export function issuedCfeReportsRoutes(reports: IssuedCfeReports): FastifyPlugin
       schema: {
         tags: ['Exportación contable'], summary: 'Accounting export (journal CSV)', body: s.accountingBody,
         description: `${ACCOUNTING_DOC}\n\n${FILTERS_DOC}`,
-        response: { 200: z.any().describe('text/csv file'), ...errorResponses },
+        response: { 200: fileResponse('The journal as CSV (UTF-8)', 'text/csv'), ...errorResponses },
       },
     }, async (req, reply) => {
       const prep = await reports.prepareAccounting(req.body);

@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody, errorResponses } from '../../platform/http/error-body.js';
+import { fileResponse } from '../../platform/http/file-response.js';
 import { requireActor } from '../../platform/http/tenancy.js';
 import * as s from './received-cfe.dgi-checks.schemas.js';
 import type { ReceivedQr } from './received-cfe.qr.js';
@@ -43,7 +44,7 @@ export function receivedCfeDgiChecksRoutes(qr: ReceivedQr, reconcile: ReceivedRe
       schema: {
         tags, summary: 'Export a reconciliation to a spreadsheet', body: s.exportarConciliacionBody,
         description: 'The items of reconciliation `idConciliacion` as .xlsx (one row per item: Categoría, RUT emisor, Tipo CFE, Serie, Número, Fecha comprobante, Estado aquí, Estado DGI, Moneda, Total aquí, Total DGI, Diferencias, Id CFE recibido), streamed. Header `x-total-count` = rows. 404 CONCILIACION_NO_ENCONTRADA (missing, another company\'s, or not of idEmpresa when given). Role lectura or above.',
-        response: { 200: z.any().describe(`${XLSX_TYPE} file`), ...errorResponses },
+        response: { 200: fileResponse('The reconciliation as a spreadsheet (.xlsx)', XLSX_TYPE), ...errorResponses },
       },
     }, async (req, reply) => {
       const prep = await reconcile.prepareExport(requireActor(req), req.body);

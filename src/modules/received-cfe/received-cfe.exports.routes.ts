@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody, errorResponses } from '../../platform/http/error-body.js';
+import { fileResponse } from '../../platform/http/file-response.js';
 import { requireActor } from '../../platform/http/tenancy.js';
 import { DEFAULT_RECEIVED_EXPORT_COLUMNS, RECEIVED_EXPORT_COLUMN_KEYS, RECEIVED_EXPORT_COLUMNS } from './received-cfe.export-columns.js';
 import { RECEIVED_XLSX_MAX_ROWS, RECEIVED_ZIP_MAX_CFE, type ReceivedExports } from './received-cfe.exports.js';
@@ -21,7 +22,7 @@ export function receivedCfeExportsRoutes(exports: ReceivedExports): FastifyPlugi
       schema: {
         tags, summary: 'Export received CFE to a spreadsheet', body: s.excelBody,
         description: `The received CFEs matching the filters as a real .xlsx (one sheet "CFE recibidos", bold frozen header, one row per CFE, money as numbers with 2 decimals), streamed in constant memory (rows read in keyset-paged chunks). Optional \`columnas\`; without it, the caller's saved configuration for idEmpresa (getConfiguracionExportacionCfe), else the default set. Header \`x-total-count\` = rows. At most ${RECEIVED_XLSX_MAX_ROWS} rows (422 EXPORTACION_DEMASIADO_GRANDE, checked before streaming). Role lectura or above on idEmpresa.\n\n${COLUMNS}\n\n${FILTERS}`,
-        response: { 200: z.any().describe(`${XLSX_TYPE} file`), ...errorResponses, 422: errorBody },
+        response: { 200: fileResponse('The received CFE as a spreadsheet (.xlsx)', XLSX_TYPE), ...errorResponses, 422: errorBody },
       },
     }, async (req, reply) => {
       const prep = await exports.prepareExcel(requireActor(req), req.body);
@@ -53,7 +54,7 @@ export function receivedCfeExportsRoutes(exports: ReceivedExports): FastifyPlugi
       schema: {
         tags, summary: 'Download the PDFs (and XMLs) of filtered received CFE as ZIP', body: s.zipBody,
         description: `A ZIP (\`application/zip\`, attachment) with \`pdf/CFE_<rutEmisor>_<tipo>_<serie><número>.pdf\` (the printed representation, as GET representacionImpresa draws it) for every received CFE of \`idEmpresa\` matching the filters, plus \`xml/<…>.xml\` (the signed XML as received) unless \`incluirXml\` is false. A CFE stored as rechazado_formato (not readable) has its XML only; duplicado and rechazado_formato names end in \`_id<id>\` (they share an identity with another). \`formato\`: \`A4\` (default) or \`ticket80\`. Streamed while it is built (rows in keyset-paged chunks, one PDF rendered ahead): memory stays flat. Header \`x-total-count\` = CFE in the archive. At most ${RECEIVED_ZIP_MAX_CFE} CFE per ZIP: more is 422 EXPORTACION_DEMASIADO_GRANDE, checked before the first byte (narrow the dates). An empty selection gives an empty ZIP. A failure after the first byte cuts the download. Role lectura or above on idEmpresa.\n\n${FILTERS}`,
-        response: { 200: z.any().describe('application/zip file'), ...errorResponses, 422: errorBody },
+        response: { 200: fileResponse('A ZIP of the PDFs (and XMLs)', 'application/zip'), ...errorResponses, 422: errorBody },
       },
     }, async (req, reply) => {
       const prep = await exports.prepareZip(requireActor(req), req.body);

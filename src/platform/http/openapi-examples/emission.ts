@@ -1,5 +1,5 @@
 /** Examples of emission and the issued-CFE operations. VAT: IndFact 3 = basic rate 22 %, 2 = minimum rate 10 % (DGI). */
-import { IDS, RUT_CLIENTE, type ExampleCatalogue } from './types.js';
+import { IDS, RUT_CLIENTE, RUT_EMPRESA, type ExampleCatalogue } from './types.js';
 
 const eTicket = {
   idDoc: { tipoCfe: 101, fechaEmision: '2026-11-27', formaPago: 1, mntBruto: 1 },
@@ -41,9 +41,25 @@ export const emissionExamples: ExampleCatalogue = {
   postCfeemitidoDescargarPdfsFiltrados: { request: { ...search, formato: 'A4', incluirXml: true } },
   postCfeemitidoGenerarSobreDgi: { request: { idEmpresa: IDS.empresa, idsCfe: [IDS.cfe] } },
   postCfeemitidoGenerarSobreReceptor: { request: { idEmpresa: IDS.empresa, idsCfe: [2], enviarPorCorreo: false } },
-  postCfeemitidoRespuestaReceptor: { request: { idEmpresa: IDS.empresa, xml: '<ACKCFE xmlns="http://cfe.dgi.gub.uy" version="1.0">…(the receiver\'s signed answer)</ACKCFE>' } },
+  // Answer hand-made: the flow has no receiving company to sign an ACKCFE (receiver-exchange tests cover it).
+  postCfeemitidoRespuestaReceptor: {
+    request: { idEmpresa: IDS.empresa, xml: '<ACKCFE xmlns="http://cfe.dgi.gub.uy" version="1.0">…(the receiver\'s signed answer)</ACKCFE>' },
+    response: {
+      tipo: 'ACKCFE', idRespuesta: 1, enlace: '/api/v1/cfeemitido/respuestaReceptor/1', idSobre: null, estadoSobre: null, motivos: [],
+      cfes: [{ id: 2, tipoCfe: 111, serie: 'A', numero: 1, estadoReceptor: 'receptor_aceptado', cambio: true, motivos: [] }],
+    },
+  },
   postCfeemitidoByIdMarcarAceptado: { request: { motivo: 'Aceptado según consulta en el portal de DGI del 27/11/2026' } },
   postReportediarioRegenerar: { request: { idEmpresa: IDS.empresa, fecha: '2026-11-26' } },
+  // Hand-made: the flow's report is accepted at once, and only an unanswered one (pendiente, error) is sent again.
+  postReportediarioByIdReenviar: {
+    response: {
+      id: 3, idEmpresa: IDS.empresa, fechaResumen: '2026-11-26', secEnvio: 1, estado: 'aceptado', origen: 'cron', cantComprobantes: 41,
+      resumen: [{ tipoComp: 101, cantDocsUtil: 38, cantDocsAnulados: 0, cantDocsEmi: 38 }, { tipoComp: 111, cantDocsUtil: 3, cantDocsAnulados: 0, cantDocsEmi: 3 }],
+      tmstFirmaEnv: '2026-11-27T02:10:04-03:00', nombreArchivo: `Rep_${RUT_EMPRESA}_20261126_01.xml`, estadoDgi: 'AR', motivos: [], idReceptorDgi: '306900000',
+      intentos: 2, ultimoError: null, creadoEn: '2026-11-27T05:10:04.000Z', enviadoEn: '2026-11-27T12:31:40.000Z',
+    },
+  },
 };
 
 /** The customer of the e-Factura examples. */

@@ -32,6 +32,13 @@ export const gettingStartedExamples: ExampleCatalogue = {
   putEmpresaCorreoSaliente: { request: { idEmpresa: IDS.empresa, smtpHost: 'smtp.laestrella.com.uy', smtpPuerto: 587, smtpSeguro: false, smtpUsuario: 'facturacion@laestrella.com.uy', smtpClave: 'clave-smtp', remitente: 'Almacén La Estrella <facturacion@laestrella.com.uy>' } },
   postEmpresaVerificarEmailSaliente: { request: { idEmpresa: IDS.empresa, destinatario: 'contadora@laestrella.com.uy' } },
   putEmpresaCorreoEntrante: { request: { idEmpresa: IDS.empresa, host: 'imap.laestrella.com.uy', puerto: 993, tls: true, usuario: 'cfe-recibidos@laestrella.com.uy', clave: 'clave-imap', carpeta: 'INBOX', direccion: 'cfe-recibidos@laestrella.com.uy', activo: false } },
-  postEmpresaVerificarEmailEntrante: { request: { idEmpresa: IDS.empresa } },
+  // Answer hand-made: the flow has no IMAP server (checked against Dovecot by the received-CFE tests).
+  postEmpresaVerificarEmailEntrante: {
+    request: { idEmpresa: IDS.empresa },
+    response: { ok: true, carpeta: 'INBOX', mensajes: 12, uidValidity: 1764201600, ultimoUidProcesado: 9, ultimoSondeoOk: '2026-11-27T14:55:03.000Z' },
+  },
   putEmpresaEnvioDgi: { request: { idEmpresa: IDS.empresa, envioIndividual: 'todos' } },
+  // Hand-made: the logo uploads are multipart/form-data (not posted by the flow); the answer is the detected type and size.
+  postEmpresaActualizarLogo: { response: { idEmpresa: IDS.empresa, contentType: 'image/png', bytes: 18342 } },
+  postSucursalActualizarLogo: { response: { idSucursal: IDS.sucursal, contentType: 'image/jpeg', bytes: 41209 } },
 };

@@ -1,8 +1,8 @@
 /**
  * The examples of every operation, kept apart from the route schemas (one file per group of the
  * spec's sections) and keyed by operationId; applyExamples puts them into the OpenAPI document
- * when it is generated: the request body's `example` and the first success answer's (written here,
- * else the answer recorded from a fresh service in responses.ts by `npm run openapi:examples`).
+ * when it is generated: the request body's `example` and the success answers' (written here,
+ * else, for the first success status, the answer recorded from a fresh service in responses.ts by `npm run openapi:examples`).
  * test/openapi-examples.int.test.ts posts every request example, in the order of a first
  * integration, against a fresh service and fails on an operation with a body and no example.
  */
@@ -31,9 +31,11 @@ export function applyExamples(doc: OpenApiDocument, catalogue: ExampleCatalogue 
     const o = op as WithBodies;
     const json = o.requestBody?.content?.['application/json'];
     if (json && example.request !== undefined) json.example = example.request;
-    const success = Object.keys(o.responses ?? {}).filter((s) => s.startsWith('2')).sort()[0];
-    const answer = success ? o.responses![success].content?.['application/json'] : undefined;
-    const response = example.response ?? recordedResponses[op.operationId!];
-    if (answer && response !== undefined) answer.example = response;
+    const successes = Object.keys(o.responses ?? {}).filter((s) => s.startsWith('2')).sort();
+    for (const status of successes) {
+      const answer = o.responses![status].content?.['application/json'];
+      const response = status === successes[0] ? example.response ?? recordedResponses[op.operationId!] : example.responses?.[status];
+      if (answer && response !== undefined) answer.example = response;
+    }
   }
 }

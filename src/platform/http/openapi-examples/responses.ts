@@ -72,7 +72,7 @@ export const recordedResponses: Record<string, unknown> = {
         "serie": "B",
         "numero": 1,
         "fechaEmision": "2026-11-28",
-        "fechaFirma": "2026-11-28T15:09:54-03:00",
+        "fechaFirma": "2026-11-28T15:17:15-03:00",
         "estado": "firmado",
         "estadoReceptor": null,
         "receptor": {
@@ -91,7 +91,7 @@ export const recordedResponses: Record<string, unknown> = {
           "mntTotal": "231.68",
           "mntPagar": "231.68"
         },
-        "codigoSeguridad": "QW+CQN"
+        "codigoSeguridad": "k5WBVR"
       }
     ],
     "total": 1,
@@ -108,7 +108,7 @@ export const recordedResponses: Record<string, unknown> = {
     "serie": "A",
     "numero": 101,
     "fechaEmision": "2026-11-28",
-    "fechaFirma": "2026-11-28T15:09:54-03:00",
+    "fechaFirma": "2026-11-28T15:17:14-03:00",
     "estado": "firmado",
     "cae": {
       "numero": "90260000014",
@@ -116,9 +116,9 @@ export const recordedResponses: Record<string, unknown> = {
       "hasta": 1000,
       "fechaVencimiento": "2027-11-28"
     },
-    "codigoSeguridad": "Kwgblw",
-    "hash": "KwgblwthTXLGUcYLYA9/37BWKcysXz+qcw3SO5FA3C4=",
-    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,KwgblwthTXLGUcYLYA9%2F37BWKcysXz%2Bqcw3SO5FA3C4%3D",
+    "codigoSeguridad": "h3us5F",
+    "hash": "h3us5FZW4sxfhnJp0Cm6Gsz/3Hk9S0iNW/P8CvmtaY0=",
+    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,h3us5FZW4sxfhnJp0Cm6Gsz%2F3Hk9S0iNW%2FP8CvmtaY0%3D",
     "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADsElEQVR4Ae39…",
     "moneda": "UYU",
     "tipoCambio": null,
@@ -203,7 +203,7 @@ export const recordedResponses: Record<string, unknown> = {
         "referencia": null,
         "idUsuario": null,
         "motivo": null,
-        "fecha": "2026-11-28T18:09:54.385Z"
+        "fecha": "2026-11-28T18:17:14.647Z"
       }
     ]
   },
@@ -222,7 +222,7 @@ export const recordedResponses: Record<string, unknown> = {
         "referencia": null,
         "idUsuario": null,
         "motivo": null,
-        "fecha": "2026-11-28T18:09:54.385Z"
+        "fecha": "2026-11-28T18:17:14.647Z"
       }
     ]
   },
@@ -256,7 +256,7 @@ export const recordedResponses: Record<string, unknown> = {
         "messageId": null,
         "transporte": null,
         "idUsuario": 1,
-        "fechaSolicitud": "2026-11-28T18:09:54.914Z",
+        "fechaSolicitud": "2026-11-28T18:17:15.622Z",
         "fechaEnvio": null
       }
     ],
@@ -428,7 +428,7 @@ export const recordedResponses: Record<string, unknown> = {
       "id": 1,
       "rutEmisor": "211000010012",
       "idEmisor": 2,
-      "fecha": "2026-11-28T15:09:56-03:00",
+      "fecha": "2026-11-28T15:17:16-03:00",
       "cantidadCfe": 2,
       "estado": "AS",
       "sinSobre": false,
@@ -450,7 +450,7 @@ export const recordedResponses: Record<string, unknown> = {
     "serie": "A",
     "numero": 1,
     "fechaEmision": "2026-11-28",
-    "tmstFirma": "2026-11-28T15:09:55-03:00",
+    "tmstFirma": "2026-11-28T15:17:16-03:00",
     "moneda": "UYU",
     "tipoCambio": null,
     "mntTotal": "15250.00",
@@ -524,9 +524,9 @@ export const recordedResponses: Record<string, unknown> = {
     "estado": "aceptado",
     "motivos": [],
     "vencimientoRespuesta": "2026-12-28",
-    "decididoEn": "2026-11-28T18:09:56.067Z",
+    "decididoEn": "2026-11-28T18:17:17.057Z",
     "idRespuesta": 2,
-    "recibidoEn": "2026-11-28T18:09:56.029Z",
+    "recibidoEn": "2026-11-28T18:17:16.992Z",
     "importadoStock": {
       "referencia": "REM-2026-0457",
       "lineas": [
@@ -535,7 +535,7 @@ export const recordedResponses: Record<string, unknown> = {
           "cantidad": "10"
         }
       ],
-      "fecha": "2026-11-28T18:09:56.090Z",
+      "fecha": "2026-11-28T18:17:17.087Z",
       "idUsuario": 1
     },
     "historial": [
@@ -544,14 +544,14 @@ export const recordedResponses: Record<string, unknown> = {
         "motivos": null,
         "mensaje": "Recibido por importacion",
         "idUsuario": null,
-        "fecha": "2026-11-28T18:09:56.029Z"
+        "fecha": "2026-11-28T18:17:16.992Z"
       },
       {
         "estado": "aceptado",
         "motivos": null,
         "mensaje": "Aceptado por la empresa",
         "idUsuario": 1,
-        "fecha": "2026-11-28T18:09:56.066Z"
+        "fecha": "2026-11-28T18:17:17.052Z"
       }
     ],
     "consultaQr": {
@@ -560,7 +560,7 @@ export const recordedResponses: Record<string, unknown> = {
       "dgi": null,
       "detalle": null,
       "intentos": 0,
-      "solicitadoEn": "2026-11-28T18:09:56.149Z",
+      "solicitadoEn": "2026-11-28T18:17:17.163Z",
       "consultadoEn": null
     },
     "respuestas": [
@@ -605,7 +605,7 @@ export const recordedResponses: Record<string, unknown> = {
     },
     "items": [],
     "idUsuario": 1,
-    "creadoEn": "2026-11-28T18:09:56.161Z"
+    "creadoEn": "2026-11-28T18:17:17.185Z"
   },
   "getCferecibidoGetConfiguracionExportacionCfe": {
     "userId": 1,
@@ -695,7 +695,7 @@ export const recordedResponses: Record<string, unknown> = {
     "serie": "A",
     "numero": 101,
     "fechaEmision": "2026-11-28",
-    "fechaFirma": "2026-11-28T15:09:54-03:00",
+    "fechaFirma": "2026-11-28T15:17:14-03:00",
     "estado": "firmado",
     "cae": {
       "numero": "90260000014",
@@ -703,9 +703,9 @@ export const recordedResponses: Record<string, unknown> = {
       "hasta": 1000,
       "fechaVencimiento": "2027-11-28"
     },
-    "codigoSeguridad": "Kwgblw",
-    "hash": "KwgblwthTXLGUcYLYA9/37BWKcysXz+qcw3SO5FA3C4=",
-    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,KwgblwthTXLGUcYLYA9%2F37BWKcysXz%2Bqcw3SO5FA3C4%3D",
+    "codigoSeguridad": "h3us5F",
+    "hash": "h3us5FZW4sxfhnJp0Cm6Gsz/3Hk9S0iNW/P8CvmtaY0=",
+    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,h3us5FZW4sxfhnJp0Cm6Gsz%2F3Hk9S0iNW%2FP8CvmtaY0%3D",
     "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADsElEQVR4Ae39…",
     "moneda": "UYU",
     "tipoCambio": null,
@@ -790,7 +790,7 @@ export const recordedResponses: Record<string, unknown> = {
         "referencia": null,
         "idUsuario": null,
         "motivo": null,
-        "fecha": "2026-11-28T18:09:54.385Z"
+        "fecha": "2026-11-28T18:17:14.647Z"
       }
     ]
   },
@@ -802,14 +802,14 @@ export const recordedResponses: Record<string, unknown> = {
         "idCliente": 1,
         "idExterno": "CTR-77",
         "estado": "cancelado",
-        "estadoDesde": "2026-11-28T18:09:56.853Z",
+        "estadoDesde": "2026-11-28T18:17:17.894Z",
         "metricas": [
           "api_calls"
         ],
         "inicio": "2026-11-01T03:00:00.000Z",
         "fin": "2027-11-01T02:59:59.000Z",
-        "creadoEn": "2026-11-28T18:09:56.454Z",
-        "actualizadoEn": "2026-11-28T18:09:56.853Z"
+        "creadoEn": "2026-11-28T18:17:17.497Z",
+        "actualizadoEn": "2026-11-28T18:17:17.894Z"
       }
     ],
     "total": 1,
@@ -822,14 +822,14 @@ export const recordedResponses: Record<string, unknown> = {
     "idCliente": 1,
     "idExterno": "CTR-77",
     "estado": "cancelado",
-    "estadoDesde": "2026-11-28T18:09:56.853Z",
+    "estadoDesde": "2026-11-28T18:17:17.894Z",
     "metricas": [
       "api_calls"
     ],
     "inicio": "2026-11-01T03:00:00.000Z",
     "fin": "2027-11-01T02:59:59.000Z",
-    "creadoEn": "2026-11-28T18:09:56.454Z",
-    "actualizadoEn": "2026-11-28T18:09:56.853Z"
+    "creadoEn": "2026-11-28T18:17:17.497Z",
+    "actualizadoEn": "2026-11-28T18:17:17.894Z"
   },
   "getContractsByIdPeriods": {
     "data": [],
@@ -840,7 +840,7 @@ export const recordedResponses: Record<string, unknown> = {
   "getContractsByIdState": {
     "idContrato": 1,
     "estado": "cancelado",
-    "desde": "2026-11-28T18:09:56.853Z",
+    "desde": "2026-11-28T18:17:17.894Z",
     "motivo": {
       "tipo": "manual",
       "accion": "cancelar",
@@ -874,7 +874,7 @@ export const recordedResponses: Record<string, unknown> = {
         "valorObservado": "1",
         "alcanzada": true,
         "estado": "levantada",
-        "estadoDesde": "2026-11-28T18:09:56.819Z"
+        "estadoDesde": "2026-11-28T18:17:17.861Z"
       }
     ],
     "acciones": [],
@@ -887,7 +887,7 @@ export const recordedResponses: Record<string, unknown> = {
         "id": 1,
         "estadoAnterior": "borrador",
         "estadoNuevo": "activo",
-        "en": "2026-11-28T18:09:56.471Z",
+        "en": "2026-11-28T18:17:17.514Z",
         "motivo": {
           "tipo": "manual",
           "accion": "activar",
@@ -899,7 +899,7 @@ export const recordedResponses: Record<string, unknown> = {
         "id": 2,
         "estadoAnterior": "activo",
         "estadoNuevo": "en_advertencia",
-        "en": "2026-11-28T18:09:56.747Z",
+        "en": "2026-11-28T18:17:17.787Z",
         "motivo": {
           "tipo": "regla",
           "regla": "fin-prueba-gratis",
@@ -969,10 +969,22 @@ export const recordedResponses: Record<string, unknown> = {
       "progreso": null,
       "reporte": null,
       "error": null,
-      "inicio": "2026-11-28T18:09:56.871Z",
+      "inicio": "2026-11-28T18:17:17.920Z",
       "fin": null
     }
   ],
+  "getDgiTestingById": {
+    "id": 1,
+    "idEmpresa": 1,
+    "destino": "simulador",
+    "cantidadPorTipo": 50,
+    "estado": "en_curso",
+    "progreso": null,
+    "reporte": null,
+    "error": null,
+    "inicio": "2026-11-28T18:17:17.920Z",
+    "fin": null
+  },
   "getEmpresaBeneficioFiscalDeclaraciones": {
     "data": [
       {
@@ -984,7 +996,7 @@ export const recordedResponses: Record<string, unknown> = {
         "estado": "vigente",
         "reemplazadaPor": null,
         "reemplazadaEn": null,
-        "fechaDeclaracion": "2026-11-28T18:09:54.180Z",
+        "fechaDeclaracion": "2026-11-28T18:17:14.230Z",
         "fechaInicioEmisor": "2011-10-01",
         "fuenteFechaInicio": "registro_dgi",
         "hechos": {
@@ -1026,7 +1038,7 @@ export const recordedResponses: Record<string, unknown> = {
         "estado": "vigente",
         "reemplazadaPor": null,
         "reemplazadaEn": null,
-        "fechaDeclaracion": "2026-11-28T18:09:54.180Z",
+        "fechaDeclaracion": "2026-11-28T18:17:14.230Z",
         "fechaInicioEmisor": "2011-10-01",
         "fuenteFechaInicio": "registro_dgi",
         "hechos": {
@@ -1068,7 +1080,7 @@ export const recordedResponses: Record<string, unknown> = {
     "rut": "219999830019",
     "fechaInicio": "2011-10-01",
     "fuente": "registro_dgi",
-    "leidoEn": "2026-11-28T18:09:54.168Z",
+    "leidoEn": "2026-11-28T18:17:14.197Z",
     "registro": {
       "denominacion": "DGI-RUC PRUEBA CEDE",
       "fechaFinTransicion": "2012-10-01",
@@ -1097,9 +1109,9 @@ export const recordedResponses: Record<string, unknown> = {
       "idEmpresa": 1,
       "sujeto": "CN=Almacén La Estrella S.A., serialNumber=RUC219999830019, O=Almacén La Estrella S.A., C=UY",
       "emisor": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
-      "numeroSerie": "107013933910477457061027287146072037881",
-      "validoDesde": "2026-11-28T18:08:53.000Z",
-      "validoHasta": "2028-11-28T18:08:53.000Z",
+      "numeroSerie": "71114887568256847474289162337317268800",
+      "validoDesde": "2026-11-28T18:16:13.000Z",
+      "validoHasta": "2028-11-28T18:16:13.000Z",
       "activo": true,
       "vigente": true,
       "venceEnDias": 730,
@@ -1144,7 +1156,7 @@ export const recordedResponses: Record<string, unknown> = {
     "smtpUsuario": "facturacion@laestrella.com.uy",
     "smtpClaveConfigurada": true,
     "remitente": "Almacén La Estrella <facturacion@laestrella.com.uy>",
-    "fechaActualizacion": "2026-11-28T18:09:54.085Z"
+    "fechaActualizacion": "2026-11-28T18:17:13.989Z"
   },
   "getEmpresaCotizaciones": {
     "data": [
@@ -1222,7 +1234,7 @@ export const recordedResponses: Record<string, unknown> = {
       {
         "id": "evt_1",
         "type": "BeneficioFiscal.Declarada",
-        "time": "2026-11-28T18:09:54.180Z",
+        "time": "2026-11-28T18:17:14.230Z",
         "idEmpresa": 1,
         "data": {
           "id": 1,
@@ -1252,7 +1264,7 @@ export const recordedResponses: Record<string, unknown> = {
           "idReemplazada": null,
           "reemplazadaEn": null,
           "reemplazadaPor": null,
-          "fechaDeclaracion": "2026-11-28T18:09:54.180Z",
+          "fechaDeclaracion": "2026-11-28T18:17:14.230Z",
           "fechaInicioEmisor": "2011-10-01",
           "fuenteFechaInicio": "registro_dgi"
         }
@@ -1260,7 +1272,7 @@ export const recordedResponses: Record<string, unknown> = {
       {
         "id": "evt_2",
         "type": "Cfe.Emitido",
-        "time": "2026-11-28T18:09:54.386Z",
+        "time": "2026-11-28T18:17:14.648Z",
         "idEmpresa": 1,
         "data": {
           "cae": {
@@ -1270,7 +1282,7 @@ export const recordedResponses: Record<string, unknown> = {
             "fechaVencimiento": "2027-11-28"
           },
           "serie": "A",
-          "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,KwgblwthTXLGUcYLYA9%2F37BWKcysXz%2Bqcw3SO5FA3C4%3D",
+          "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,h3us5FZW4sxfhnJp0Cm6Gsz%2F3Hk9S0iNW%2FP8CvmtaY0%3D",
           "moneda": "UYU",
           "numero": 101,
           "tipoCfe": 101,
@@ -1287,18 +1299,18 @@ export const recordedResponses: Record<string, unknown> = {
             "MntNetoIVATasaBasica": "311.31"
           },
           "idEmpresa": 1,
-          "fechaFirma": "2026-11-28T15:09:54-03:00",
+          "fechaFirma": "2026-11-28T15:17:14-03:00",
           "tipoCambio": null,
           "fechaEmision": "2026-11-28",
           "idCfeEmitido": 1,
-          "codigoSeguridad": "Kwgblw"
+          "codigoSeguridad": "h3us5F"
         }
       }
     ],
-    "total": 26,
+    "total": 28,
     "start": 0,
     "length": 50,
-    "cursor": "893.28"
+    "cursor": "897.30"
   },
   "getExportacionContableCuentas": {
     "idEmpresa": 1,
@@ -1339,7 +1351,7 @@ export const recordedResponses: Record<string, unknown> = {
           "periodoHasta": "2027-01-31",
           "periodos": 1,
           "programadaPara": "2027-01-01T09:00:00.000Z",
-          "ejecutadaEn": "2026-11-28T18:09:56.317Z",
+          "ejecutadaEn": "2026-11-28T18:17:17.338Z",
           "resultado": "emitido",
           "origen": "manual",
           "idCfeEmitido": 7,
@@ -1353,8 +1365,8 @@ export const recordedResponses: Record<string, unknown> = {
           "proximoIntento": null,
           "acumuladaEn": null
         },
-        "createdAt": "2026-11-28T18:09:56.281Z",
-        "updatedAt": "2026-11-28T18:09:56.417Z",
+        "createdAt": "2026-11-28T18:17:17.292Z",
+        "updatedAt": "2026-11-28T18:17:17.460Z",
         "nombre": "Mantenimiento mensual (contrato 2027)",
         "codComercio": "CENTRAL",
         "codTerminal": "CAJA1",
@@ -1419,7 +1431,7 @@ export const recordedResponses: Record<string, unknown> = {
       "periodoHasta": "2027-01-31",
       "periodos": 1,
       "programadaPara": "2027-01-01T09:00:00.000Z",
-      "ejecutadaEn": "2026-11-28T18:09:56.317Z",
+      "ejecutadaEn": "2026-11-28T18:17:17.338Z",
       "resultado": "emitido",
       "origen": "manual",
       "idCfeEmitido": 7,
@@ -1433,8 +1445,8 @@ export const recordedResponses: Record<string, unknown> = {
       "proximoIntento": null,
       "acumuladaEn": null
     },
-    "createdAt": "2026-11-28T18:09:56.281Z",
-    "updatedAt": "2026-11-28T18:09:56.417Z",
+    "createdAt": "2026-11-28T18:17:17.292Z",
+    "updatedAt": "2026-11-28T18:17:17.460Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -1477,12 +1489,12 @@ export const recordedResponses: Record<string, unknown> = {
       {
         "version": 1,
         "idUsuario": 1,
-        "fecha": "2026-11-28T18:09:56.281Z"
+        "fecha": "2026-11-28T18:17:17.292Z"
       },
       {
         "version": 2,
         "idUsuario": 1,
-        "fecha": "2026-11-28T18:09:56.291Z"
+        "fecha": "2026-11-28T18:17:17.298Z"
       }
     ]
   },
@@ -1590,7 +1602,7 @@ export const recordedResponses: Record<string, unknown> = {
         "periodoHasta": "2027-01-31",
         "periodos": 1,
         "programadaPara": "2027-01-01T09:00:00.000Z",
-        "ejecutadaEn": "2026-11-28T18:09:56.317Z",
+        "ejecutadaEn": "2026-11-28T18:17:17.338Z",
         "resultado": "emitido",
         "origen": "manual",
         "idCfeEmitido": 7,
@@ -1613,7 +1625,7 @@ export const recordedResponses: Record<string, unknown> = {
         "periodoHasta": "2026-12-31",
         "periodos": 1,
         "programadaPara": "2026-12-01T09:00:00.000Z",
-        "ejecutadaEn": "2026-11-28T18:09:56.312Z",
+        "ejecutadaEn": "2026-11-28T18:17:17.333Z",
         "resultado": "omitido",
         "origen": "manual",
         "idCfeEmitido": null,
@@ -1648,8 +1660,8 @@ export const recordedResponses: Record<string, unknown> = {
         "clavesAgrupacion": [
           "region"
         ],
-        "creadoEn": "2026-11-28T18:09:56.425Z",
-        "actualizadoEn": "2026-11-28T18:09:56.429Z"
+        "creadoEn": "2026-11-28T18:17:17.469Z",
+        "actualizadoEn": "2026-11-28T18:17:17.474Z"
       }
     ],
     "total": 1,
@@ -1667,8 +1679,8 @@ export const recordedResponses: Record<string, unknown> = {
     "clavesAgrupacion": [
       "region"
     ],
-    "creadoEn": "2026-11-28T18:09:56.425Z",
-    "actualizadoEn": "2026-11-28T18:09:56.429Z"
+    "creadoEn": "2026-11-28T18:17:17.469Z",
+    "actualizadoEn": "2026-11-28T18:17:17.474Z"
   },
   "getMonedaTodas": [
     "AED",
@@ -1697,11 +1709,35 @@ export const recordedResponses: Record<string, unknown> = {
         "total": "2278.80",
         "observaciones": "Entregar en el depósito de Pando",
         "idCfeEmitido": 6,
-        "createdAt": "2026-11-28T18:09:56.216Z",
-        "updatedAt": "2026-11-28T18:09:56.269Z"
+        "createdAt": "2026-11-28T18:17:17.219Z",
+        "updatedAt": "2026-11-28T18:17:17.255Z"
+      },
+      {
+        "id": 2,
+        "idEmpresa": 1,
+        "estado": "cancelada",
+        "cliente": {
+          "idCliente": 1
+        },
+        "detalles": [
+          {
+            "nombreItem": "Yerba mate 1 kg",
+            "cantidad": "12",
+            "unidadMedida": "UN",
+            "precioUnitario": "189.9",
+            "numeroLineaDetalle": 1,
+            "montoItem": "2278.80"
+          }
+        ],
+        "tipoMoneda": "UYU",
+        "total": "2278.80",
+        "observaciones": null,
+        "idCfeEmitido": null,
+        "createdAt": "2026-11-28T18:17:17.263Z",
+        "updatedAt": "2026-11-28T18:17:17.273Z"
       }
     ],
-    "total": 1,
+    "total": 2,
     "start": 0,
     "length": 50
   },
@@ -1726,8 +1762,8 @@ export const recordedResponses: Record<string, unknown> = {
     "total": "2278.80",
     "observaciones": "Entregar en el depósito de Pando",
     "idCfeEmitido": 6,
-    "createdAt": "2026-11-28T18:09:56.216Z",
-    "updatedAt": "2026-11-28T18:09:56.269Z"
+    "createdAt": "2026-11-28T18:17:17.219Z",
+    "updatedAt": "2026-11-28T18:17:17.255Z"
   },
   "getPriceBooks": {
     "data": [
@@ -1743,7 +1779,7 @@ export const recordedResponses: Record<string, unknown> = {
         },
         "vigenteDesde": "2026-11-01",
         "vigenteHasta": "2027-10-31",
-        "createdAt": "2026-11-28T18:09:56.438Z",
+        "createdAt": "2026-11-28T18:17:17.484Z",
         "cantidadPrecios": 1
       }
     ],
@@ -1766,7 +1802,7 @@ export const recordedResponses: Record<string, unknown> = {
         },
         "vigenteDesde": "2026-11-01",
         "vigenteHasta": "2027-10-31",
-        "createdAt": "2026-11-28T18:09:56.438Z",
+        "createdAt": "2026-11-28T18:17:17.484Z",
         "precios": [
           {
             "metrica": "api_calls",
@@ -1802,7 +1838,7 @@ export const recordedResponses: Record<string, unknown> = {
     },
     "vigenteDesde": "2026-11-01",
     "vigenteHasta": "2027-10-31",
-    "createdAt": "2026-11-28T18:09:56.438Z",
+    "createdAt": "2026-11-28T18:17:17.484Z",
     "precios": [
       {
         "metrica": "api_calls",
@@ -1836,7 +1872,7 @@ export const recordedResponses: Record<string, unknown> = {
     },
     "vigenteDesde": "2026-11-01",
     "vigenteHasta": "2027-10-31",
-    "createdAt": "2026-11-28T18:09:56.438Z",
+    "createdAt": "2026-11-28T18:17:17.484Z",
     "precios": [
       {
         "metrica": "api_calls",
@@ -1997,11 +2033,11 @@ export const recordedResponses: Record<string, unknown> = {
   "getReadyz": {
     "status": "ready",
     "memoria": {
-      "rssMb": 570.5,
-      "heapUsedMb": 117.6,
-      "heapTotalMb": 155.6,
-      "externalMb": 26.6,
-      "arrayBuffersMb": 3.6
+      "rssMb": 578.4,
+      "heapUsedMb": 132.1,
+      "heapTotalMb": 159.5,
+      "externalMb": 27.1,
+      "arrayBuffersMb": 4.1
     }
   },
   "getReportediario": {
@@ -2015,23 +2051,44 @@ export const recordedResponses: Record<string, unknown> = {
         "origen": "manual",
         "cantComprobantes": 0,
         "resumen": [],
-        "tmstFirmaEnv": "2026-11-28T15:09:55-03:00",
+        "tmstFirmaEnv": "2026-11-28T15:17:15-03:00",
         "nombreArchivo": "Rep_219999830019_20261126_01.xml",
         "estadoDgi": "AR",
         "motivos": [],
         "idReceptorDgi": "306900000",
         "intentos": 1,
         "ultimoError": null,
-        "creadoEn": "2026-11-28T18:09:55.082Z",
-        "enviadoEn": "2026-11-28T18:09:55.094Z"
+        "creadoEn": "2026-11-28T18:17:15.869Z",
+        "enviadoEn": "2026-11-28T18:17:15.895Z"
       }
     ],
     "total": 1,
     "start": 0,
     "length": 50
   },
+  "getReportediarioById": {
+    "id": 1,
+    "idEmpresa": 1,
+    "fechaResumen": "2026-11-26",
+    "secEnvio": 1,
+    "estado": "aceptado",
+    "origen": "manual",
+    "cantComprobantes": 0,
+    "resumen": [],
+    "tmstFirmaEnv": "2026-11-28T15:17:15-03:00",
+    "nombreArchivo": "Rep_219999830019_20261126_01.xml",
+    "estadoDgi": "AR",
+    "motivos": [],
+    "idReceptorDgi": "306900000",
+    "intentos": 1,
+    "ultimoError": null,
+    "creadoEn": "2026-11-28T18:17:15.869Z",
+    "enviadoEn": "2026-11-28T18:17:15.895Z",
+    "xml": "<Reporte xmlns=\"http://cfe.dgi.gub.uy\"><Caratula version=\"1.…",
+    "ackXml": "<ACKRepDiario xmlns=\"http://cfe.dgi.gub.uy\" version=\"1.0\"><C…"
+  },
   "getSandboxReloj": {
-    "ahora": "2026-11-28T18:09:57.169Z",
+    "ahora": "2026-11-28T18:17:18.391Z",
     "desplazado": false
   },
   "getSobredgi": {
@@ -2039,6 +2096,31 @@ export const recordedResponses: Record<string, unknown> = {
     "total": 0,
     "start": 0,
     "length": 50
+  },
+  "getSobredgiById": {
+    "id": 1,
+    "idEmpresa": 2,
+    "idEmisor": 1,
+    "estado": "recibido",
+    "cantidadCfe": 2,
+    "bytes": 7085,
+    "fecha": "2026-11-28T15:17:16-03:00",
+    "intentosEnvio": 1,
+    "intentosConsulta": 0,
+    "estadoAckSobre": "AS",
+    "idReceptor": "306900001",
+    "consultarDesde": "2026-11-28T18:17:16.949Z",
+    "proximoIntento": null,
+    "errorCodigo": null,
+    "errorMensaje": null,
+    "creadoEn": "2026-11-28T18:17:16.895Z",
+    "enviadoEn": "2026-11-28T18:17:16.947Z",
+    "procesadoEn": null,
+    "nombreArchivo": "Sob_211000010012_20261128_1.xml",
+    "idsCfe": [
+      4,
+      5
+    ]
   },
   "getSucursalById": {
     "id": 1,
@@ -2185,8 +2267,8 @@ export const recordedResponses: Record<string, unknown> = {
         "hasSecret": true,
         "headers": {},
         "maxAttempts": 8,
-        "createdAt": "2026-11-28T18:09:56.864Z",
-        "updatedAt": "2026-11-28T18:09:56.867Z"
+        "createdAt": "2026-11-28T18:17:17.904Z",
+        "updatedAt": "2026-11-28T18:17:17.912Z"
       }
     ],
     "total": 1,
@@ -2206,14 +2288,43 @@ export const recordedResponses: Record<string, unknown> = {
     "hasSecret": true,
     "headers": {},
     "maxAttempts": 8,
-    "createdAt": "2026-11-28T18:09:56.864Z",
-    "updatedAt": "2026-11-28T18:09:56.867Z"
+    "createdAt": "2026-11-28T18:17:17.904Z",
+    "updatedAt": "2026-11-28T18:17:17.912Z"
   },
   "getWebhooksByIdEntregas": {
-    "data": [],
-    "total": 0,
+    "data": [
+      {
+        "id": 1,
+        "eventId": "evt_31",
+        "eventType": "Webhook.Prueba",
+        "status": "pendiente",
+        "attempts": 0,
+        "nextAttemptAt": "2026-11-28T18:17:17.915Z",
+        "idempotencyKey": "b9ec2e52-1150-40de-9eb6-6b22969123ed",
+        "lastStatusCode": null,
+        "lastError": null,
+        "deliveredAt": null,
+        "createdAt": "2026-11-28T18:17:17.914Z",
+        "intentos": []
+      }
+    ],
+    "total": 1,
     "start": 0,
     "length": 50
+  },
+  "getWebhooksByIdEntregasByIdEntrega": {
+    "id": 1,
+    "eventId": "evt_31",
+    "eventType": "Webhook.Prueba",
+    "status": "pendiente",
+    "attempts": 0,
+    "nextAttemptAt": "2026-11-28T18:17:17.915Z",
+    "idempotencyKey": "b9ec2e52-1150-40de-9eb6-6b22969123ed",
+    "lastStatusCode": null,
+    "lastError": null,
+    "deliveredAt": null,
+    "createdAt": "2026-11-28T18:17:17.914Z",
+    "intentos": []
   },
   "getWebhooksCatalogo": [
     {
@@ -2235,14 +2346,14 @@ export const recordedResponses: Record<string, unknown> = {
     "idCliente": 1,
     "idExterno": "CTR-77",
     "estado": "borrador",
-    "estadoDesde": "2026-11-28T18:09:56.454Z",
+    "estadoDesde": "2026-11-28T18:17:17.497Z",
     "metricas": [
       "api_calls"
     ],
     "inicio": "2026-11-01T03:00:00.000Z",
     "fin": "2027-11-01T02:59:59.000Z",
-    "creadoEn": "2026-11-28T18:09:56.454Z",
-    "actualizadoEn": "2026-11-28T18:09:56.458Z"
+    "creadoEn": "2026-11-28T18:17:17.497Z",
+    "actualizadoEn": "2026-11-28T18:17:17.501Z"
   },
   "patchMetricsById": {
     "id": 1,
@@ -2255,8 +2366,8 @@ export const recordedResponses: Record<string, unknown> = {
     "clavesAgrupacion": [
       "region"
     ],
-    "creadoEn": "2026-11-28T18:09:56.425Z",
-    "actualizadoEn": "2026-11-28T18:09:56.429Z"
+    "creadoEn": "2026-11-28T18:17:17.469Z",
+    "actualizadoEn": "2026-11-28T18:17:17.474Z"
   },
   "patchWebhooksById": {
     "id": 1,
@@ -2271,12 +2382,12 @@ export const recordedResponses: Record<string, unknown> = {
     "hasSecret": true,
     "headers": {},
     "maxAttempts": 8,
-    "createdAt": "2026-11-28T18:09:56.864Z",
-    "updatedAt": "2026-11-28T18:09:56.867Z"
+    "createdAt": "2026-11-28T18:17:17.904Z",
+    "updatedAt": "2026-11-28T18:17:17.907Z"
   },
   "postAuthLogin": {
-    "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIiwidHYiOjAsImlhdCI6MTc5NTg4OTM5MiwiZXhwIjoxNzk1ODkwMjkyfQ.XRc9TPjMpO5CAHsp-sksA7VYi024rAJWUg6aUacpgCk",
-    "refreshToken": "wBoaJ--aqAQq4nYfK-W4YOc4Dd_h-S74TYhmdnhcpi0",
+    "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIiwidHYiOjAsImlhdCI6MTc5NTg4OTgzMCwiZXhwIjoxNzk1ODkwNzMwfQ.30RjZYO8UeusIp23ZogtQbHJ-UTEaoV2NbKup7jlS4o",
+    "refreshToken": "Yi0DUtj4-L6em8e06gNnbWAjAQdbipD_chYZNL61aa0",
     "tokenType": "Bearer",
     "expiresIn": 900
   },
@@ -2284,10 +2395,16 @@ export const recordedResponses: Record<string, unknown> = {
     "mensaje": "Si el usuario existe, le enviamos un correo con instrucciones para restablecer la contraseña."
   },
   "postAuthRefresh": {
-    "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIiwidHYiOjAsImlhdCI6MTc5NTg4OTM5MiwiZXhwIjoxNzk1ODkwMjkyfQ.XRc9TPjMpO5CAHsp-sksA7VYi024rAJWUg6aUacpgCk",
-    "refreshToken": "4c32_0At29PeOJQLJ221yPWOr29deYRxRs8GNFKGNqE",
+    "accessToken": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIiwidHYiOjAsImlhdCI6MTc5NTg4OTgzMCwiZXhwIjoxNzk1ODkwNzMwfQ.30RjZYO8UeusIp23ZogtQbHJ-UTEaoV2NbKup7jlS4o",
+    "refreshToken": "dg5triwW2OZLSldq_YTrS7SLpmUORQTd0Xtgs2ylYT8",
     "tokenType": "Bearer",
     "expiresIn": 900
+  },
+  "postAuthRevokeAllTokens": {
+    "revocados": 1
+  },
+  "postAuthRevokeByRefreshToken": {
+    "revocados": 1
   },
   "postCaeAjustarProximoNumero": {
     "id": 1,
@@ -2357,6 +2474,28 @@ export const recordedResponses: Record<string, unknown> = {
     "vencido": false,
     "utilizados": 0
   },
+  "postCaeImportar": {
+    "id": 1,
+    "idEmpresa": 1,
+    "idSucursal": null,
+    "tipoCfe": 101,
+    "serie": "A",
+    "desde": 1,
+    "hasta": 1000,
+    "numeroCae": "90260000014",
+    "fechaAutorizacion": "2026-11-28",
+    "fechaVencimiento": "2027-11-28",
+    "caeEspecial": null,
+    "causalCaeEspecial": null,
+    "origen": "xml",
+    "proximoNumero": 1,
+    "utilizados": 0,
+    "anulados": 0,
+    "disponibles": 1000,
+    "vencido": false,
+    "anulado": false,
+    "estado": "vigente"
+  },
   "postCaeImportarManual": {
     "id": 3,
     "idEmpresa": 1,
@@ -2415,14 +2554,14 @@ export const recordedResponses: Record<string, unknown> = {
       "na": "90260000014",
       "fa": "2026-11-28",
       "fvd": "2027-11-28",
-      "tmstFrma": "2026-11-28T15:09:53-03:00"
+      "tmstFrma": "2026-11-28T15:17:13-03:00"
     },
     "firmante": {
       "subject": "CN=DGI-RUC PRUEBA CEDE, serialNumber=RUC219999830019, O=DGI-RUC PRUEBA CEDE, C=UY",
       "issuer": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
-      "serialNumber": "24689270683573622957977097786622495006",
-      "notBefore": "2026-11-28T18:08:53.000Z",
-      "notAfter": "2028-11-28T18:08:53.000Z"
+      "serialNumber": "158686716517199876647221786647304614803",
+      "notBefore": "2026-11-28T18:16:12.000Z",
+      "notAfter": "2028-11-28T18:16:12.000Z"
     }
   },
   "postCfeemitidoByIdMarcarAceptado": {
@@ -2440,7 +2579,7 @@ export const recordedResponses: Record<string, unknown> = {
         "referencia": null,
         "idUsuario": null,
         "motivo": null,
-        "fecha": "2026-11-28T18:09:55.043Z"
+        "fecha": "2026-11-28T18:17:15.800Z"
       },
       {
         "lado": "dgi",
@@ -2452,7 +2591,7 @@ export const recordedResponses: Record<string, unknown> = {
         "referencia": null,
         "idUsuario": 1,
         "motivo": "Aceptado según consulta en el portal de DGI del 27/11/2026",
-        "fecha": "2026-11-28T18:09:55.057Z"
+        "fecha": "2026-11-28T18:17:15.818Z"
       }
     ]
   },
@@ -2493,7 +2632,7 @@ export const recordedResponses: Record<string, unknown> = {
     "messageId": null,
     "transporte": null,
     "idUsuario": 1,
-    "fechaSolicitud": "2026-11-28T18:09:54.914Z",
+    "fechaSolicitud": "2026-11-28T18:17:15.622Z",
     "fechaEnvio": null
   },
   "postCferecibidoAceptar": {
@@ -2525,7 +2664,7 @@ export const recordedResponses: Record<string, unknown> = {
     },
     "items": [],
     "idUsuario": 1,
-    "creadoEn": "2026-11-28T18:09:56.161Z"
+    "creadoEn": "2026-11-28T18:17:17.185Z"
   },
   "postCferecibidoConfiguracionExportacionCfe": {
     "userId": 1,
@@ -2573,7 +2712,7 @@ export const recordedResponses: Record<string, unknown> = {
           "id": 1,
           "rutEmisor": "211000010012",
           "idEmisor": 2,
-          "fecha": "2026-11-28T15:09:56-03:00",
+          "fecha": "2026-11-28T15:17:16-03:00",
           "cantidadCfe": 2,
           "estado": "AS",
           "sinSobre": false,
@@ -2595,7 +2734,7 @@ export const recordedResponses: Record<string, unknown> = {
         "serie": "A",
         "numero": 1,
         "fechaEmision": "2026-11-28",
-        "tmstFirma": "2026-11-28T15:09:55-03:00",
+        "tmstFirma": "2026-11-28T15:17:16-03:00",
         "moneda": "UYU",
         "tipoCambio": null,
         "mntTotal": "15250.00",
@@ -2671,7 +2810,7 @@ export const recordedResponses: Record<string, unknown> = {
         "vencimientoRespuesta": "2026-12-28",
         "decididoEn": null,
         "idRespuesta": null,
-        "recibidoEn": "2026-11-28T18:09:56.029Z",
+        "recibidoEn": "2026-11-28T18:17:16.992Z",
         "importadoStock": null
       },
       {
@@ -2683,7 +2822,7 @@ export const recordedResponses: Record<string, unknown> = {
           "id": 1,
           "rutEmisor": "211000010012",
           "idEmisor": 2,
-          "fecha": "2026-11-28T15:09:56-03:00",
+          "fecha": "2026-11-28T15:17:16-03:00",
           "cantidadCfe": 2,
           "estado": "AS",
           "sinSobre": false,
@@ -2705,7 +2844,7 @@ export const recordedResponses: Record<string, unknown> = {
         "serie": "A",
         "numero": 2,
         "fechaEmision": "2026-11-28",
-        "tmstFirma": "2026-11-28T15:09:55-03:00",
+        "tmstFirma": "2026-11-28T15:17:16-03:00",
         "moneda": "UYU",
         "tipoCambio": null,
         "mntTotal": "10492.00",
@@ -2781,7 +2920,7 @@ export const recordedResponses: Record<string, unknown> = {
         "vencimientoRespuesta": "2026-12-28",
         "decididoEn": null,
         "idRespuesta": null,
-        "recibidoEn": "2026-11-28T18:09:56.029Z",
+        "recibidoEn": "2026-11-28T18:17:16.992Z",
         "importadoStock": null
       }
     ],
@@ -2809,7 +2948,7 @@ export const recordedResponses: Record<string, unknown> = {
           "cantidad": "10"
         }
       ],
-      "fecha": "2026-11-28T18:09:56.090Z",
+      "fecha": "2026-11-28T18:17:17.087Z",
       "idUsuario": 1
     },
     "repetido": false
@@ -2868,7 +3007,7 @@ export const recordedResponses: Record<string, unknown> = {
     "serie": "A",
     "numero": 101,
     "fechaEmision": "2026-11-28",
-    "fechaFirma": "2026-11-28T15:09:54-03:00",
+    "fechaFirma": "2026-11-28T15:17:14-03:00",
     "estado": "firmado",
     "cae": {
       "numero": "90260000014",
@@ -2876,9 +3015,9 @@ export const recordedResponses: Record<string, unknown> = {
       "hasta": 1000,
       "fechaVencimiento": "2027-11-28"
     },
-    "codigoSeguridad": "Kwgblw",
-    "hash": "KwgblwthTXLGUcYLYA9/37BWKcysXz+qcw3SO5FA3C4=",
-    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,KwgblwthTXLGUcYLYA9%2F37BWKcysXz%2Bqcw3SO5FA3C4%3D",
+    "codigoSeguridad": "h3us5F",
+    "hash": "h3us5FZW4sxfhnJp0Cm6Gsz/3Hk9S0iNW/P8CvmtaY0=",
+    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,101,A,101,444.30,28/11/2026,h3us5FZW4sxfhnJp0Cm6Gsz%2F3Hk9S0iNW%2FP8CvmtaY0%3D",
     "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADsElEQVR4Ae39…",
     "moneda": "UYU",
     "tipoCambio": null,
@@ -2954,15 +3093,15 @@ export const recordedResponses: Record<string, unknown> = {
   },
   "postComprobanteFirmarXml": {
     "xml": "<CFE xmlns=\"http://cfe.dgi.gub.uy\" version=\"1.0\"><eTck><Tmst…",
-    "digestValue": "KwgblwthTXLGUcYLYA9/37BWKcysXz+qcw3SO5FA3C4=",
-    "codigoSeguridad": "Kwgblw"
+    "digestValue": "h3us5FZW4sxfhnJp0Cm6Gsz/3Hk9S0iNW/P8CvmtaY0=",
+    "codigoSeguridad": "h3us5F"
   },
   "postComprobantePrevisualizar": {
-    "token": "zJ_f0RhpRwRHoabxbczYByGE0bBeXGAV",
-    "url": "/api/v1/comprobante/previsualizar/zJ_f0RhpRwRHoabxbczYByGE0bBeXGAV",
+    "token": "hwUz9-4R8eV-RHtLtgAlzW6KWZDNsT6_",
+    "url": "/api/v1/comprobante/previsualizar/hwUz9-4R8eV-RHtLtgAlzW6KWZDNsT6_",
     "formato": "A4",
-    "expiraEn": "2026-11-28T18:24:54.375Z",
-    "bytes": 3338
+    "expiraEn": "2026-11-28T18:32:14.536Z",
+    "bytes": 3337
   },
   "postComprobanteTranscribirContingencia": {
     "id": 2,
@@ -2974,7 +3113,7 @@ export const recordedResponses: Record<string, unknown> = {
     "serie": "B",
     "numero": 1,
     "fechaEmision": "2026-11-28",
-    "fechaFirma": "2026-11-28T15:09:54-03:00",
+    "fechaFirma": "2026-11-28T15:17:15-03:00",
     "estado": "firmado",
     "cae": {
       "numero": "90260000512",
@@ -2982,10 +3121,10 @@ export const recordedResponses: Record<string, unknown> = {
       "hasta": 200,
       "fechaVencimiento": "2028-06-30"
     },
-    "codigoSeguridad": "QW+CQN",
-    "hash": "QW+CQNBBWmdisL82XcXKFHncNfHnnlbmtqRIF7mLLwc=",
-    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,201,B,1,231.68,28/11/2026,QW%2BCQNBBWmdisL82XcXKFHncNfHnnlbmtqRIF7mLLwc%3D",
-    "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADsklEQVR4Ae39…",
+    "codigoSeguridad": "k5WBVR",
+    "hash": "k5WBVRR5b3O3EjwoAGlYDGdPhA4YMd53hWud8KoK8Ho=",
+    "urlQr": "https://www.efactura.dgi.gub.uy/consultaQR/cfe?219999830019,201,B,1,231.68,28/11/2026,k5WBVRR5b3O3EjwoAGlYDGdPhA4YMd53hWud8KoK8Ho%3D",
+    "qrPng": "iVBORw0KGgoAAAANSUhEUgAAAP8AAAD/AQAAAAAWcz1nAAADs0lEQVR4Ae39…",
     "moneda": "UYU",
     "tipoCambio": null,
     "totales": {
@@ -3045,19 +3184,19 @@ export const recordedResponses: Record<string, unknown> = {
     "idCliente": 1,
     "idExterno": "CTR-77",
     "estado": "borrador",
-    "estadoDesde": "2026-11-28T18:09:56.454Z",
+    "estadoDesde": "2026-11-28T18:17:17.497Z",
     "metricas": [
       "api_calls"
     ],
     "inicio": "2026-11-01T03:00:00.000Z",
     "fin": null,
-    "creadoEn": "2026-11-28T18:09:56.454Z",
-    "actualizadoEn": "2026-11-28T18:09:56.454Z"
+    "creadoEn": "2026-11-28T18:17:17.497Z",
+    "actualizadoEn": "2026-11-28T18:17:17.497Z"
   },
   "postContractsByIdActivar": {
     "idContrato": 1,
     "estado": "activo",
-    "desde": "2026-11-28T18:09:56.471Z",
+    "desde": "2026-11-28T18:17:17.514Z",
     "motivo": {
       "tipo": "manual",
       "accion": "activar",
@@ -3099,7 +3238,7 @@ export const recordedResponses: Record<string, unknown> = {
   "postContractsByIdCancelar": {
     "idContrato": 1,
     "estado": "cancelado",
-    "desde": "2026-11-28T18:09:56.853Z",
+    "desde": "2026-11-28T18:17:17.894Z",
     "motivo": {
       "tipo": "manual",
       "accion": "cancelar",
@@ -3133,7 +3272,7 @@ export const recordedResponses: Record<string, unknown> = {
         "valorObservado": "1",
         "alcanzada": true,
         "estado": "levantada",
-        "estadoDesde": "2026-11-28T18:09:56.819Z"
+        "estadoDesde": "2026-11-28T18:17:17.861Z"
       }
     ],
     "acciones": [],
@@ -3143,7 +3282,7 @@ export const recordedResponses: Record<string, unknown> = {
   "postContractsByIdLevantar": {
     "idContrato": 1,
     "estado": "activo",
-    "desde": "2026-11-28T18:09:56.819Z",
+    "desde": "2026-11-28T18:17:17.861Z",
     "motivo": {
       "tipo": "manual",
       "reglas": [
@@ -3178,7 +3317,7 @@ export const recordedResponses: Record<string, unknown> = {
         "valorObservado": "1",
         "alcanzada": true,
         "estado": "levantada",
-        "estadoDesde": "2026-11-28T18:09:56.819Z"
+        "estadoDesde": "2026-11-28T18:17:17.861Z"
       }
     ],
     "acciones": [
@@ -3191,7 +3330,7 @@ export const recordedResponses: Record<string, unknown> = {
   "postContractsByIdReanudar": {
     "idContrato": 1,
     "estado": "activo",
-    "desde": "2026-11-28T18:09:56.839Z",
+    "desde": "2026-11-28T18:17:17.882Z",
     "motivo": {
       "tipo": "manual",
       "accion": "reanudar",
@@ -3225,7 +3364,7 @@ export const recordedResponses: Record<string, unknown> = {
         "valorObservado": "1",
         "alcanzada": true,
         "estado": "levantada",
-        "estadoDesde": "2026-11-28T18:09:56.819Z"
+        "estadoDesde": "2026-11-28T18:17:17.861Z"
       }
     ],
     "acciones": [
@@ -3238,7 +3377,7 @@ export const recordedResponses: Record<string, unknown> = {
   "postContractsByIdSuspender": {
     "idContrato": 1,
     "estado": "suspendido",
-    "desde": "2026-11-28T18:09:56.831Z",
+    "desde": "2026-11-28T18:17:17.870Z",
     "motivo": {
       "tipo": "manual",
       "accion": "suspender",
@@ -3272,7 +3411,7 @@ export const recordedResponses: Record<string, unknown> = {
         "valorObservado": "1",
         "alcanzada": true,
         "estado": "levantada",
-        "estadoDesde": "2026-11-28T18:09:56.819Z"
+        "estadoDesde": "2026-11-28T18:17:17.861Z"
       }
     ],
     "acciones": [
@@ -3291,7 +3430,7 @@ export const recordedResponses: Record<string, unknown> = {
     "progreso": null,
     "reporte": null,
     "error": null,
-    "inicio": "2026-11-28T18:09:56.871Z",
+    "inicio": "2026-11-28T18:17:17.920Z",
     "fin": null
   },
   "postEmpresaAsignarCertificado": {
@@ -3299,9 +3438,9 @@ export const recordedResponses: Record<string, unknown> = {
     "idEmpresa": 1,
     "sujeto": "CN=Almacén La Estrella S.A., serialNumber=RUC219999830019, O=Almacén La Estrella S.A., C=UY",
     "emisor": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
-    "numeroSerie": "107013933910477457061027287146072037881",
-    "validoDesde": "2026-11-28T18:08:53.000Z",
-    "validoHasta": "2028-11-28T18:08:53.000Z",
+    "numeroSerie": "71114887568256847474289162337317268800",
+    "validoDesde": "2026-11-28T18:16:13.000Z",
+    "validoHasta": "2028-11-28T18:16:13.000Z",
     "activo": true,
     "vigente": true,
     "venceEnDias": 730,
@@ -3317,7 +3456,7 @@ export const recordedResponses: Record<string, unknown> = {
     "estado": "vigente",
     "reemplazadaPor": null,
     "reemplazadaEn": null,
-    "fechaDeclaracion": "2026-11-28T18:09:54.180Z",
+    "fechaDeclaracion": "2026-11-28T18:17:14.230Z",
     "fechaInicioEmisor": "2011-10-01",
     "fuenteFechaInicio": "registro_dgi",
     "hechos": {
@@ -3357,6 +3496,36 @@ export const recordedResponses: Record<string, unknown> = {
     "tieneLogo": false,
     "CodigoCasaDgiPorDefecto": 1
   },
+  "postEmpresaDeshabilitarById": {
+    "id": 1,
+    "rut": "219999830019",
+    "razonSocial": "Almacén La Estrella S.A.",
+    "nombreComercial": "La Estrella",
+    "domicilioFiscal": "Av. 18 de Julio 1234",
+    "ciudad": "Montevideo",
+    "departamento": "Montevideo",
+    "telefono": "29005678",
+    "email": "facturacion@laestrella.com.uy",
+    "actividad": "Comercio minorista de alimentos",
+    "habilitada": false,
+    "tieneLogo": false,
+    "CodigoCasaDgiPorDefecto": 1
+  },
+  "postEmpresaDeshabilitarPorRutByRut": {
+    "id": 1,
+    "rut": "219999830019",
+    "razonSocial": "Almacén La Estrella S.A.",
+    "nombreComercial": "La Estrella",
+    "domicilioFiscal": "Av. 18 de Julio 1234",
+    "ciudad": "Montevideo",
+    "departamento": "Montevideo",
+    "telefono": "29005678",
+    "email": "facturacion@laestrella.com.uy",
+    "actividad": "Comercio minorista de alimentos",
+    "habilitada": false,
+    "tieneLogo": false,
+    "CodigoCasaDgiPorDefecto": 1
+  },
   "postEmpresaEditar": {
     "id": 1,
     "rut": "219999830019",
@@ -3372,10 +3541,54 @@ export const recordedResponses: Record<string, unknown> = {
     "tieneLogo": false,
     "CodigoCasaDgiPorDefecto": 1
   },
+  "postEmpresaHabilitarById": {
+    "id": 1,
+    "rut": "219999830019",
+    "razonSocial": "Almacén La Estrella S.A.",
+    "nombreComercial": "La Estrella",
+    "domicilioFiscal": "Av. 18 de Julio 1234",
+    "ciudad": "Montevideo",
+    "departamento": "Montevideo",
+    "telefono": "29005678",
+    "email": "facturacion@laestrella.com.uy",
+    "actividad": "Comercio minorista de alimentos",
+    "habilitada": true,
+    "tieneLogo": false,
+    "CodigoCasaDgiPorDefecto": 1
+  },
+  "postEmpresaHabilitarPorRutByRut": {
+    "id": 1,
+    "rut": "219999830019",
+    "razonSocial": "Almacén La Estrella S.A.",
+    "nombreComercial": "La Estrella",
+    "domicilioFiscal": "Av. 18 de Julio 1234",
+    "ciudad": "Montevideo",
+    "departamento": "Montevideo",
+    "telefono": "29005678",
+    "email": "facturacion@laestrella.com.uy",
+    "actividad": "Comercio minorista de alimentos",
+    "habilitada": true,
+    "tieneLogo": false,
+    "CodigoCasaDgiPorDefecto": 1
+  },
+  "postEmpresaImportarCertificado": {
+    "id": 1,
+    "idEmpresa": 1,
+    "sujeto": "CN=Almacén La Estrella S.A., serialNumber=RUC219999830019, O=Almacén La Estrella S.A., C=UY",
+    "emisor": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
+    "numeroSerie": "71114887568256847474289162337317268800",
+    "validoDesde": "2026-11-28T18:16:13.000Z",
+    "validoHasta": "2028-11-28T18:16:13.000Z",
+    "activo": true,
+    "vigente": true,
+    "venceEnDias": 730,
+    "porVencer": false,
+    "advertencias": []
+  },
   "postEmpresaVerificarEmailSaliente": {
     "ok": true,
     "transporte": "servicio",
-    "messageId": "<475ee3e1-0d68-df8f-2d3a-9dc9be9ecfcb@localhost.localdomain>",
+    "messageId": "<ec2dcf01-0494-7a5a-f2c8-1f4b109aeddd@localhost.localdomain>",
     "destinatario": "contadora@laestrella.com.uy"
   },
   "postFacturacionrecurrenteActivarById": {
@@ -3396,8 +3609,8 @@ export const recordedResponses: Record<string, unknown> = {
     "pausadoHasta": null,
     "motivoCancelacion": null,
     "ultimaEjecucion": null,
-    "createdAt": "2026-11-28T18:09:56.281Z",
-    "updatedAt": "2026-11-28T18:09:56.296Z",
+    "createdAt": "2026-11-28T18:17:17.292Z",
+    "updatedAt": "2026-11-28T18:17:17.311Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3458,7 +3671,7 @@ export const recordedResponses: Record<string, unknown> = {
       "periodoHasta": "2027-01-31",
       "periodos": 1,
       "programadaPara": "2027-01-01T09:00:00.000Z",
-      "ejecutadaEn": "2026-11-28T18:09:56.317Z",
+      "ejecutadaEn": "2026-11-28T18:17:17.338Z",
       "resultado": "emitido",
       "origen": "manual",
       "idCfeEmitido": 7,
@@ -3472,8 +3685,8 @@ export const recordedResponses: Record<string, unknown> = {
       "proximoIntento": null,
       "acumuladaEn": null
     },
-    "createdAt": "2026-11-28T18:09:56.281Z",
-    "updatedAt": "2026-11-28T18:09:56.417Z",
+    "createdAt": "2026-11-28T18:17:17.292Z",
+    "updatedAt": "2026-11-28T18:17:17.460Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3529,8 +3742,8 @@ export const recordedResponses: Record<string, unknown> = {
     "pausadoHasta": null,
     "motivoCancelacion": null,
     "ultimaEjecucion": null,
-    "createdAt": "2026-11-28T18:09:56.281Z",
-    "updatedAt": "2026-11-28T18:09:56.281Z",
+    "createdAt": "2026-11-28T18:17:17.292Z",
+    "updatedAt": "2026-11-28T18:17:17.292Z",
     "nombre": "Mantenimiento mensual Distribuidora del Este",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3587,8 +3800,8 @@ export const recordedResponses: Record<string, unknown> = {
     "pausadoHasta": null,
     "motivoCancelacion": null,
     "ultimaEjecucion": null,
-    "createdAt": "2026-11-28T18:09:56.281Z",
-    "updatedAt": "2026-11-28T18:09:56.291Z",
+    "createdAt": "2026-11-28T18:17:17.292Z",
+    "updatedAt": "2026-11-28T18:17:17.298Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3654,7 +3867,7 @@ export const recordedResponses: Record<string, unknown> = {
       "periodoHasta": "2027-01-31",
       "periodos": 1,
       "programadaPara": "2027-01-01T09:00:00.000Z",
-      "ejecutadaEn": "2026-11-28T18:09:56.317Z",
+      "ejecutadaEn": "2026-11-28T18:17:17.338Z",
       "resultado": "emitido",
       "origen": "manual",
       "idCfeEmitido": 7,
@@ -3668,8 +3881,8 @@ export const recordedResponses: Record<string, unknown> = {
       "proximoIntento": null,
       "acumuladaEn": null
     },
-    "createdAt": "2026-11-28T18:09:56.281Z",
-    "updatedAt": "2026-11-28T18:09:56.317Z",
+    "createdAt": "2026-11-28T18:17:17.292Z",
+    "updatedAt": "2026-11-28T18:17:17.338Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3717,7 +3930,7 @@ export const recordedResponses: Record<string, unknown> = {
       "periodoHasta": "2027-01-31",
       "periodos": 1,
       "programadaPara": "2027-01-01T09:00:00.000Z",
-      "ejecutadaEn": "2026-11-28T18:09:56.317Z",
+      "ejecutadaEn": "2026-11-28T18:17:17.338Z",
       "resultado": "emitido",
       "origen": "manual",
       "idCfeEmitido": 7,
@@ -3758,7 +3971,7 @@ export const recordedResponses: Record<string, unknown> = {
       "periodoHasta": "2026-12-31",
       "periodos": 1,
       "programadaPara": "2026-12-01T09:00:00.000Z",
-      "ejecutadaEn": "2026-11-28T18:09:56.312Z",
+      "ejecutadaEn": "2026-11-28T18:17:17.333Z",
       "resultado": "omitido",
       "origen": "manual",
       "idCfeEmitido": null,
@@ -3772,8 +3985,8 @@ export const recordedResponses: Record<string, unknown> = {
       "proximoIntento": null,
       "acumuladaEn": null
     },
-    "createdAt": "2026-11-28T18:09:56.281Z",
-    "updatedAt": "2026-11-28T18:09:56.312Z",
+    "createdAt": "2026-11-28T18:17:17.292Z",
+    "updatedAt": "2026-11-28T18:17:17.333Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3832,8 +4045,8 @@ export const recordedResponses: Record<string, unknown> = {
     "pausadoHasta": "2027-02-01T02:59:00.000Z",
     "motivoCancelacion": null,
     "ultimaEjecucion": null,
-    "createdAt": "2026-11-28T18:09:56.281Z",
-    "updatedAt": "2026-11-28T18:09:56.302Z",
+    "createdAt": "2026-11-28T18:17:17.292Z",
+    "updatedAt": "2026-11-28T18:17:17.321Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3892,8 +4105,8 @@ export const recordedResponses: Record<string, unknown> = {
     "pausadoHasta": null,
     "motivoCancelacion": null,
     "ultimaEjecucion": null,
-    "createdAt": "2026-11-28T18:09:56.281Z",
-    "updatedAt": "2026-11-28T18:09:56.307Z",
+    "createdAt": "2026-11-28T18:17:17.292Z",
+    "updatedAt": "2026-11-28T18:17:17.326Z",
     "nombre": "Mantenimiento mensual (contrato 2027)",
     "codComercio": "CENTRAL",
     "codTerminal": "CAJA1",
@@ -3945,8 +4158,32 @@ export const recordedResponses: Record<string, unknown> = {
     "clavesAgrupacion": [
       "region"
     ],
-    "creadoEn": "2026-11-28T18:09:56.425Z",
-    "actualizadoEn": "2026-11-28T18:09:56.425Z"
+    "creadoEn": "2026-11-28T18:17:17.469Z",
+    "actualizadoEn": "2026-11-28T18:17:17.469Z"
+  },
+  "postOrdenventaByIdCancelar": {
+    "id": 2,
+    "idEmpresa": 1,
+    "estado": "cancelada",
+    "cliente": {
+      "idCliente": 1
+    },
+    "detalles": [
+      {
+        "nombreItem": "Yerba mate 1 kg",
+        "cantidad": "12",
+        "unidadMedida": "UN",
+        "precioUnitario": "189.9",
+        "numeroLineaDetalle": 1,
+        "montoItem": "2278.80"
+      }
+    ],
+    "tipoMoneda": "UYU",
+    "total": "2278.80",
+    "observaciones": null,
+    "idCfeEmitido": null,
+    "createdAt": "2026-11-28T18:17:17.263Z",
+    "updatedAt": "2026-11-28T18:17:17.273Z"
   },
   "postOrdenventaByIdFinalizar": {
     "id": 1,
@@ -3969,8 +4206,8 @@ export const recordedResponses: Record<string, unknown> = {
     "total": "2278.80",
     "observaciones": "Entregar en el depósito de Pando",
     "idCfeEmitido": 6,
-    "createdAt": "2026-11-28T18:09:56.216Z",
-    "updatedAt": "2026-11-28T18:09:56.269Z"
+    "createdAt": "2026-11-28T18:17:17.219Z",
+    "updatedAt": "2026-11-28T18:17:17.255Z"
   },
   "postOrdenventaCrear": {
     "id": 1,
@@ -3993,8 +4230,8 @@ export const recordedResponses: Record<string, unknown> = {
     "total": "2278.80",
     "observaciones": null,
     "idCfeEmitido": null,
-    "createdAt": "2026-11-28T18:09:56.216Z",
-    "updatedAt": "2026-11-28T18:09:56.216Z"
+    "createdAt": "2026-11-28T18:17:17.219Z",
+    "updatedAt": "2026-11-28T18:17:17.219Z"
   },
   "postOrdenventaEditar": {
     "id": 1,
@@ -4017,8 +4254,8 @@ export const recordedResponses: Record<string, unknown> = {
     "total": "2278.80",
     "observaciones": "Entregar en el depósito de Pando",
     "idCfeEmitido": null,
-    "createdAt": "2026-11-28T18:09:56.216Z",
-    "updatedAt": "2026-11-28T18:09:56.234Z"
+    "createdAt": "2026-11-28T18:17:17.219Z",
+    "updatedAt": "2026-11-28T18:17:17.236Z"
   },
   "postPriceBooks": {
     "id": 1,
@@ -4032,7 +4269,7 @@ export const recordedResponses: Record<string, unknown> = {
     },
     "vigenteDesde": "2026-11-01",
     "vigenteHasta": null,
-    "createdAt": "2026-11-28T18:09:56.438Z",
+    "createdAt": "2026-11-28T18:17:17.484Z",
     "precios": [
       {
         "metrica": "api_calls",
@@ -4066,7 +4303,7 @@ export const recordedResponses: Record<string, unknown> = {
     },
     "vigenteDesde": "2026-11-01",
     "vigenteHasta": "2027-10-31",
-    "createdAt": "2026-11-28T18:09:56.438Z",
+    "createdAt": "2026-11-28T18:17:17.484Z",
     "precios": [
       {
         "metrica": "api_calls",
@@ -4173,15 +4410,15 @@ export const recordedResponses: Record<string, unknown> = {
     "origen": "manual",
     "cantComprobantes": 0,
     "resumen": [],
-    "tmstFirmaEnv": "2026-11-28T15:09:55-03:00",
+    "tmstFirmaEnv": "2026-11-28T15:17:15-03:00",
     "nombreArchivo": "Rep_219999830019_20261126_01.xml",
     "estadoDgi": "AR",
     "motivos": [],
     "idReceptorDgi": "306900000",
     "intentos": 1,
     "ultimoError": null,
-    "creadoEn": "2026-11-28T18:09:55.082Z",
-    "enviadoEn": "2026-11-28T18:09:55.094Z"
+    "creadoEn": "2026-11-28T18:17:15.869Z",
+    "enviadoEn": "2026-11-28T18:17:15.895Z"
   },
   "postSandboxDgiCae": {
     "idEmpresa": 1,
@@ -4196,12 +4433,12 @@ export const recordedResponses: Record<string, unknown> = {
   "postSandboxDgiCertificado": {
     "idEmpresa": 1,
     "rut": "219999830019",
-    "clave": "MYr4pwSRNqLl",
+    "clave": "53CME4XY-Yex",
     "archivo": "MIINcQIBAzCCDTcGCSqGSIb3DQEHAaCCDSgEgg0kMIINIDCCB9cGCSqGSIb3…",
     "sujeto": "CN=Almacén La Estrella S.A., serialNumber=RUC219999830019, O=Almacén La Estrella S.A., C=UY",
     "emisor": "CN=Simulador DGI - CA de prueba, OU=Testing, O=CFE Test PKI, C=UY",
-    "vigenciaDesde": "2026-11-28T18:08:53.000Z",
-    "vigenciaHasta": "2028-11-28T18:08:53.000Z"
+    "vigenciaDesde": "2026-11-28T18:16:13.000Z",
+    "vigenciaHasta": "2028-11-28T18:16:13.000Z"
   },
   "postSandboxFacturacionrecurrenteReloj": {
     "ahora": "2026-12-01T09:05:00.000Z",
@@ -4325,11 +4562,29 @@ export const recordedResponses: Record<string, unknown> = {
     "hasSecret": true,
     "headers": {},
     "maxAttempts": 8,
-    "createdAt": "2026-11-28T18:09:56.864Z",
-    "updatedAt": "2026-11-28T18:09:56.864Z"
+    "createdAt": "2026-11-28T18:17:17.904Z",
+    "updatedAt": "2026-11-28T18:17:17.904Z"
+  },
+  "postWebhooksByIdProbar": {
+    "id": 1,
+    "eventId": "evt_31",
+    "eventType": "Webhook.Prueba",
+    "status": "pendiente",
+    "attempts": 0,
+    "nextAttemptAt": "2026-11-28T18:17:17.915Z",
+    "idempotencyKey": "b9ec2e52-1150-40de-9eb6-6b22969123ed",
+    "lastStatusCode": null,
+    "lastError": null,
+    "deliveredAt": null,
+    "createdAt": "2026-11-28T18:17:17.914Z",
+    "intentos": []
   },
   "postWebhooksByIdReenviar": {
     "reenviadas": 0
+  },
+  "postWebhooksByIdRotarSecreto": {
+    "id": 1,
+    "secret": "whsec_TkKTjKo4HX9HovfbdBAeU3TFfIHDZ2d37K99G+lWOmQ="
   },
   "putContractsByIdTerms": {
     "idContrato": 1,
@@ -4379,7 +4634,7 @@ export const recordedResponses: Record<string, unknown> = {
     "smtpUsuario": "facturacion@laestrella.com.uy",
     "smtpClaveConfigurada": true,
     "remitente": "Almacén La Estrella <facturacion@laestrella.com.uy>",
-    "fechaActualizacion": "2026-11-28T18:09:54.085Z"
+    "fechaActualizacion": "2026-11-28T18:17:13.989Z"
   },
   "putEmpresaEnvioDgi": {
     "idEmpresa": 1,

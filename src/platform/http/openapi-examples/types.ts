@@ -1,7 +1,12 @@
-/** One operation's examples: the request body and, where given, the success answer. */
+/**
+ * One operation's examples: the request body and, where given, a hand-made success answer (`response`
+ * for the first success status, `responses` for others, e.g. a 207); test/openapi-examples.int.test.ts
+ * parses every hand-made answer with the operation's response schema.
+ */
 export interface OperationExample {
   request?: unknown;
   response?: unknown;
+  responses?: Record<string, unknown>;
 }
 export type ExampleCatalogue = Record<string, OperationExample>;
 
