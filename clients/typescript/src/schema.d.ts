@@ -5339,7 +5339,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": null;
+                };
             };
             /** @description Default Response. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -6295,7 +6297,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": null;
+                };
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -7408,7 +7412,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": null;
+                };
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -11004,7 +11010,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": null;
+                };
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -11826,7 +11834,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": null;
+                };
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -13334,7 +13344,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": null;
+                };
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -36683,7 +36695,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": null;
+                };
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -37435,7 +37449,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": null;
+                };
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
             400: {
