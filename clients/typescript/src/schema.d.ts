@@ -5339,9 +5339,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": null;
-                };
+                content?: never;
             };
             /** @description Default Response. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -6297,9 +6295,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": null;
-                };
+                content?: never;
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -7412,9 +7408,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": null;
-                };
+                content?: never;
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -11010,9 +11004,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": null;
-                };
+                content?: never;
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -11834,9 +11826,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": null;
-                };
+                content?: never;
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -13344,9 +13334,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": null;
-                };
+                content?: never;
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -36695,9 +36683,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": null;
-                };
+                content?: never;
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
             400: {
@@ -37449,9 +37435,7 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": null;
-                };
+                content?: never;
             };
             /** @description Invalid input. Codes: [error catalogue](/docs/errores). */
             400: {

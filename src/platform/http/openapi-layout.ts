@@ -2,7 +2,7 @@
  * How the OpenAPI document reads (what /docs opens on): a short overview, the operations grouped by
  * the spec's sections in the order an integrator meets them (section 4 of the interface spec,
  * getting started first), a stable operationId on every operation (client generators name their
- * methods after it), and every error response linked to the error catalogue page (error-page.ts)
+ * methods after it), no body on a 204, and every error response linked to the error catalogue page (error-page.ts)
  * instead of a 300-row table at the top. Applied once, when the document is generated.
  */
 export const ERROR_PAGE = '/docs/errores';
@@ -47,7 +47,7 @@ export const TAG_GROUPS: TagGroup[] = [
     ['Punto Emision', 'Getting started 4: emission points (terminals, cash registers) of a branch.'],
     ['Sandbox DGI (solo simulador)', 'Getting started 5: a test certificate and signed CAE files from the simulated DGI (simulator mode only).'],
     ['CAE', 'Getting started 6: number ranges authorised by DGI (import, availability, contingency).'],
-    ['Prueba de Testing DGI', 'Getting started 7: DGI\'s testing set (BRIEF 13), run for a company before it is authorised as an electronic issuer.'],
+    ['Prueba de Testing DGI', 'Getting started 7: DGI\'s testing set (homologation), run against DGI\'s Testing or the simulator, with its report.'],
   ] },
   { name: 'Emisión', tags: [
     ['Comprobante', 'Issue a CFE (emitir), preview it, sign XML, transcribe contingency receipts.'],
@@ -57,7 +57,7 @@ export const TAG_GROUPS: TagGroup[] = [
     ['Sobres DGI', 'Envelopes (EnvioCFE) sent to DGI and their answers.'],
     ['Reporte diario', 'The daily summary report (RPTD) to DGI.'],
     ['Exportación contable', 'Accounting export of issued receipts.'],
-    ['Consulta pública', 'The buyers\' public page: a receipt\'s PDF and XML by its printed data, without login.'],
+    ['Consulta pública', 'The buyers\' public receipt lookup (HTML form, PDF and XML; no token).'],
   ] },
   { name: 'CFE recibidos', tags: [
     ['CFE recibido', 'Receipts other companies sent: intake, accept or reject, QR check, reconciliation.'],
@@ -85,7 +85,7 @@ export const TAG_GROUPS: TagGroup[] = [
 interface Operation {
   operationId?: string;
   tags?: string[];
-  responses?: Record<string, { description?: string }>;
+  responses?: Record<string, { description?: string; content?: unknown }>;
 }
 export interface OpenApiDocument {
   tags?: Array<{ name: string; description?: string }>;
@@ -116,13 +116,15 @@ export function* operations(doc: OpenApiDocument): Generator<{ method: string; p
   }
 }
 
-/** Orders the tags, names the operations and links error responses to the catalogue (mutates `doc`). */
+/** Orders the tags, names the operations, drops 204 bodies and links error responses to the catalogue (mutates `doc`). */
 export function arrangeDocument(doc: OpenApiDocument): OpenApiDocument {
   const used = new Set<string>();
   for (const { method, path, op } of operations(doc)) {
     op.operationId ??= operationIdOf(method, path);
     for (const t of op.tags ?? []) used.add(t);
     for (const [status, response] of Object.entries(op.responses ?? {})) {
+      // A 204 has no body (RFC 9110 15.3.5): the route's `z.null()` is not a JSON answer to document.
+      if (status === '204') delete response.content;
       if (Number(status) >= 400 && !response.description?.includes(ERROR_PAGE)) {
         response.description = `${response.description ?? 'Error'}. Codes: [error catalogue](${ERROR_PAGE}).`;
       }
