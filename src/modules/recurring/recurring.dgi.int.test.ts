@@ -54,6 +54,6 @@ test('DGI rejects the CFE of a run (BE E05): the run becomes rechazado_dgi with 
   assert.notEqual(retry.body.ejecucion.idCfeEmitido, first.body.ejecucion.idCfeEmitido);
   // The period's CFEs only: the job runner of this test may also issue today's scheduled run meanwhile
   // (an activation queues a pass; a starting worker fills missed ticks).
-  const keys = (await cfesOf(t, companyId, id)).map((c) => c.key).filter((k) => k.startsWith(`recurrente-${id}-${periodoDesde}`));
+  const keys = (await cfesOf(t, companyId, id)).map((c) => c.key).filter((k) => k?.startsWith(`recurrente-${id}-${periodoDesde}`));
   assert.deepEqual(keys, [`recurrente-${id}-${periodoDesde}`, `recurrente-${id}-${periodoDesde}-reemision-1`]);
 });
