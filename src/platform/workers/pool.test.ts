@@ -39,14 +39,20 @@ describe('worker pool', () => {
     try {
       // A lone task is answered at once, in a batch of one.
       assert.equal(await batched.run({ value: 1 }), 1002);
-      const settled = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => batched.run({ value: i === 5 ? -1 : i })));
-      const sizes = settled.map((s, i) => (s.status === 'fulfilled' ? Math.floor((s.value - 2 * i) / 1000) : 0));
-      settled.forEach((s, i) => {
-        if (i === 5) assert.ok(s.status === 'rejected' && s.reason instanceof WorkerTaskError && s.reason.name === 'Negative');
-        else assert.ok(s.status === 'fulfilled' && (s.value - 2 * i) % 1000 === 0, `task ${i}`);
-      });
-      assert.ok(sizes.every((n) => n <= 4), `no batch above the maximum: ${sizes}`);
-      assert.ok(sizes.some((n) => n > 1), `tasks queued together were batched: ${sizes}`);
+      // Whether tasks queue behind one depends on thread scheduling (a loaded machine may let the worker
+      // drain each message before the next is posted), so bursts are repeated until one batches.
+      const seen: number[][] = [];
+      for (let burst = 0; burst < 10 && !seen.some((sizes) => sizes.some((n) => n > 1)); burst++) {
+        const settled = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => batched.run({ value: i === 5 ? -1 : i })));
+        const sizes = settled.map((s, i) => (s.status === 'fulfilled' ? Math.floor((s.value - 2 * i) / 1000) : 0));
+        settled.forEach((s, i) => {
+          if (i === 5) assert.ok(s.status === 'rejected' && s.reason instanceof WorkerTaskError && s.reason.name === 'Negative');
+          else assert.ok(s.status === 'fulfilled' && (s.value - 2 * i) % 1000 === 0, `task ${i}`);
+        });
+        assert.ok(sizes.every((n) => n <= 4), `no batch above the maximum: ${sizes}`);
+        seen.push(sizes);
+      }
+      assert.ok(seen.some((sizes) => sizes.some((n) => n > 1)), `tasks queued together were batched: ${seen.join(' | ')}`);
     } finally {
       await batched.close();
     }
