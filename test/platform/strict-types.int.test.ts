@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { insertCompany } from '../support/factories.js';
+import { bodySender, jsonBodyOperations, type JsonSchema } from '../support/openapi-bodies.js';
 
 let t: TestApp;
 let token: string;
@@ -21,7 +22,6 @@ before(async () => {
 });
 after(async () => t.close());
 
-type JsonSchema = { type?: string | string[]; anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; enum?: unknown[]; const?: unknown; properties?: Record<string, JsonSchema>; items?: JsonSchema; minimum?: number; format?: string };
 type Leaf = { path: Array<string | number>; types: Set<string>; value: unknown };
 
 const typesOf = (s: JsonSchema): string[] => {
@@ -92,31 +92,21 @@ function withValue(body: unknown, path: Array<string | number>, v: unknown): unk
 
 describe('errors', () => {
   it('every number, integer and boolean body field refuses other JSON types with 400 naming the field', async () => {
-    const doc = (await t.call(undefined, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>> };
+    const send = bodySender(t, token);
     const failures: string[] = [];
     let fields = 0;
     let sent = 0;
-    for (const [path, ops] of Object.entries(doc.paths)) {
-      for (const [method, op] of Object.entries(ops)) {
-        const schema = op.requestBody?.content?.['application/json']?.schema;
-        if (!schema || !['post', 'put', 'patch'].includes(method)) continue;
-        const leaves: Leaf[] = [];
-        const body = build(schema, [], leaves);
-        const url = path.replace(/\{(\w+)\}/g, '1');
-        for (const leaf of leaves) {
-          fields++;
-          const name = leaf.path.join('.');
-          for (const bad of wrongValues(leaf)) {
-            sent++;
-            const send = () => t.app.inject({ method: method.toUpperCase() as 'POST', url, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: JSON.stringify(withValue(body, leaf.path, bad)) });
-            let res = await send();
-            if (res.statusCode === 401 && !path.startsWith('/api/auth/')) {
-              token = await t.adminToken(); // revoke-all-tokens revokes this very token
-              res = await send();
-            }
-            const named = res.statusCode === 400 && ((res.json() as { campos?: Array<{ campo: string }> }).campos ?? []).some((c) => c.campo === name);
-            if (!named) failures.push(`${method.toUpperCase()} ${path} ${name}=${JSON.stringify(bad)} → ${res.statusCode} ${res.body.slice(0, 160)}`);
-          }
+    for (const op of await jsonBodyOperations(t)) {
+      const leaves: Leaf[] = [];
+      const body = build(op.schema, [], leaves);
+      for (const leaf of leaves) {
+        fields++;
+        const name = leaf.path.join('.');
+        for (const bad of wrongValues(leaf)) {
+          sent++;
+          const res = await send(op, withValue(body, leaf.path, bad));
+          const named = res.statusCode === 400 && ((res.json() as { campos?: Array<{ campo: string }> }).campos ?? []).some((c) => c.campo === name);
+          if (!named) failures.push(`${op.method.toUpperCase()} ${op.path} ${name}=${JSON.stringify(bad)} → ${res.statusCode} ${res.body.slice(0, 160)}`);
         }
       }
     }
@@ -125,8 +115,9 @@ describe('errors', () => {
   });
 
   it('the reported case: idEmpresa "3", [3], " 3 ", "0x3", "3e0" or true on a tax-benefit declaration is a 400 and saves nothing', async () => {
+    const fresh = await t.adminToken(); // the walk above called revoke-all-tokens
     for (const idEmpresa of ['1', [1], ' 1 ', '0x1', '1e0', true]) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/v1/empresa/beneficio-fiscal/declaracion', headers: { authorization: `Bearer ${token}` }, payload: { idEmpresa, regimen: '206', anioFiscal: 2026 } });
+      const res = await t.app.inject({ method: 'POST', url: '/api/v1/empresa/beneficio-fiscal/declaracion', headers: { authorization: `Bearer ${fresh}` }, payload: { idEmpresa, regimen: '206', anioFiscal: 2026 } });
       assert.equal(res.statusCode, 400, JSON.stringify(idEmpresa));
       assert.ok(res.json().campos.some((c: { campo: string }) => c.campo === 'idEmpresa'));
     }

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { insertCompany } from '../support/factories.js';
+import { bodySender, jsonBodyOperations, type JsonSchema } from '../support/openapi-bodies.js';
 
 let t: TestApp;
 let token: string;
@@ -18,7 +19,6 @@ before(async () => {
 });
 after(async () => t.close());
 
-type JsonSchema = { type?: string | string[]; anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; allOf?: JsonSchema[]; enum?: unknown[]; const?: unknown; properties?: Record<string, JsonSchema>; additionalProperties?: unknown; required?: string[]; items?: JsonSchema; minimum?: number; format?: string };
 
 const UNKNOWN = 'campoQueNoExiste';
 
@@ -53,48 +53,40 @@ function bodyWithUnknown(s: JsonSchema | undefined, at: string, paths: string[],
 
 describe('errors', () => {
   it('every operation with a JSON body refuses an unknown field with 400 CAMPO_DESCONOCIDO naming its path', async () => {
-    const doc = (await t.call(undefined, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>> };
+    const send = bodySender(t, token);
     const failures: string[] = [];
     let operations = 0;
     let nested = 0;
-    for (const [path, ops] of Object.entries(doc.paths)) {
-      for (const [method, op] of Object.entries(ops)) {
-        const schema = op.requestBody?.content?.['application/json']?.schema;
-        if (!schema || !['post', 'put', 'patch'].includes(method)) continue;
-        const paths: string[] = [];
-        const body = bodyWithUnknown(schema, '', paths);
-        if (paths.length === 0) {
-          failures.push(`${method.toUpperCase()} ${path}: its body schema is not strict (no additionalProperties: false)`);
-          continue;
-        }
-        operations++;
-        if (paths.length > 1) nested++;
-        const url = path.replace(/\{(\w+)\}/g, '1');
-        const send = () => t.app.inject({ method: method.toUpperCase() as 'POST', url, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
-        let res = await send();
-        if (res.statusCode === 401 && !path.startsWith('/api/auth/')) {
-          token = await t.adminToken(); // revoke-all-tokens revokes this very token
-          res = await send();
-        }
-        const what = `${method.toUpperCase()} ${path}`;
-        if (res.statusCode === 501) continue; // a spec area not built yet
-        const answer = res.json() as { code?: string; campos?: Array<{ campo: string }> };
-        // Spec 7 fixes the code of a webhook registration's 400 (WEBHOOK_PAYLOAD_INVALIDO); campos still names the key.
-        const expected = path.startsWith('/api/v1/webhooks') && method === 'post' ? ['CAMPO_DESCONOCIDO', 'WEBHOOK_PAYLOAD_INVALIDO'] : ['CAMPO_DESCONOCIDO'];
-        if (res.statusCode !== 400 || !expected.includes(answer.code ?? '')) {
-          failures.push(`${what} → ${res.statusCode} ${res.body.slice(0, 200)}`);
-          continue;
-        }
-        const named = new Set((answer.campos ?? []).map((c) => c.campo));
-        const missing = paths.filter((p) => !named.has(p));
-        if (missing.length) failures.push(`${what}: not named ${missing.join(', ')} (named ${[...named].join(', ')})`);
+    for (const op of await jsonBodyOperations(t)) {
+      const { method, path } = op;
+      const paths: string[] = [];
+      const body = bodyWithUnknown(op.schema, '', paths);
+      if (paths.length === 0) {
+        failures.push(`${method.toUpperCase()} ${path}: its body schema is not strict (no additionalProperties: false)`);
+        continue;
       }
+      operations++;
+      if (paths.length > 1) nested++;
+      const res = await send(op, body);
+      const what = `${method.toUpperCase()} ${path}`;
+      if (res.statusCode === 501) continue; // a spec area not built yet
+      const answer = res.json() as { code?: string; campos?: Array<{ campo: string }> };
+      // Spec 7 fixes the code of a webhook registration's 400 (WEBHOOK_PAYLOAD_INVALIDO); campos still names the key.
+      const expected = path.startsWith('/api/v1/webhooks') && method === 'post' ? ['CAMPO_DESCONOCIDO', 'WEBHOOK_PAYLOAD_INVALIDO'] : ['CAMPO_DESCONOCIDO'];
+      if (res.statusCode !== 400 || !expected.includes(answer.code ?? '')) {
+        failures.push(`${what} → ${res.statusCode} ${res.body.slice(0, 200)}`);
+        continue;
+      }
+      const named = new Set((answer.campos ?? []).map((c) => c.campo));
+      const missing = paths.filter((p) => !named.has(p));
+      if (missing.length) failures.push(`${what}: not named ${missing.join(', ')} (named ${[...named].join(', ')})`);
     }
     assert.ok(operations > 50 && nested > 10, `${operations} operations, ${nested} with nested objects`);
     assert.deepEqual(failures, []);
   });
 
   it('an unknown totales key on emitir is named (the misspelling of the issue)', async () => {
+    token = await t.adminToken(); // the walk above called revoke-all-tokens
     const res = await t.app.inject({
       method: 'POST', url: '/api/v1/comprobante/emitir', headers: { authorization: `Bearer ${token}` },
       payload: { idEmpresa: 1, codComercio: 'x', codTerminal: 'x', cfe: { idDoc: { tipoCfe: 101, fechaEmision: '2026-11-20' }, detalles: [{ nombreItem: 'a', cantidad: 1, precioUnitario: 1, indicadorFacturacion: 3 }], totales: { mntTotal: 1.22, mntNetoIvaTasaBasica: 1 } } },
