@@ -6,7 +6,7 @@
 import { uyToday } from '../../lib/dates.js';
 import type { Db } from '../../platform/db/client.js';
 import { companyOfIds } from '../../platform/db/company-of.js';
-import { assertCompanyRole, type Actor, type CompanyRole } from '../../platform/http/actor.js';
+import { assertCompanyRole, onlyCompanyOf, type Actor, type CompanyRole } from '../../platform/http/actor.js';
 import type { Paging } from '../../platform/http/paging.js';
 import { priceBookErrors as E } from './price-books.errors.js';
 import type { Price, PriceBookVersion } from './price-books.model.js';
@@ -51,8 +51,8 @@ export function createPriceBooksService(deps: { db: Db; isKnownCurrency: (code: 
   function companyOf(actor: Actor, idEmpresa: number | undefined, min: CompanyRole): number {
     let companyId = idEmpresa;
     if (companyId === undefined) {
-      if (actor.isOperator || actor.companies.size !== 1) throw E.LISTA_PRECIOS_EMPRESA_REQUERIDA();
-      companyId = [...actor.companies.keys()][0]!;
+      companyId = onlyCompanyOf(actor);
+      if (companyId === undefined) throw E.LISTA_PRECIOS_EMPRESA_REQUERIDA();
     }
     assertCompanyRole(actor, companyId, min);
     return companyId;

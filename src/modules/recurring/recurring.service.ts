@@ -4,7 +4,7 @@
  * recurring.actions.ts, the scheduler in recurring.scheduler.ts. No HTTP knowledge.
  */
 import type { Db } from '../../platform/db/client.js';
-import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
+import { assertCompanyRole, onlyCompanyOf, type Actor } from '../../platform/http/actor.js';
 import type { Paging } from '../../platform/http/paging.js';
 import { companyOfIds } from '../../platform/db/company-of.js';
 import { recurringErrors as E } from './recurring.errors.js';
@@ -175,8 +175,8 @@ export function createRecurringService(deps: RecurringDeps) {
     async history(actor: Actor, query: { idEmpresa?: number; idPlan?: number; resultado?: string; desde?: string; hasta?: string }, paging: Paging) {
       let idEmpresa = query.idEmpresa;
       if (idEmpresa === undefined) {
-        if (actor.isOperator || actor.companies.size !== 1) throw E.PLAN_EMPRESA_REQUERIDA();
-        idEmpresa = [...actor.companies.keys()][0];
+        idEmpresa = onlyCompanyOf(actor);
+        if (idEmpresa === undefined) throw E.PLAN_EMPRESA_REQUERIDA();
       }
       const q = { ...query, idEmpresa };
       assertCompanyRole(actor, q.idEmpresa, 'lectura');

@@ -4,7 +4,7 @@
  * row and checks the caller's role on its company (another company's endpoint answers 404).
  */
 import type { Db } from '../../platform/db/client.js';
-import { assertCompanyRole, roleAtLeast, type Actor, type CompanyRole } from '../../platform/http/actor.js';
+import { assertCompanyRole, onlyCompanyOf, roleAtLeast, type Actor, type CompanyRole } from '../../platform/http/actor.js';
 import type { Paging } from '../../platform/http/paging.js';
 import { eventCatalogue, eventIdPrefix, eventTypes, isEmitted, isEventType } from '../events/events.catalogue.js';
 import type { EventsService } from '../events/events.service.js';
@@ -95,8 +95,8 @@ export function createWebhooksService(deps: { db: Db; events: EventsService; all
     async create(actor: Actor, idEmpresa: number | undefined, input: WebhookInput & { url: string; events: string[] }) {
       let companyId = idEmpresa;
       if (companyId === undefined) {
-        if (actor.isOperator || actor.companies.size !== 1) throw webhookErrors.WEBHOOK_EMPRESA_REQUERIDA();
-        companyId = [...actor.companies.keys()][0];
+        companyId = onlyCompanyOf(actor);
+        if (companyId === undefined) throw webhookErrors.WEBHOOK_EMPRESA_REQUERIDA();
       }
       assertCompanyRole(actor, companyId, 'administrador');
       await validate(input);

@@ -44,6 +44,15 @@ export function assertCompanyRole(actor: Actor, companyId: number, min: CompanyR
   if (!roleAtLeast(role, min)) throw errors.SIN_PERMISO(`Su rol en esta empresa (${role}) no permite esta operación; se requiere ${min}.`);
 }
 
+/**
+ * The company a request acts on when it names none: the caller's only company; undefined for an
+ * operator or a user of several companies (the service then asks for idEmpresa). company-refs.ts
+ * checks the ids of such a request against this same company.
+ */
+export function onlyCompanyOf(actor: Actor): number | undefined {
+  return !actor.isOperator && actor.companies.size === 1 ? [...actor.companies.keys()][0] : undefined;
+}
+
 /** Companies the actor can see, or 'all' for operators: repositories turn this into a WHERE clause. */
 export function visibleCompanies(actor: Actor): number[] | 'all' {
   return actor.isOperator ? 'all' : [...actor.companies.keys()];

@@ -15,7 +15,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors.js';
-import { canSeeCompany } from './actor.js';
+import { canSeeCompany, onlyCompanyOf } from './actor.js';
 
 export const companyRefKinds = ['cliente', 'producto', 'variante', 'lote', 'sucursal', 'puntoEmision', 'cae', 'cfc', 'certificado', 'cfe', 'ordenVenta', 'versionListaPrecios', 'planRecurrente'] as const;
 export type CompanyRefKind = (typeof companyRefKinds)[number];
@@ -170,10 +170,9 @@ async function checkRefs(request: FastifyRequest, fields: RefField[], values: { 
     if (anchor) {
       companyId = (await resolvers[anchor.field.kind].companyOf([anchor.id])).get(anchor.id);
       if (companyId === undefined || !canSeeCompany(actor, companyId)) return;
-    } else if (!actor.isOperator && actor.companies.size === 1) {
-      // No company named: the services act on the caller's only company (usage.access.ts, webhooks,
-      // price books, recurring history), so that is the company every id must belong to.
-      companyId = [...actor.companies.keys()][0]!;
+    } else {
+      // No company named: the services act on the caller's only company, so every id must be of it.
+      companyId = onlyCompanyOf(actor);
     }
   }
   for (const kind of new Set(refs.map((r) => r.field.kind))) {
