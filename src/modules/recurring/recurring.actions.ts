@@ -88,6 +88,7 @@ export function createPlanActions(deps: Deps) {
         const next = period(s, p.nextIndex);
         const work = action === 'emitirAhora' ? { emit: [[next]], skip: [] } : { emit: [], skip: [next] };
         const [issue] = await writeRuns(tx, [{ p, ...work, origen: 'manual', motivoSkip: 'Omitida a pedido (omitirProxima).' }], at);
+        if (issue) await scheduler.hold(tx, issue.id);
         return { plan: await moveTo(tx, p, p.nextIndex + 1, events, 'fin'), issue };
       }
       case 'reintentar': {
@@ -102,7 +103,8 @@ export function createPlanActions(deps: Deps) {
         const periods = Array.from({ length: run.periodos }, () => ({ k: run.periodIndex, desde: run.periodoDesde, hasta: run.periodoHasta, fechaEjecucion: '', programadaPara: run.programadaPara }));
         const request = emissionRequest(p.companyId, p.definicion, periods, localDate(at, s.zonaHoraria));
         const reissue = run.resultado === 'rechazado_dgi' ? { idempotencyKey: runKey(p.id, run.periodoDesde, run.intento), cfeId: null, serie: null, numero: null, tipoCfe: null } : {};
-        const issue = await repo.updateRun(tx, run.id, { ...reissue, request, resultado: 'pendiente', proximoIntento: at, leaseUntil: null, version: p.version });
+        const issue = await repo.updateRun(tx, run.id, { ...reissue, request, resultado: 'pendiente', proximoIntento: at, version: p.version });
+        await scheduler.hold(tx, issue.id);
         return { plan: p, issue };
       }
     }
@@ -127,7 +129,7 @@ export function createPlanActions(deps: Deps) {
       });
       let ejecucion = null;
       if (issue) {
-        await scheduler.issueLeased(at, { runId: issue.id });
+        await scheduler.issueHeld(at, issue.id);
         const found = await repo.getRun(db, issue.id);
         const row = found && (await deps.settled([found]))[0];
         const states = row?.cfeId ? await ports.dgiStates([row.cfeId]) : new Map<number, string>();

@@ -122,20 +122,24 @@ export async function finishIssued(tx: DbOrTx, items: Array<{ id: number; cfeId:
  * sandbox moves and a restart resets): they measure whether a worker is alive, not the schedule.
  * The worker renews them while it issues (renewLeases); a crashed worker's expire within `leaseMs`.
  */
-export async function leaseWork(db: DbOrTx, now: Date, leaseMs: number, limit: number, runId?: number): Promise<RunRow[]> {
+export async function leaseWork(db: DbOrTx, now: Date, leaseMs: number, limit: number): Promise<RunRow[]> {
   const result = await db.execute<{ id: number }>(sql`
     update recurring_runs r set lease_until = clock_timestamp() + ${leaseMs} * interval '1 millisecond'
     where r.id in (
       select id from recurring_runs
       where resultado in ('pendiente', 'fallido') and proximo_intento <= ${now.toISOString()}::timestamptz
         and (lease_until is null or lease_until < clock_timestamp())
-        ${runId ? sql`and id = ${runId}` : sql``}
       order by proximo_intento limit ${limit}
       for update skip locked)
     returning r.id`);
   const ids = (result.rows as Array<{ id: number }>).map((r) => Number(r.id));
   if (!ids.length) return [];
   return db.select().from(recurringRuns).where(inArray(recurringRuns.id, ids)).orderBy(asc(recurringRuns.id));
+}
+
+/** Leases one run to the caller, in its transaction (the run it has just written for an action). */
+export async function holdRun(tx: DbOrTx, id: number, leaseMs: number): Promise<void> {
+  await tx.execute(sql`update recurring_runs set lease_until = clock_timestamp() + ${leaseMs} * interval '1 millisecond' where id = ${id}`);
 }
 
 /** The heartbeat of a worker issuing runs: extends its leases of the runs still unrecorded; returns the new expiry. */

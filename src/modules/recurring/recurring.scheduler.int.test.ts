@@ -264,6 +264,21 @@ describe('leases', () => {
     const lead = new Date(job.run_at).getTime() - before;
     assert.ok(lead > 15_000 && lead < 600_000, `retake ${lead} ms after the lease was taken (lease 20 s)`);
   });
+
+  test('a run held by the request that wrote it (emitirAhora, reintentar) is not taken by a pass running beside it', async () => {
+    // The race CI met: an activation's pass leased the run emitirAhora had just written, and the answer said pendiente.
+    clock.set('2026-08-31T12:00:00Z');
+    const id = await createPlan(t, admin, planBody(company.id, { fechaInicio: '2026-08-31' }));
+    const sched = t.modules.services.recurringScheduler;
+    await sched.claimDue(clock.now());
+    const [written] = await runsOf(t, id);
+    await t.db.transaction(async (tx) => sched.hold(tx, written.id));
+    await sched.issueLeased(clock.now()); // other plans' runs of this file are due too
+    assert.equal((await runsOf(t, id))[0].resultado, 'pendiente', 'the pass beside it left the held run alone');
+    await sched.issueHeld(clock.now(), written.id);
+    const [run] = await runsOf(t, id);
+    assert.deepEqual([run.resultado, run.leaseUntil], ['emitido', null]);
+  });
 });
 
 /** The app's own ports, for a second scheduler in the same database (a second worker process). */

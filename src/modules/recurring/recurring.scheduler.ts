@@ -190,34 +190,53 @@ export function createScheduler(deps: { db: Db; ports: RecurringPorts; logger?: 
     };
   }
 
+  /** Issues runs this worker holds the lease of, recording each outcome as it comes. */
+  async function issueBatch(runs: RunRow[], now: Date): Promise<void> {
+    const held = new Set(runs.map((r) => r.id));
+    const stop = heartbeat(held, new Date(Math.max(...runs.map((r) => r.leaseUntil?.getTime() ?? 0))));
+    const rec = recorder(now, held);
+    let i = 0;
+    const lane = async () => {
+      while (i < runs.length) rec.push(await attempt(runs[i++]));
+    };
+    try {
+      await Promise.all(Array.from({ length: Math.min(settings.concurrency, runs.length) }, lane));
+      await rec.drain();
+    } finally {
+      await stop();
+    }
+  }
+
   /** Step 2: issues leased runs until none is left due. Returns how many were attempted. */
-  async function issueLeased(now: Date, opts: { runId?: number } = {}): Promise<number> {
+  async function issueLeased(now: Date): Promise<number> {
     let total = 0;
     for (;;) {
       // Large batches keep the lanes full; each outcome is recorded as soon as it comes.
-      const runs = await repo.leaseWork(db, now, settings.leaseMs, settings.concurrency * 16, opts.runId);
+      const runs = await repo.leaseWork(db, now, settings.leaseMs, settings.concurrency * 16);
       if (!runs.length) return total;
       total += runs.length;
-      const held = new Set(runs.map((r) => r.id));
-      const stop = heartbeat(held, new Date(Math.max(...runs.map((r) => r.leaseUntil?.getTime() ?? 0))));
-      const rec = recorder(now, held);
-      let i = 0;
-      const lane = async () => {
-        while (i < runs.length) rec.push(await attempt(runs[i++]));
-      };
-      try {
-        await Promise.all(Array.from({ length: Math.min(settings.concurrency, runs.length) }, lane));
-        await rec.drain();
-      } finally {
-        await stop();
-      }
-      if (opts.runId) return total;
+      await issueBatch(runs, now);
     }
   }
 
   return {
     claimDue,
     issueLeased,
+    /**
+     * Leases a run written in `tx` to the request writing it (emitirAhora, reintentar): a pass running
+     * beside it (the minute tick, an activation's pass) cannot take it between the commit and
+     * `issueHeld`, so the answer always carries the run's outcome. Should this process die in
+     * between, the retake pass queued here issues it once the lease expires.
+     */
+    async hold(tx: DbOrTx, runId: number) {
+      await repo.holdRun(tx, runId, settings.leaseMs);
+      await queueTick(tx, new Date(Date.now() + settings.leaseMs + 1000));
+    },
+    /** Issues a run leased by `hold` in a committed transaction. */
+    async issueHeld(now: Date, runId: number) {
+      const run = await repo.getRun(db, runId);
+      if (run && (run.resultado === 'pendiente' || run.resultado === 'fallido')) await issueBatch([run], now);
+    },
     /**
      * One scheduler pass (the module's tick job also resumes paused plans first): claims due runs and,
      * overlapping with the claim, issues each committed batch, until nothing is left to issue.
