@@ -8,15 +8,17 @@
  * mid-load (`startClose`): the grace goes to 0 and billing terms are set on every contract, so three
  * periods of each are due at once; then `contract_periods_close` is queued 3 times at once (both
  * workers run it beside the cron; a catch-up pass claims one period per contract and queues its
- * `contract_period_issue` job). `closeUnderWay` waits until CFEs are being issued, so the worker
- * kill lands in the middle. `auditPeriods`: every due period of every contract issued exactly once,
- * none left `pendiente`, amounts as rated, and the time from the kill to the last period's CFE.
+ * `contract_period_issue` job). `closeUnderWay` waits until CFEs are being issued and the worker to
+ * be killed holds an issue job, so the kill lands in the middle. `auditPeriods`: every due period of
+ * every contract issued exactly once, none left `pendiente`, amounts as rated, and the time from the
+ * kill until the periods of the killed worker's issue job are issued by the other worker.
  */
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../src/platform/db/client.js';
 import { setUpIssuer } from '../../src/modules/issued-cfe/issued-cfe.test-setup.js';
 import { usageCompany } from '../../src/modules/usage/usage.test-helpers.js';
 import { nextPeriod, periodAt, type Period } from '../../src/modules/contract-billing/periods.js';
+import { ISSUE_JOB } from '../../src/modules/contract-billing/period-close.service.js';
 import { periodIdempotencyKey } from '../../src/modules/price-books/period-cfe.js';
 import type { TestApp } from '../../test/support/app.js';
 import type { TestCa } from '../../src/platform/crypto/pki.js';
@@ -28,7 +30,6 @@ export const PERIODS_BACK = 3;
 const PRICE = 2.5;
 const MINIMUM = 100;
 const CLOSE_JOB = 'contract_periods_close';
-const ISSUE_JOB = 'contract_period_issue';
 
 export interface PeriodsSetup {
   companyId: number;
