@@ -2,19 +2,22 @@
  * `npm run fleet` (issue 45 point 3): the fleet topology on the machine's PostgreSQL, twice on fresh
  * databases: 1 API process, then 3, each with 2 workers and the DGI simulator as its own process.
  * Drives emission (Idempotency-Key replays on another process), usage events (each batch to two
- * processes) and webhooks round-robin; in the 3-process run kills one API process and one worker
- * with SIGKILL mid-load; prints the invariants and receipts/s side by side with the raw single-core
- * RSA-2048 signing rate measured in this run, and their ratio.
- * Options: --receipts 600 --concurrency 32 --port 3106 (APIs on port..port+2, or --ports a,b,c) --sim-port 3116.
+ * processes) and webhooks round-robin; at 15 % of the load the periods of --contracts usage
+ * contracts become due and their close is queued on both workers (scripts/fleet/periods.ts); in the
+ * 3-process run, once the close is issuing (at 40 % of the load or later: the rest of the load waits
+ * for it), kills one API process and one worker with SIGKILL; prints the invariants and receipts/s
+ * side by side with the raw single-core RSA-2048 signing rate measured in this run, and their ratio.
+ * Options: --receipts 600 --concurrency 32 --contracts 100 --port 3106 (APIs on port..port+2, or --ports a,b,c) --sim-port 3116.
  * DATABASE_URL: the server to create the throw-away databases on (default postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startFleet } from './fleet/topology.ts';
+import { closeUnderWay, startClose } from './fleet/periods.ts';
 import { audit, drive, queueJobs, revocationAcrossProcesses, usageDefinitionsAcrossProcesses, settle, setUp, type Invariant } from './fleet/scenario.ts';
 
-const { values } = parseArgs({ options: { receipts: { type: 'string', default: '600' }, concurrency: { type: 'string', default: '32' }, port: { type: 'string', default: '3106' }, 'sim-port': { type: 'string', default: '3116' }, ports: { type: 'string' } } });
+const { values } = parseArgs({ options: { receipts: { type: 'string', default: '600' }, concurrency: { type: 'string', default: '32' }, contracts: { type: 'string', default: '100' }, port: { type: 'string', default: '3106' }, 'sim-port': { type: 'string', default: '3116' }, ports: { type: 'string' } } });
 const receipts = Number(values.receipts);
 const concurrency = Number(values.concurrency);
 const basePort = Number(values.port);
@@ -49,36 +52,45 @@ async function run(apis: number, kill: boolean) {
   let fleet: Awaited<ReturnType<typeof startFleet>> | undefined;
   try {
     const f = (fleet = await startFleet({ databaseUrl: url.toString(), ports: apiPorts.slice(0, apis), simulatorPort: Number(values['sim-port']), workers: 2 }));
-    const s = await setUp(f, 4);
+    const s = await setUp(f, 4, { contracts: Number(values.contracts) });
     try {
-      let killed = false;
       let takeover = '';
+      let killedAt: number | undefined;
+      let reached!: () => void;
+      const started = new Promise<void>((r) => (reached = r));
+      const w = f.workers[0]!;
+      const victimPool = (await s.database.pool.query('select job_pool_id from service_processes where pid = $1', [w.child.pid])).rows[0]?.job_pool_id as string | undefined;
+      const killing = (async () => {
+        await started;
+        // The contract periods made due and their close queued on both workers; once it issues
+        // CFEs (on the worker about to die, if it takes an issue job), the other jobs, then the kills.
+        await startClose(s.database.db, s.call, s.token, s.periods);
+        if (kill) await closeUnderWay(s.database.db, s.periods, victimPool);
+        await queueJobs(s, 'recurring_tick', 3);
+        await queueJobs(s, 'dailyReport_daily', 3);
+        await queueJobs(s, 'issuerRegistry_sync', 3);
+        if (kill) {
+          const t0 = (killedAt = Date.now());
+          f.apis[1]!.child.kill('SIGKILL');
+          w.child.kill('SIGKILL');
+          void (async () => {
+            for (;;) {
+              const r = await s.database.pool.query('select count(*)::int as n from service_processes where pid = $1', [w.child.pid]);
+              if (r.rows[0].n === 0) return void (takeover = `${((Date.now() - t0) / 1000).toFixed(1)} s`);
+              await new Promise((res) => setTimeout(res, 200));
+            }
+          })();
+        }
+      })();
+      killing.catch(() => undefined); // awaited below
       const load = await drive(fleet, s, {
         receipts, concurrency, tag: `fleet-${apis}`,
-        onProgress: async (done) => {
-          if (done === Math.floor(receipts * 0.4) && !killed) {
-            killed = true;
-            await queueJobs(s, 'recurring_tick', 3);
-            await queueJobs(s, 'dailyReport_daily', 3);
-            await queueJobs(s, 'issuerRegistry_sync', 3);
-            if (kill) {
-              const w = f.workers[0]!;
-              const t0 = Date.now();
-              f.apis[1]!.child.kill('SIGKILL');
-              w.child.kill('SIGKILL');
-              void (async () => {
-                for (;;) {
-                  const r = await s.database.pool.query('select count(*)::int as n from service_processes where pid = $1', [w.child.pid]);
-                  if (r.rows[0].n === 0) return void (takeover = `${((Date.now() - t0) / 1000).toFixed(1)} s`);
-                  await new Promise((res) => setTimeout(res, 200));
-                }
-              })();
-            }
-          }
-        },
+        onProgress: (done) => { if (done === Math.max(1, Math.floor(receipts * 0.15))) reached(); },
+        hold: { from: Math.floor(receipts * 0.4), until: killing },
       });
+      await killing;
       await settle(s, 180_000);
-      const invariants: Invariant[] = await audit(fleet, s, load);
+      const invariants: Invariant[] = await audit(fleet, s, { ...load, killedAt });
       invariants.push(await revocationAcrossProcesses(fleet, s), await usageDefinitionsAcrossProcesses(fleet, s));
       // Table and index bytes per issued CFE of this sample (docs/DEPLOYMENT.md extrapolates them).
       const cfes = (await s.database.pool.query('select count(*)::int as n from issued_cfes')).rows[0].n as number;

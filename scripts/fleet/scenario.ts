@@ -2,9 +2,13 @@
  * Issue 45's fleet scenario on a running topology (topology.ts): companies set up through the API,
  * emission with Idempotency-Key replays sent to another API process, usage events sent twice to
  * different processes, webhooks to a local receiver, recurring ticks and the once-a-day jobs queued
- * concurrently on both workers, token revocation seen by the other processes; optionally one API
- * process and one worker killed with SIGKILL mid-load. `audit` then reads the invariants back from
- * the database and the API. Shared by test/platform/fleet.int.test.ts and `npm run fleet`.
+ * concurrently on both workers, token revocation seen by the other processes, and the close of
+ * contract periods (periods.ts: usage contracts three periods behind, their last period's usage
+ * posted through the API processes; mid-load `startClose` makes the periods due and queues the close
+ * on both workers, and `closeUnderWay` waits until it is issuing CFEs); optionally one API process
+ * and one worker killed with SIGKILL mid-load, while the close runs. `audit` then reads the
+ * invariants back from the database and the API. Shared by test/platform/fleet.int.test.ts and
+ * `npm run fleet`.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +20,7 @@ import { planBody } from '../../src/modules/recurring/recurring.test-helpers.js'
 import { insertCompany } from '../../test/support/factories.js';
 import type { TestApp } from '../../test/support/app.js';
 import type { Fleet, FleetProcess } from './topology.js';
+import { auditPeriods, periodsSettled, setUpPeriods, type PeriodsSetup } from './periods.js';
 
 type Reply = { status: number; body: any; headers: Headers };
 
@@ -40,6 +45,10 @@ export interface Setup {
   usage: { companyId: number; contractId: number; cacheContractId: number };
   plans: number[];
   receiver: { url: string; ids: string[]; close(): Promise<void> };
+  /** The usage contracts whose periods the close bills mid-load (periods.ts). */
+  periods: PeriodsSetup;
+  /** A request to the API processes, round-robin (the set-up's and startClose's). */
+  call: (token: string | undefined, method: string, url: string, body?: unknown) => Promise<Reply>;
 }
 
 /** A webhook receiver answering 200 to everything and remembering each `webhook-id`. */
@@ -56,11 +65,17 @@ async function startReceiver(): Promise<Setup['receiver']> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, ids, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-/** `companies` issuing companies (certificate, CAE, webhook, a daily recurring plan) and one usage company. */
-export async function setUp(fleet: Fleet, companies: number): Promise<Setup> {
+/**
+ * `companies` issuing companies (certificate, CAE, webhook, a daily recurring plan), one usage
+ * company, and a billing company with `contracts` usage contracts whose periods the close bills.
+ */
+export async function setUp(fleet: Fleet, companies: number, opts: { contracts?: number } = {}): Promise<Setup> {
   const database = connectDatabase(fleet.env.DATABASE_URL!, { max: 4 });
   let rr = 0;
-  const call = (token: string | undefined, method: string, url: string, body?: unknown) => callApi(fleet.apis[rr++ % fleet.apis.length]!, token, method, url, body);
+  const call = (token: string | undefined, method: string, url: string, body?: unknown) => {
+    const live = fleet.apis.filter((a) => a.alive());
+    return callApi(live[rr++ % live.length]!, token, method, url, body);
+  };
   const login = await call(undefined, 'POST', '/api/auth/login', fleet.admin);
   if (login.status !== 200) throw new Error(`login: ${login.status} ${JSON.stringify(login.body)}`);
   const token = login.body.accessToken as string;
@@ -84,7 +99,8 @@ export async function setUp(fleet: Fleet, companies: number): Promise<Setup> {
   const u = await usageCompany(t, token, [{ codigo: 'calls', nombre: 'Llamadas', unidad: 'llamadas', agregacion: 'count' }]);
   const contract = await u.contract('CTR-FLEET', ['calls']);
   const cacheContract = await u.contract('CTR-CACHE', ['calls']);
-  return { database, token, issuers, usage: { companyId: u.companyId, contractId: contract.id, cacheContractId: cacheContract.id }, plans, receiver };
+  const periods = await setUpPeriods(database.db, call, token, fleet.ca, opts.contracts ?? 40);
+  return { database, token, issuers, usage: { companyId: u.companyId, contractId: contract.id, cacheContractId: cacheContract.id }, plans, receiver, periods, call };
 }
 
 export interface LoadResult {
@@ -105,9 +121,10 @@ const ticket = (idEmpresa: number, i: number) => ({
  * `receipts` emissions over `concurrency` connections, round-robin across the live API processes; a
  * request whose process died is sent again, same Idempotency-Key, to the next one (what a load
  * balancer's retry does). Every 4th key is replayed on another process. One usage batch of 10
- * events every 5 receipts, sent twice (two processes). `onProgress(done)` may kill processes.
+ * events every 5 receipts, sent twice (two processes). `onProgress(done)` may kill processes;
+ * `hold`: receipts from number `from` on wait for `until` (the kill), so that the kill is mid-load.
  */
-export async function drive(fleet: Fleet, s: Setup, opts: { receipts: number; concurrency: number; tag: string; onProgress?: (done: number) => Promise<void> | void }): Promise<LoadResult> {
+export async function drive(fleet: Fleet, s: Setup, opts: { receipts: number; concurrency: number; tag: string; onProgress?: (done: number) => Promise<void> | void; hold?: { from: number; until: Promise<unknown> } }): Promise<LoadResult> {
   let next = 0;
   let done = 0;
   let rr = 0;
@@ -132,6 +149,7 @@ export async function drive(fleet: Fleet, s: Setup, opts: { receipts: number; co
   const lane = async () => {
     while (next < opts.receipts) {
       const i = next++;
+      if (opts.hold && i >= opts.hold.from) await opts.hold.until;
       const company = s.issuers[i % s.issuers.length]!;
       const key = `${opts.tag}-${i}`;
       const body = ticket(company.id, i);
@@ -172,16 +190,21 @@ export async function waitUntil<T>(what: string, check: () => Promise<T | undefi
   }
 }
 
+/** The issuing companies (webhooks, recurring plans, daily reports). */
 const ids = (s: Setup) => `{${s.issuers.map((c) => c.id).join(',')}}`;
+/** Every company that issues CFEs: the issuing companies and the billing company (the period CFEs). */
+const cfeIds = (s: Setup) => `{${[...s.issuers.map((c) => c.id), s.periods.companyId].join(',')}}`;
 
-/** Waits until every receipt has DGI's answer and every webhook delivery is settled. */
+/** Waits until every due contract period is issued, every receipt has DGI's answer and every webhook delivery is settled. */
 export async function settle(s: Setup, deadlineMs = 90_000) {
   const states = async () => JSON.stringify((await s.database.db.execute(sql`
-    select 'cfe' as what, estado, count(*)::int as n from issued_cfes where company_id = any(${ids(s)}::int[]) group by 2
-    union all select 'envelope', estado, count(*)::int from dgi_envelopes where company_id = any(${ids(s)}::int[]) group by 2
+    select 'cfe' as what, estado, count(*)::int as n from issued_cfes where company_id = any(${cfeIds(s)}::int[]) group by 2
+    union all select 'envelope', estado, count(*)::int from dgi_envelopes where company_id = any(${cfeIds(s)}::int[]) group by 2
+    union all select 'period', status, count(*)::int from contract_periods where company_id = ${s.periods.companyId} group by 2
     union all select 'delivery', status, count(*)::int from webhook_deliveries where company_id = any(${ids(s)}::int[]) group by 2`)).rows);
+  await waitUntil('every due contract period issued', () => periodsSettled(s.database.db, s.periods), deadlineMs, states);
   await waitUntil('every CFE answered by DGI', async () => {
-    const r = await s.database.db.execute<{ n: number }>(sql`select count(*)::int as n from issued_cfes where company_id = any(${ids(s)}::int[]) and estado not in ('aceptado', 'rechazado')`);
+    const r = await s.database.db.execute<{ n: number }>(sql`select count(*)::int as n from issued_cfes where company_id = any(${cfeIds(s)}::int[]) and estado not in ('aceptado', 'rechazado')`);
     return r.rows[0]!.n === 0;
   }, deadlineMs, states);
   await waitUntil('every webhook delivered', async () => {
@@ -194,21 +217,21 @@ export async function settle(s: Setup, deadlineMs = 90_000) {
 
 export interface Invariant { name: string; ok: boolean; detail: string }
 
-/** The invariants of issue 45, read from the database and the API. */
-export async function audit(fleet: Fleet, s: Setup, load: { usageEvents: number; replays: { sent: number; same: number } }): Promise<Invariant[]> {
+/** The invariants of issue 45, read from the database and the API; `killedAt`: when a worker was killed (Date.now()). */
+export async function audit(fleet: Fleet, s: Setup, load: { usageEvents: number; replays: { sent: number; same: number }; killedAt?: number }): Promise<Invariant[]> {
   const q = async <T>(query: ReturnType<typeof sql>) => (await s.database.db.execute(query)).rows as T[];
   const out: Invariant[] = [];
   const series = await q<{ company_id: number; tipo_cfe: number; serie: string; n: number; distinct_n: number; lo: number; hi: number }>(sql`
     select company_id, tipo_cfe, serie, count(*)::int as n, count(distinct numero)::int as distinct_n, min(numero) as lo, max(numero) as hi
-    from issued_cfes where company_id = any(${ids(s)}::int[]) group by 1, 2, 3`);
+    from issued_cfes where company_id = any(${cfeIds(s)}::int[]) group by 1, 2, 3`);
   const badSeries = series.filter((r) => r.n !== r.distinct_n || r.lo !== 1 || r.hi !== r.n);
   out.push({ name: 'numbering contiguous from 1, no duplicate, per serie', ok: series.length > 0 && !badSeries.length, detail: `${series.length} series, ${series.reduce((a, r) => a + r.n, 0)} receipts${badSeries.length ? `; bad: ${JSON.stringify(badSeries)}` : ''}` });
   out.push({ name: 'Idempotency-Key replays answered by another API process', ok: load.replays.sent > 0 && load.replays.same === load.replays.sent, detail: `${load.replays.same}/${load.replays.sent} same receipt, Idempotent-Replayed: true` });
   const [env] = await q<{ cfes: number; in_one: number; none: number }>(sql`
     select count(*)::int as cfes, count(*) filter (where live = 1)::int as in_one, count(*) filter (where live = 0)::int as none from (
       select c.id, (select count(*) from dgi_envelope_items i where i.issued_cfe_id = c.id and i.live)::int as live
-      from issued_cfes c where c.company_id = any(${ids(s)}::int[])) x`);
-  const [acc] = await q<{ n: number }>(sql`select count(*)::int as n from issued_cfes where company_id = any(${ids(s)}::int[]) and estado = 'aceptado'`);
+      from issued_cfes c where c.company_id = any(${cfeIds(s)}::int[])) x`);
+  const [acc] = await q<{ n: number }>(sql`select count(*)::int as n from issued_cfes where company_id = any(${cfeIds(s)}::int[]) and estado = 'aceptado'`);
   out.push({ name: 'each CFE in exactly one live DGI envelope, accepted', ok: env!.cfes === env!.in_one && acc!.n === env!.cfes, detail: `${env!.in_one}/${env!.cfes} in one envelope, ${acc!.n} aceptado` });
   const [ev] = await q<{ events: number; delivered: number }>(sql`
     select count(*)::int as events, count(*) filter (where exists (select 1 from webhook_deliveries d where d.event_id = e.id and d.status = 'entregado'))::int as delivered
@@ -220,6 +243,8 @@ export async function audit(fleet: Fleet, s: Setup, load: { usageEvents: number;
     select split_part(idempotency_key, '-', 2) as plan, count(*)::int as n, count(distinct idempotency_key)::int as keys
     from issued_cfes where company_id = any(${ids(s)}::int[]) and idempotency_key like 'recurrente-%' group by 1`);
   out.push({ name: 'each recurring run issued once', ok: recurring.length === s.plans.length && recurring.every((r) => r.n === 1 && r.keys === 1), detail: `${recurring.length}/${s.plans.length} plans issued, CFEs per plan: ${recurring.map((r) => r.n).join(',')}` });
+  const live = () => fleet.apis.find((a) => a.alive())!;
+  out.push(...await auditPeriods(s.database.db, (url) => callApi(live(), s.token, 'GET', url), s.periods, load.killedAt));
   // The default range: the current month (America/Montevideo) up to the next whole hour.
   const usage = await callApi(fleet.apis.find((a) => a.alive())!, s.token, 'GET', `/api/v1/contracts/${s.usage.contractId}/usage`);
   const counted = (usage.body?.datos ?? []).reduce((a: number, d: any) => a + Number(d.cantidad), 0);

@@ -1,8 +1,10 @@
 /**
  * Issue 45: 3 API processes (WORKER_IN_PROCESS=false) + 2 workers + the DGI simulator as its own
- * process, on the test database. Modest load spread across the API processes, then SIGKILL of one
- * API process and one worker mid-load; the invariants are read back from the database and the API.
- * The deadlines below only stop a hung run (no timing assertion but the 30 s takeover of issue 45).
+ * process, on the test database. Modest load spread across the API processes; mid-load 40 usage
+ * contracts' last three periods become due and the close is queued on both workers; once it is
+ * issuing their CFEs, SIGKILL of one API process and one worker; the invariants (each contract
+ * period issued once among them) are read back from the database and the API. The deadlines below
+ * only stop a hung run (no timing assertion but the 30 s takeover of issue 45).
  */
 import assert from 'node:assert/strict';
 import net from 'node:net';
@@ -10,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { cloneTemplate } from '../support/app.js';
 import { startFleet, type Fleet } from '../../scripts/fleet/topology.js';
+import { closeUnderWay, startClose } from '../../scripts/fleet/periods.js';
 import { audit, drive, queueJobs, revocationAcrossProcesses, usageDefinitionsAcrossProcesses, settle, setUp, waitUntil, type Setup } from '../../scripts/fleet/scenario.js';
 
 async function freePort(): Promise<number> {
@@ -41,20 +44,25 @@ describe('happy path', () => {
     const [dead] = (await s.database.db.execute<{ job_pool_id: string }>(sql`select job_pool_id from service_processes where pid = ${victimWorker.child.pid!}`)).rows;
     assert.ok(dead?.job_pool_id, 'the worker registered its job pool');
     let killedAt = 0;
-    const load = await drive(fleet, s, {
-      receipts: 90, concurrency: 6, tag: 'fleet-test',
-      onProgress: async (done) => {
-        if (done === 40 && !killedAt) {
-          // The once-a-day jobs and the recurring tick queued several times at once, then the kills.
-          await queueJobs(s, 'recurring_tick', 3);
-          await queueJobs(s, 'dailyReport_daily', 3);
-          await queueJobs(s, 'issuerRegistry_sync', 3);
-          killedAt = Date.now();
-          victimApi.child.kill('SIGKILL');
-          victimWorker.child.kill('SIGKILL');
-        }
-      },
-    });
+    let reached!: () => void;
+    const at15 = new Promise<void>((r) => (reached = r));
+    const killing = (async () => {
+      await at15;
+      // The contract periods made due and their close queued on both workers; once it issues CFEs,
+      // the once-a-day jobs and the recurring tick queued several times at once, then the kills.
+      await startClose(s.database.db, s.call, s.token, s.periods);
+      await closeUnderWay(s.database.db, s.periods, dead.job_pool_id);
+      await queueJobs(s, 'recurring_tick', 3);
+      await queueJobs(s, 'dailyReport_daily', 3);
+      await queueJobs(s, 'issuerRegistry_sync', 3);
+      killedAt = Date.now();
+      victimApi.child.kill('SIGKILL');
+      victimWorker.child.kill('SIGKILL');
+    })();
+    killing.catch(() => undefined); // awaited below; a failure before any receipt waits on it is not unhandled
+    // Receipts from the 40th on wait for the kills: the load goes on after them.
+    const load = await drive(fleet, s, { receipts: 90, concurrency: 6, tag: 'fleet-test', onProgress: (done) => { if (done === 15) reached(); }, hold: { from: 40, until: killing } });
+    await killing;
     assert.equal(load.receipts, 90);
     // What the dead worker held goes back to the queue: its registry row is swept and no job stays locked by it.
     await waitUntil('the dead worker swept and its jobs unlocked', async () => {
@@ -64,7 +72,7 @@ describe('happy path', () => {
       return r.rows[0]!.rows === 0 && r.rows[0]!.locked === 0;
     }, 30_000 - (Date.now() - killedAt));
     await settle(s);
-    const results = await audit(fleet, s, load);
+    const results = await audit(fleet, s, { ...load, killedAt });
     results.push(await revocationAcrossProcesses(fleet, s), await usageDefinitionsAcrossProcesses(fleet, s));
     for (const r of results) console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name}: ${r.detail}`);
     assert.deepEqual(results.filter((r) => !r.ok), []);
