@@ -1,13 +1,15 @@
 /**
  * `npm run fleet` (issue 45 point 3): the fleet topology on the machine's PostgreSQL, twice on fresh
- * databases: 1 API process, then 3, each with 2 workers and the DGI simulator as its own process.
- * Drives emission (Idempotency-Key replays on another process), usage events (each batch to two
+ * databases: 1 API process, then 3, each with 2 workers and the DGI simulator as its own process,
+ * run from the production build as `npm start` / `npm run worker` run them. First a throughput phase
+ * (emitir only, the connections split over the API processes, --seconds measured), then the
+ * scenario: drives emission (Idempotency-Key replays on another process), usage events (each batch to two
  * processes) and webhooks round-robin; at 15 % of the load the periods of --contracts usage
  * contracts become due and their close is queued on both workers (scripts/fleet/periods.ts); in the
  * 3-process run, once the close is issuing (at 40 % of the load or later: the rest of the load waits
  * for it), kills one API process and one worker with SIGKILL; prints the invariants and receipts/s
  * side by side with the raw single-core RSA-2048 signing rate measured in this run, and their ratio.
- * Options: --receipts 600 --concurrency 32 --contracts 100 --port 3106 (APIs on port..port+2, or --ports a,b,c) --sim-port 3116.
+ * Options: --seconds 20 --receipts 600 --concurrency 32 --contracts 100 --port 3106 (APIs on port..port+2, or --ports a,b,c) --sim-port 3116.
  * DATABASE_URL: the server to create the throw-away databases on (default postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { generateKeyPairSync, sign } from 'node:crypto';
@@ -15,9 +17,10 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startFleet } from './fleet/topology.ts';
 import { closeUnderWay, startClose } from './fleet/periods.ts';
-import { audit, drive, queueJobs, revocationAcrossProcesses, usageDefinitionsAcrossProcesses, settle, setUp, type Invariant } from './fleet/scenario.ts';
+import { audit, drive, queueJobs, revocationAcrossProcesses, usageDefinitionsAcrossProcesses, settle, setUp, ticket, type Invariant } from './fleet/scenario.ts';
+import { openLoad, type LoadResult as SpeedResult } from '../bench/load.ts';
 
-const { values } = parseArgs({ options: { receipts: { type: 'string', default: '600' }, concurrency: { type: 'string', default: '32' }, contracts: { type: 'string', default: '100' }, port: { type: 'string', default: '3106' }, 'sim-port': { type: 'string', default: '3116' }, ports: { type: 'string' } } });
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '20' }, receipts: { type: 'string', default: '600' }, concurrency: { type: 'string', default: '32' }, contracts: { type: 'string', default: '100' }, port: { type: 'string', default: '3106' }, 'sim-port': { type: 'string', default: '3116' }, ports: { type: 'string' } } });
 const receipts = Number(values.receipts);
 const concurrency = Number(values.concurrency);
 const basePort = Number(values.port);
@@ -44,6 +47,25 @@ async function admin(text: string) {
   try { await c.query(text); } finally { await c.end(); }
 }
 
+/**
+ * The throughput phase, before the faults: emitir only, `concurrency` keep-alive connections split
+ * evenly over the API processes (what a load balancer does), bench/load.ts's lean client, 3 s of
+ * warm-up then `seconds` measured. p99 is the highest of the processes' p99s (an upper bound).
+ */
+async function throughput(fleet: Awaited<ReturnType<typeof startFleet>>, s: Awaited<ReturnType<typeof setUp>>, seconds: number) {
+  const per = Math.ceil(concurrency / fleet.apis.length);
+  const bodies = s.issuers.map((c, i) => JSON.stringify(ticket(c.id, i)));
+  const loads = await Promise.all(fleet.apis.map((api) => openLoad({ url: `${api.url}/api/v1/comprobante/emitir`, method: 'POST', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' }, bodies }, { connections: per })));
+  try {
+    await Promise.all(loads.map((l) => l.run(3)));
+    const results: SpeedResult[] = await Promise.all(loads.map((l) => l.run(seconds)));
+    const ok = results.reduce((a, r) => a + r.ok2xx, 0);
+    return { perSecond: ok / Math.max(...results.map((r) => r.seconds)), p99: Math.max(...results.map((r) => r.latencyMs.p99)), failed: results.reduce((a, r) => a + r.non2xx + r.errors, 0), connections: per * fleet.apis.length };
+  } finally {
+    await Promise.all(loads.map((l) => l.close()));
+  }
+}
+
 async function run(apis: number, kill: boolean) {
   const name = `cfe_fleet_${process.pid}_${apis}`;
   await admin(`create database "${name}"`);
@@ -51,9 +73,10 @@ async function run(apis: number, kill: boolean) {
   url.pathname = `/${name}`;
   let fleet: Awaited<ReturnType<typeof startFleet>> | undefined;
   try {
-    const f = (fleet = await startFleet({ databaseUrl: url.toString(), ports: apiPorts.slice(0, apis), simulatorPort: Number(values['sim-port']), workers: 2 }));
+    const f = (fleet = await startFleet({ databaseUrl: url.toString(), ports: apiPorts.slice(0, apis), simulatorPort: Number(values['sim-port']), workers: 2, entry: 'dist' }));
     const s = await setUp(f, 4, { contracts: Number(values.contracts) });
     try {
+      const speed = await throughput(f, s, Number(values.seconds));
       let takeover = '';
       let killedAt: number | undefined;
       let reached!: () => void;
@@ -101,7 +124,7 @@ async function run(apis: number, kill: boolean) {
         where c.relkind = 'r' and c.relnamespace = 'public'::regnamespace order by total desc limit 10`)).rows;
       const [row] = (await s.database.pool.query(`select avg(pg_column_size(c.*))::int as row_bytes, avg(pg_column_size(c.xml))::int as xml_stored, avg(octet_length(c.xml))::int as xml_raw from issued_cfes c`)).rows;
       sizes.push({ t: `issued_cfes live row ${row.row_bytes} B (xml ${row.xml_raw} B raw, ${row.xml_stored} B stored)`, heap: 0, idx: 0, total: 0, live: 0, dead: 0 });
-      return { load, invariants, takeover, cfes, sizes };
+      return { load, invariants, takeover, cfes, sizes, speed };
     } finally {
       await s.receiver.close();
       await s.database.close();
@@ -116,7 +139,7 @@ const rsa = rawRsaRate();
 console.log(`raw RSA-2048 signing, one core: ${rsa.toFixed(0)} signatures/s`);
 const one = await run(1, false);
 const three = await run(3, true);
-const rate = (r: typeof one) => r.load.receipts / r.load.seconds;
+const rate = (r: typeof one) => r.speed.perSecond;
 console.log(`\n${'invariant'.padEnd(82)} | 1 API           | 3 APIs (1 API + 1 worker killed)`);
 for (let i = 0; i < three.invariants.length; i++) {
   const a = one.invariants[i]!;
@@ -124,7 +147,10 @@ for (let i = 0; i < three.invariants.length; i++) {
   console.log(`${b.name.padEnd(82)} | ${(a.ok ? 'ok' : 'FAIL').padEnd(15)} | ${b.ok ? 'ok' : 'FAIL'}: ${b.detail}`);
 }
 console.log(`\n${'figure'.padEnd(40)} | 1 API    | 3 APIs`);
-console.log(`${'receipts/s (emitir, ' + concurrency + ' connections)'.padEnd(40)} | ${rate(one).toFixed(1).padEnd(8)} | ${rate(three).toFixed(1)}`);
+console.log(`${'receipts/s, emitir only (' + one.speed.connections + ' / ' + three.speed.connections + ' conn.)'.padEnd(40)} | ${rate(one).toFixed(1).padEnd(8)} | ${rate(three).toFixed(1)}`);
+console.log(`${'p99 ms (highest of the processes)'.padEnd(40)} | ${one.speed.p99.toFixed(1).padEnd(8)} | ${three.speed.p99.toFixed(1)}`);
+console.log(`${'requests failed in that phase'.padEnd(40)} | ${String(one.speed.failed).padEnd(8)} | ${three.speed.failed}`);
+console.log(`${'receipts/s, mixed scenario (with waits)'.padEnd(40)} | ${(one.load.receipts / one.load.seconds).toFixed(1).padEnd(8)} | ${(three.load.receipts / three.load.seconds).toFixed(1)}`);
 console.log(`${'ratio to raw RSA-2048 (one core)'.padEnd(40)} | ${(rate(one) / rsa).toFixed(3).padEnd(8)} | ${(rate(three) / rsa).toFixed(3)}`);
 console.log(`${'requests retried on another process'.padEnd(40)} | ${String(one.load.retriedOnAnotherApi).padEnd(8)} | ${three.load.retriedOnAnotherApi}`);
 console.log(`${'dead worker swept (jobs back in queue)'.padEnd(40)} | -        | ${three.takeover || 'not seen'}`);

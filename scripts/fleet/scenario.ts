@@ -112,7 +112,7 @@ export interface LoadResult {
   killedAt?: number;
 }
 
-const ticket = (idEmpresa: number, i: number) => ({
+export const ticket = (idEmpresa: number, i: number) => ({
   idEmpresa, codComercio: 'C1', codTerminal: 'T1',
   cfe: { idDoc: { tipoCfe: 101, fechaEmision: today() }, detalles: [{ indicadorFacturacion: 3, nombreItem: `Item ${i}`, cantidad: 1 + (i % 3), precioUnitario: '189.90' }] },
 });

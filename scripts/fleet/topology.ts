@@ -4,7 +4,7 @@
  * workers (`src/worker.ts`), each with a DATA_DIR of its own so that nothing can lean on local
  * files. Used by the fleet integration test and `npm run fleet`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,8 +36,9 @@ export interface Fleet {
   stop(): Promise<void>;
 }
 
-function launch(name: string, kind: FleetProcess['kind'], args: string[], env: Record<string, string>): FleetProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `args` run under tsx, or as given when `plain` (the production build, as `npm start` runs it). */
+function launch(name: string, kind: FleetProcess['kind'], args: string[], env: Record<string, string>, plain = false): FleetProcess {
+  const child = spawn(process.execPath, plain ? args : ['--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   const keep = (d: Buffer) => {
     out += d.toString();
@@ -64,8 +65,15 @@ async function waitForOutput(p: FleetProcess, re: RegExp, ms = 90_000): Promise<
   }
 }
 
-/** Starts the simulator, `apis` API processes on `ports` and `workers` workers, all on `databaseUrl`. */
-export async function startFleet(opts: { databaseUrl: string; ports: number[]; simulatorPort: number; workers: number; env?: Record<string, string> }): Promise<Fleet> {
+/**
+ * Starts the simulator, `apis` API processes on `ports` and `workers` workers, all on `databaseUrl`.
+ * `entry`: 'src' (tsx, the default: tests run the code under test) or 'dist' (the production build,
+ * built first when stale, as `npm start` and `npm run worker` run it; `npm run fleet` measures that).
+ */
+export async function startFleet(opts: { databaseUrl: string; ports: number[]; simulatorPort: number; workers: number; env?: Record<string, string>; entry?: 'src' | 'dist' }): Promise<Fleet> {
+  const dist = opts.entry === 'dist';
+  if (dist) execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: root, stdio: 'inherit' });
+  const entryArgs = (name: 'main' | 'worker') => (dist ? ['--enable-source-maps', `dist/${name}.js`] : ['--import', './src/platform/loader/register.mjs', `src/${name}.ts`]);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cfe-fleet-'));
   const ca = createTestCa();
   const caFile = path.join(dir, 'company-ca.pem');
@@ -104,14 +112,14 @@ export async function startFleet(opts: { databaseUrl: string; ports: number[]; s
   const fleet: Fleet = {
     dir, ca, env, simulator, apis: [], workers: [], admin,
     async startApi(port) {
-      const p = launch(`api-${port}`, 'api', ['--import', './src/platform/loader/register.mjs', 'src/main.ts'], { ...processEnv(), PORT: String(port) });
+      const p = launch(`api-${port}`, 'api', entryArgs('main'), { ...processEnv(), PORT: String(port) }, dist);
       const [, url] = await waitForOutput(p, /API listening on (http:\/\/[\d.]+:\d+)/);
       p.url = url;
       fleet.apis.push(p);
       return p;
     },
     async startWorker() {
-      const p = launch(`worker-${fleet.workers.length + 1}`, 'worker', ['--import', './src/platform/loader/register.mjs', 'src/worker.ts'], processEnv());
+      const p = launch(`worker-${fleet.workers.length + 1}`, 'worker', entryArgs('worker'), processEnv(), dist);
       await waitForOutput(p, /Worker running\./);
       fleet.workers.push(p);
       return p;
