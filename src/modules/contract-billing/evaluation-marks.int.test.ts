@@ -75,15 +75,18 @@ describe('takeover of a killed process', () => {
     const c = await ruledContract('killed');
     // The dead process: it marks and stores, and dies before the batch is over (its queue never learns of it).
     const dead = otherQueue();
+    let storedWhenMarked: unknown;
     const ingestion = createIngestionService({
       db: t.db, defaultGraceHours: t.config.usage.defaultGraceHours,
       beforeStore: async (_companyId, events) => {
         await dead.mark(events.map((e) => e.contractId));
+        storedWhenMarked = (await t.db.execute(sql`select count(*)::int as n from usage_events where contract_id = ${c}`)).rows[0]!.n;
         return () => undefined;
       },
     });
     const r = await ingestion.ingest(operator, co.companyId, calls(c, 3));
     assert.equal(r.aceptados, 3);
+    assert.equal(storedWhenMarked, 0, 'marked before the events were stored');
     const [mark] = await marksOf(c);
     assert.ok(mark, 'the mark was written before the events');
 
