@@ -1,6 +1,7 @@
 CREATE TABLE "rule_evaluation_marks" (
 	"contract_id" integer NOT NULL,
 	"owner" uuid NOT NULL,
+	"company_id" integer NOT NULL,
 	"generation" bigserial NOT NULL,
 	"marked_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "rule_evaluation_marks_contract_id_owner_pk" PRIMARY KEY("contract_id","owner")

@@ -104,6 +104,8 @@ export const contractPeriodNotes = pgTable('contract_period_notes', {
 export const ruleEvaluationMarks = pgTable('rule_evaluation_marks', {
   contractId: integer().notNull(),
   owner: uuid().notNull(),
+  /** The contract's company (the sharding key, docs/DEPLOYMENT.md), copied from its terms. */
+  companyId: integer().notNull(),
   generation: bigserial({ mode: 'number' }).notNull(),
   markedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 }, (t) => [primaryKey({ columns: [t.contractId, t.owner] })]);

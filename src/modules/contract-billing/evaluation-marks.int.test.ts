@@ -42,7 +42,19 @@ function otherQueue(contract?: (id: number) => Promise<unknown>) {
   const port = createUsageBillingPort({ db: t.db, defaultGraceHours: t.config.usage.defaultGraceHours });
   const usage = contract ? { ...port, contract: async (id: number) => (await contract(id), port.contract(id)) } : port;
   const s = t.modules.services;
-  return createEvaluationQueue({ db: t.db, usage, priceBooks: s.priceBooks, events: s.events, logger: silentLogger, versions: new Map() });
+  return createEvaluationQueue({ db: t.db, usage, priceBooks: s.priceBooks, events: s.events, logger: silentLogger, versions: new Map(), invalidation: t.database.invalidation });
+}
+
+/** A process that dies right after each batch's events commit (before the batch is over): its marks are all it leaves. */
+function dyingIngestion(queue: ReturnType<typeof otherQueue>, onMarked?: () => Promise<void>) {
+  return createIngestionService({
+    db: t.db, defaultGraceHours: t.config.usage.defaultGraceHours,
+    beforeStore: async (_companyId, events) => {
+      await queue.mark(events.map((e) => e.contractId));
+      await onMarked?.();
+      return () => undefined;
+    },
+  });
 }
 
 before(async () => {
@@ -68,21 +80,29 @@ describe('happy path', () => {
     assert.deepEqual(await marksOf(c), []);
     assert.deepEqual(await marksOf(plain), []);
   });
+
+  test('rules given to a contract a process knew without rules: its next batch is marked (terms changes empty what the process kept)', async () => {
+    const c = (await co.contract('rules-later', ['api_calls'])).id as number;
+    const ingestion = dyingIngestion(otherQueue());
+    await ingestion.ingest(operator, co.companyId, calls(c, 1));
+    assert.deepEqual(await marksOf(c), [], 'no terms, no mark');
+    await ok(t.call(admin, 'PUT', `/api/v1/contracts/${c}/terms`, {
+      codigoListaPrecios: 'API', diaAncla: 1, tipoCfe: 111, codComercio: 'C1', codTerminal: 'T1', formaPago: 2,
+      reglas: [{ id: 'corte', objetivo: 'unidades', metrica: 'api_calls', umbral: '5', accion: 'suspender' }],
+    }), 200);
+    await ingestion.ingest(operator, co.companyId, calls(c, 1));
+    assert.equal((await marksOf(c)).length, 1);
+    await t.db.execute(sql`delete from rule_evaluation_marks where contract_id = ${c}`);
+  });
 });
 
 describe('takeover of a killed process', () => {
   test("a process killed after its batch committed, before its flush: another process's sweep evaluates the mark once it is stale, and the rule suspends the contract", async () => {
     const c = await ruledContract('killed');
     // The dead process: it marks and stores, and dies before the batch is over (its queue never learns of it).
-    const dead = otherQueue();
     let storedWhenMarked: unknown;
-    const ingestion = createIngestionService({
-      db: t.db, defaultGraceHours: t.config.usage.defaultGraceHours,
-      beforeStore: async (_companyId, events) => {
-        await dead.mark(events.map((e) => e.contractId));
-        storedWhenMarked = (await t.db.execute(sql`select count(*)::int as n from usage_events where contract_id = ${c}`)).rows[0]!.n;
-        return () => undefined;
-      },
+    const ingestion = dyingIngestion(otherQueue(), async () => {
+      storedWhenMarked = (await t.db.execute(sql`select count(*)::int as n from usage_events where contract_id = ${c}`)).rows[0]!.n;
     });
     const r = await ingestion.ingest(operator, co.companyId, calls(c, 3));
     assert.equal(r.aceptados, 3);

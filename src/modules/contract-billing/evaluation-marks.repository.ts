@@ -15,8 +15,8 @@ export interface Mark { contractId: number; owner: string; generation: string }
  */
 export async function writeMarks(db: Db, owner: string, contractIds: number[]): Promise<Array<{ contractId: number; generation: string }>> {
   const res = await executePrepared<{ contract_id: number; generation: string }>(db, sql`
-    insert into rule_evaluation_marks as m (contract_id, owner)
-    select contract_id, ${owner}::uuid from contract_terms
+    insert into rule_evaluation_marks as m (contract_id, owner, company_id)
+    select contract_id, ${owner}::uuid, company_id from contract_terms
     where contract_id = any(${sql.param(contractIds)}::int[]) and jsonb_array_length(rules) > 0
     order by contract_id
     on conflict (contract_id, owner) do update set generation = default, marked_at = now()
