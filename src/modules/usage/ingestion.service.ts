@@ -35,9 +35,10 @@ export interface IngestionDeps {
   /** Changes to contracts, metrics and settings (topic `usage`): without it nothing is kept between batches. */
   invalidation?: CacheInvalidation;
   /**
-   * Called with the events a batch counted (new ids only), after they are stored: where part 2
-   * (issue 34) evaluates usage rules as events arrive. A failure here fails the request after the
-   * events were counted; a retry then answers duplicado, so it must not be the only way rules run.
+   * Called with the events a batch counted (new ids only), after they are stored: where contract
+   * billing marks the closed periods late events fell in. A failure here fails the request after the
+   * events were counted; a retry then answers duplicado, so nothing that must happen may rely on it
+   * alone (rule evaluations go through `beforeStore`).
    */
   afterStore?: (companyId: number, events: PreparedEvent[]) => Promise<void>;
   /**
