@@ -96,6 +96,22 @@ describe('happy path', () => {
   });
 });
 
+describe('cost', () => {
+  test('concurrent batches of one process write a contract\'s mark once; later batches within the flush window write nothing', async () => {
+    const c = await ruledContract('once', '1000');
+    const q = otherQueue();
+    const seqValue = async () => BigInt((await t.db.execute(sql`select (case when is_called then last_value else last_value - 1 end)::text as v from rule_evaluation_marks_generation_seq`)).rows[0]!.v as string);
+    const before = await seqValue();
+    const dones = await Promise.all([q.mark([c]), q.mark([c]), q.mark([c])]);
+    assert.equal(await seqValue(), before + 1n, 'one write for three batches');
+    dones.push(await q.mark([c]));
+    assert.equal(await seqValue(), before + 1n, 'known marked: no write');
+    for (const d of dones) d();
+    await q.flush();
+    assert.deepEqual(await marksOf(c), []);
+  });
+});
+
 describe('takeover of a killed process', () => {
   test("a process killed after its batch committed, before its flush: another process's sweep evaluates the mark once it is stale, and the rule suspends the contract", async () => {
     const c = await ruledContract('killed');

@@ -65,6 +65,8 @@ export function createEvaluationQueue(deps: EvaluationDeps & { db: Db; logger: L
   const marked = new Map<number, { generation: string; at: number }>();
   /** Batches between `mark` and their end, per contract. */
   const inFlight = new Map<number, number>();
+  /** Mark writes under way, per contract. */
+  const writing = new Map<number, Promise<void>>();
   const noRules = new Set<number>();
   let noRulesSince = Date.now();
   // A write that began before terms changed must not keep what it found.
@@ -78,6 +80,21 @@ export function createEvaluationQueue(deps: EvaluationDeps & { db: Db; logger: L
   let sweepTimer: NodeJS.Timeout | undefined;
   let sweeping: Promise<number> | undefined;
   let stopped = false;
+
+  /** Writes the marks of `ids` that have rules (one statement) and keeps what it learnt. */
+  async function write(ids: number[], now: number): Promise<void> {
+    const started = rulesChanges;
+    const written = await writeMarks(deps.db, owner, ids);
+    for (const w of written) {
+      const prev = marked.get(w.contractId);
+      // Two writes may cross: the later generation is the mark's.
+      if (!prev || BigInt(w.generation) > BigInt(prev.generation)) marked.set(w.contractId, { generation: w.generation, at: now });
+    }
+    if (started === rulesChanges && deps.invalidation?.live) {
+      const withRules = new Set(written.map((w) => w.contractId));
+      for (const id of ids) if (!withRules.has(id)) noRules.add(id);
+    }
+  }
 
   /** Evaluates contracts; answers those done (evaluated, without terms, or handed to the job). */
   async function evaluateAll(touched: number[]): Promise<Set<number>> {
@@ -203,24 +220,25 @@ export function createEvaluationQueue(deps: EvaluationDeps & { db: Db; logger: L
         noRulesSince = now;
       }
       const needed = ids.filter((id) => !noRules.has(id) && !((marked.get(id)?.at ?? -Infinity) > now - REFRESH_MS));
-      if (needed.length) {
-        const started = rulesChanges;
-        let written: Awaited<ReturnType<typeof writeMarks>>;
-        try {
-          written = await writeMarks(deps.db, owner, needed);
-        } catch (err) {
-          release(false);
-          throw err;
-        }
-        for (const w of written) {
-          const prev = marked.get(w.contractId);
-          // Two batches may write at once: the later generation is the mark's.
-          if (!prev || BigInt(w.generation) > BigInt(prev.generation)) marked.set(w.contractId, { generation: w.generation, at: now });
-        }
-        if (started === rulesChanges && deps.invalidation?.live) {
-          const withRules = new Set(written.map((w) => w.contractId));
-          for (const id of needed) if (!withRules.has(id)) noRules.add(id);
-        }
+      // A mark another batch of this process is writing now is waited for, not written again.
+      const waits = new Set<Promise<void>>();
+      const mine = needed.filter((id) => {
+        const w = writing.get(id);
+        if (w) waits.add(w);
+        return !w;
+      });
+      if (mine.length) {
+        const p: Promise<void> = write(mine, now).finally(() => {
+          for (const id of mine) if (writing.get(id) === p) writing.delete(id);
+        });
+        for (const id of mine) writing.set(id, p);
+        waits.add(p);
+      }
+      try {
+        await Promise.all(waits);
+      } catch (err) {
+        release(false);
+        throw err;
       }
       return () => release(true);
     },
