@@ -235,7 +235,7 @@ export function createEvaluationQueue(deps: EvaluationDeps & { db: Db; logger: L
         waits.add(p);
       }
       try {
-        await Promise.all(waits);
+        if (waits.size) await Promise.all(waits);
       } catch (err) {
         release(false);
         throw err;
