@@ -31,6 +31,8 @@ async function main() {
     if (await modules.services.issuerRegistry.queueInitialSync()) logger.info('registry of electronic issuers never synced: sync queued at startup');
   }
 
+  // Every process that ingests takes over a dead process's pending rule evaluations (evaluation-queue.ts).
+  modules.services.contractRulesQueue.start();
   const address = await app.listen({ port: config.http.port, host: config.http.host });
   console.log(`API listening on ${address} (OpenAPI: ${address}/openapi.json, docs: ${address}/docs)`);
 
@@ -46,6 +48,7 @@ async function main() {
     timer.unref();
     try {
       await app.close();
+      await modules.services.contractRulesQueue.stop();
       await runner?.stop();
       if (config.worker.inProcess) await modules.services.webhookEngine.stop();
       await modules.services.receivedCfeMailboxWatcher.stop();

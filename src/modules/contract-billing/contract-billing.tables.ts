@@ -1,4 +1,4 @@
-import { boolean, date, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, date, index, integer, jsonb, numeric, pgTable, primaryKey, serial, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { timestamps } from '../../platform/db/columns.js';
 import type { RulesState, TransitionCause, UsageRule } from '../contract-rules/usage-rules.js';
@@ -89,3 +89,23 @@ export const contractPeriodNotes = pgTable('contract_period_notes', {
   amount: numeric().notNull(),
   createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 }, (t) => [primaryKey({ columns: [t.contractId, t.periodStart, t.seq, t.kind] })]);
+
+/**
+ * "This contract's usage rules need an evaluation" (issue 45: evaluation-queue.ts), written by the
+ * ingesting process BEFORE the batch's events are stored and deleted once an evaluation that began
+ * after they committed has run. One row per (contract, process): `owner` is the evaluation queue's
+ * random id, so a process only ever deletes its own marks (or, after `STALE_MS`, any process a dead
+ * one's). `generation` takes a new value of one sequence at every write, so a delete that names the
+ * generation it saw leaves a mark written again since. `markedAt`: the last write; a mark older than
+ * STALE_MS is taken over by the sweep of any live process. No index beyond the key: the table holds
+ * the contracts touched in the last seconds, and an index on `markedAt` would make every rewrite a
+ * non-HOT update.
+ */
+export const ruleEvaluationMarks = pgTable('rule_evaluation_marks', {
+  contractId: integer().notNull(),
+  owner: uuid().notNull(),
+  /** The contract's company (the sharding key, docs/DEPLOYMENT.md), copied from its terms. */
+  companyId: integer().notNull(),
+  generation: bigserial({ mode: 'number' }).notNull(),
+  markedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+}, (t) => [primaryKey({ columns: [t.contractId, t.owner] })]);

@@ -1,5 +1,6 @@
 /** Contract billing (issue 34 points 2-4): terms, usage-rule state and history, period CFEs and corrections. */
 import type { Db } from '../../platform/db/client.js';
+import type { CacheInvalidation } from '../../platform/db/invalidation.js';
 import type { Logger } from '../../platform/logger.js';
 import type { EventsService } from '../events/events.service.js';
 import type { IssuedCfeService } from '../issued-cfe/issued-cfe.service.js';
@@ -24,15 +25,20 @@ export function createContractBillingModule(deps: {
   usage: {
     service: UsageService; billing: UsageBillingPort;
     onEventsStored: (hook: NonNullable<IngestionDeps['afterStore']>) => void; onStateChanged: (hook: ContractStateHook) => void;
+    onEventsStoring: (hook: NonNullable<IngestionDeps['beforeStore']>) => void;
   };
+  /** Empties what the evaluation queue knows of contracts without rules when terms change in any process. */
+  invalidation?: CacheInvalidation;
 }) {
   const evaluation = { db: deps.db, usage: deps.usage.billing, priceBooks: deps.priceBooks, events: deps.events, versions: new Map(), now: deps.now };
   const close = createPeriodCloseService({ ...evaluation, issuedCfe: deps.issuedCfe, loadContract: deps.usage.service.loadContract });
   const service = createContractBillingService({ ...evaluation, usageService: deps.usage.service, close });
-  // After a batch's events are stored its contracts are marked; every 250 ms each marked contract is evaluated once (evaluation-queue.ts).
-  const queue = createEvaluationQueue({ ...evaluation, logger: deps.logger });
+  // Before a batch's events are stored its contracts with rules are marked in the database; when the
+  // batch is over they are touched, and every 250 ms each touched contract is evaluated once and its
+  // mark deleted; a dead process's marks are evaluated by another's sweep (evaluation-queue.ts).
+  const queue = createEvaluationQueue({ ...evaluation, logger: deps.logger, invalidation: deps.invalidation });
+  deps.usage.onEventsStoring((_companyId, events) => queue.mark(events.map((e) => e.contractId)));
   deps.usage.onEventsStored(async (_companyId, events) => {
-    queue.touch(events.map((e) => e.contractId));
     // Events in a closed period (ingestion said so in their outcome) mark that period as having late usage.
     const late = events.filter((e) => e.late);
     // (Their outcome already says periodoCerrado; a failure here is logged rather than failing a batch already counted.)

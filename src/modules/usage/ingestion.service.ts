@@ -35,11 +35,20 @@ export interface IngestionDeps {
   /** Changes to contracts, metrics and settings (topic `usage`): without it nothing is kept between batches. */
   invalidation?: CacheInvalidation;
   /**
-   * Called with the events a batch counted (new ids only), after they are stored: where part 2
-   * (issue 34) evaluates usage rules as events arrive. A failure here fails the request after the
-   * events were counted; a retry then answers duplicado, so it must not be the only way rules run.
+   * Called with the events a batch counted (new ids only), after they are stored: where contract
+   * billing marks the closed periods late events fell in. A failure here fails the request after the
+   * events were counted; a retry then answers duplicado, so nothing that must happen may rely on it
+   * alone (rule evaluations go through `beforeStore`).
    */
   afterStore?: (companyId: number, events: PreparedEvent[]) => Promise<void>;
+  /**
+   * Called with the events a batch is about to store (every candidate: which ids are new is not known
+   * yet), awaited before the store: where contract billing makes the rule evaluation they may need
+   * durable before they commit (issue 45), so a process killed right after the commit leaves it
+   * behind. A failure fails the batch with nothing stored. Answers what to call once the batch is
+   * over, stored or not (after `afterStore`).
+   */
+  beforeStore?: (companyId: number, events: PreparedEvent[]) => Promise<() => void>;
 }
 
 export function createIngestionService(deps: IngestionDeps) {
@@ -61,6 +70,32 @@ export function createIngestionService(deps: IngestionDeps) {
     } finally {
       if (slot !== undefined) freeSlots.push(slot);
     }
+  }
+
+  /** Stores a batch's candidates (once more those a rolled-back batch had taken), writes their outcomes into `results`, runs `afterStore`. */
+  async function storeAndJudge(companyId: number, batch: PreparedEvent[], results: EventResult[]) {
+    const first = await store(companyId, batch);
+    let fresh = first.fresh;
+    let stored = first.seen;
+    let taken = batch.filter((e) => !fresh.has(e.transactionId));
+    // Taken by a batch that committed after the statement began: not in its snapshot, read now.
+    const unseen = taken.filter((e) => !stored.has(e.transactionId));
+    if (unseen.length) for (const [id, hash] of await repo.storedHashes(db, companyId, unseen.map((e) => e.transactionId))) stored.set(id, hash);
+    // An id taken by a batch that then rolled back is free again: store those once more.
+    const vanished = taken.filter((e) => !stored.has(e.transactionId));
+    if (vanished.length) {
+      const again = await store(companyId, vanished);
+      fresh = new Set([...fresh, ...again.fresh]);
+      taken = taken.filter((e) => !again.fresh.has(e.transactionId));
+      stored = new Map([...stored, ...again.seen, ...(await repo.storedHashes(db, companyId, taken.map((e) => e.transactionId)))]);
+    }
+    const judge = (e: PreparedEvent, storedHash: string | undefined): EventResult =>
+      storedHash === e.hash
+        ? { indice: e.index, idTransaccion: e.transactionId, estado: 'duplicado' }
+        : { indice: e.index, idTransaccion: e.transactionId, estado: 'conflicto', codigo: 'conflicto', error: 'Ya se registró un evento con este idTransaccion y otro contenido; este no se contó.' };
+    for (const e of batch) results[e.index] = fresh.has(e.transactionId) ? { indice: e.index, idTransaccion: e.transactionId, estado: 'aceptado', ...(e.late ? LATE : {}) } : judge(e, stored.get(e.transactionId));
+    if (deps.afterStore && fresh.size) await deps.afterStore(companyId, batch.filter((e) => fresh.has(e.transactionId)));
+    return { fresh, stored, judge };
   }
 
   return {
@@ -109,27 +144,14 @@ export function createIngestionService(deps: IngestionDeps) {
         }
       });
       const batch = [...candidates.values()].sort((a, b) => (a.transactionId < b.transactionId ? -1 : a.transactionId > b.transactionId ? 1 : 0));
-      const first = await store(companyId, batch);
-      let fresh = first.fresh;
-      let stored = first.seen;
-      let taken = batch.filter((e) => !fresh.has(e.transactionId));
-      // Taken by a batch that committed after the statement began: not in its snapshot, read now.
-      const unseen = taken.filter((e) => !stored.has(e.transactionId));
-      if (unseen.length) for (const [id, hash] of await repo.storedHashes(db, companyId, unseen.map((e) => e.transactionId))) stored.set(id, hash);
-      // An id taken by a batch that then rolled back is free again: store those once more.
-      const vanished = taken.filter((e) => !stored.has(e.transactionId));
-      if (vanished.length) {
-        const again = await store(companyId, vanished);
-        fresh = new Set([...fresh, ...again.fresh]);
-        taken = taken.filter((e) => !again.fresh.has(e.transactionId));
-        stored = new Map([...stored, ...again.seen, ...(await repo.storedHashes(db, companyId, taken.map((e) => e.transactionId)))]);
+      const done = deps.beforeStore && batch.length ? await deps.beforeStore(companyId, batch) : undefined;
+      let judged: Awaited<ReturnType<typeof storeAndJudge>>;
+      try {
+        judged = await storeAndJudge(companyId, batch, results);
+      } finally {
+        done?.();
       }
-      const judge = (e: PreparedEvent, storedHash: string | undefined): EventResult =>
-        storedHash === e.hash
-          ? { indice: e.index, idTransaccion: e.transactionId, estado: 'duplicado' }
-          : { indice: e.index, idTransaccion: e.transactionId, estado: 'conflicto', codigo: 'conflicto', error: 'Ya se registró un evento con este idTransaccion y otro contenido; este no se contó.' };
-      for (const e of batch) results[e.index] = fresh.has(e.transactionId) ? { indice: e.index, idTransaccion: e.transactionId, estado: 'aceptado', ...(e.late ? LATE : {}) } : judge(e, stored.get(e.transactionId));
-      if (deps.afterStore && fresh.size) await deps.afterStore(companyId, batch.filter((e) => fresh.has(e.transactionId)));
+      const { fresh, stored, judge } = judged;
       for (const e of repeats) results[e.index] = judge(e, fresh.has(e.transactionId) ? candidates.get(e.transactionId)!.hash : stored.get(e.transactionId));
 
       const count = (s: Outcome) => results.filter((r) => r.estado === s).length;
