@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { insertCompany } from '../../../test/support/factories.js';
 import { uyToday } from '../../lib/dates.js';
-import { startJobRunner, type JobRunner } from '../../platform/jobs/runner.js';
+import { startJobRunner } from '../../platform/jobs/runner.js';
 import { createLogger } from '../../platform/logger.js';
 import type { DgiReceptionClient } from '../dgi/dgi.client.js';
 import { waitFor } from '../dgi-submission/dgi-submission.test-helpers.js';
@@ -24,7 +24,6 @@ import { createDailyReportModule } from './index.js';
 
 let t: TestApp;
 let company: { id: number; rut: string };
-let runner: JobRunner | undefined;
 const yesterday = dayBefore(uyToday());
 
 before(async () => {
@@ -33,10 +32,7 @@ before(async () => {
   company = await insertCompany(t);
   await setUpIssuer(t.db, t.call, admin, company);
 });
-after(async () => {
-  await runner?.stop();
-  await t.close();
-});
+after(async () => t.close());
 
 /** The daily-report module of another process of the fleet, with its own send lease (and DGI client). */
 function otherProcess(sendLeaseMs: number, receptionClient?: DailyReportDeps['receptionClient']) {
@@ -70,30 +66,32 @@ describe('happy path', () => {
     const held = await report(id);
 
     const worker = otherProcess(60_000);
-    runner = await startJobRunner({ pool: t.database.pool, jobs: worker.jobs.filter((j) => j.job.name === sendDailyReportJob.name), concurrency: 1, logger: createLogger(t.config) });
-    assert.deepEqual((await sweepDeadProcesses(t.database.pool)).map((p) => p.jobPoolId), ['killed-worker']);
+    const runner = await startJobRunner({ pool: t.database.pool, jobs: worker.jobs.filter((j) => j.job.name === sendDailyReportJob.name), concurrency: 1, logger: createLogger(t.config) });
+    try {
+      assert.deepEqual((await sweepDeadProcesses(t.database.pool)).map((p) => p.jobPoolId), ['killed-worker']);
 
-    // The job runs again on the live worker, finds the report held: it leaves a new job due just after the lease.
-    const [next] = await waitFor('the dead worker\'s job ended and another one queued', async () => {
-      const jobs = await jobsOf(id);
-      const gone = !(await rows(sql`select 1 from graphile_worker._private_jobs where id = ${dead.id}`)).length;
-      return gone && jobs.length === 1 && jobs[0]!.id !== dead.id && jobs;
-    });
-    assert.ok(justAfter(next!.run_at, held.lease_until!), `queued ${next!.run_at - held.lease_until!} ms after the lease`);
-    assert.equal(next!.attempts, 0);
-    assert.deepEqual(await report(id), held, 'nothing sent while the lease holds');
+      // The job runs again on the live worker, finds the report held: it leaves a new job due just after the lease.
+      const [next] = await waitFor('the dead worker\'s job ended and another one queued', async () => {
+        const jobs = await jobsOf(id);
+        const gone = !(await rows(sql`select 1 from graphile_worker._private_jobs where id = ${dead.id}`)).length;
+        return gone && jobs.length === 1 && jobs[0]!.id !== dead.id && jobs;
+      });
+      assert.ok(justAfter(next!.run_at, held.lease_until!), `queued ${next!.run_at - held.lease_until!} ms after the lease`);
+      assert.equal(next!.attempts, 0);
+      assert.deepEqual(await report(id), held, 'nothing sent while the lease holds');
 
-    // The killed sender renews nothing: its lease runs out (an hour here), and the queued job comes due.
-    await t.db.execute(sql`update daily_reports set lease_until = clock_timestamp() - interval '1 millisecond' where id = ${id}`);
-    await t.db.execute(sql`update graphile_worker._private_jobs set run_at = now() where id = ${next!.id}`);
-    const sent = await waitFor('the report taken over and sent', async () => {
-      const r = await report(id);
-      return r.estado !== 'enviando' && r;
-    });
-    assert.deepEqual([sent.estado, sent.ack_estado, sent.intentos, sent.lease_until], ['aceptado', 'AR', held.intentos + 1, null]);
-    await waitFor('the job finished', async () => !(await jobsOf(id)).length);
-    await runner.stop();
-    runner = undefined;
+      // The killed sender renews nothing: its lease runs out (an hour here), and the queued job comes due.
+      await t.db.execute(sql`update daily_reports set lease_until = clock_timestamp() - interval '1 millisecond' where id = ${id}`);
+      await t.db.execute(sql`update graphile_worker._private_jobs set run_at = now() where id = ${next!.id}`);
+      const sent = await waitFor('the report taken over and sent', async () => {
+        const r = await report(id);
+        return r.estado !== 'enviando' && r;
+      });
+      assert.deepEqual([sent.estado, sent.ack_estado, sent.intentos, sent.lease_until], ['aceptado', 'AR', held.intentos + 1, null]);
+      await waitFor('the job finished', async () => !(await jobsOf(id)).length);
+    } finally {
+      await runner.stop();
+    }
   });
 
   test('a live sender keeps its report while DGI is slow: its heartbeat moves the lease on, another sender finds it held, and its claim queued the takeover job', async () => {
@@ -119,7 +117,7 @@ describe('happy path', () => {
     const sending = slow.service.send(id); // the inline send (regenerar, reenviar)
     let claimed: Report;
     try {
-      await Promise.race([reached, sending.then((r) => assert.fail(`sent without reaching DGI: ${JSON.stringify(r)}`))]);
+      await Promise.race([reached, sending.then((r) => assert.fail(`the send ended without reaching DGI: ${r?.estado}`))]);
       claimed = await report(id);
       assert.equal(claimed.estado, 'enviando');
       // Its claim queued the job for just after the lease: were this process killed now, a worker would take over.
