@@ -195,16 +195,22 @@ const ids = (s: Setup) => `{${s.issuers.map((c) => c.id).join(',')}}`;
 /** Every company that issues CFEs: the issuing companies and the billing company (the period CFEs). */
 const cfeIds = (s: Setup) => `{${[...s.issuers.map((c) => c.id), s.periods.companyId].join(',')}}`;
 
-/** Waits until every due contract period is issued, every receipt has DGI's answer and every webhook delivery is settled. */
+/** Waits until every due contract period is issued, every receipt and daily report has DGI's answer and every webhook delivery is settled. */
 export async function settle(s: Setup, deadlineMs = 90_000) {
   const states = async () => JSON.stringify((await s.database.db.execute(sql`
     select 'cfe' as what, estado, count(*)::int as n from issued_cfes where company_id = any(${cfeIds(s)}::int[]) group by 2
     union all select 'envelope', estado, count(*)::int from dgi_envelopes where company_id = any(${cfeIds(s)}::int[]) group by 2
     union all select 'period', status, count(*)::int from contract_periods where company_id = ${s.periods.companyId} group by 2
-    union all select 'delivery', status, count(*)::int from webhook_deliveries where company_id = any(${ids(s)}::int[]) group by 2`)).rows);
+    union all select 'delivery', status, count(*)::int from webhook_deliveries where company_id = any(${ids(s)}::int[]) group by 2
+    union all select 'daily report', estado, count(*)::int from daily_reports where company_id = any(${ids(s)}::int[]) group by 2`)).rows);
   await waitUntil('every due contract period issued', () => periodsSettled(s.database.db, s.periods), deadlineMs, states);
   await waitUntil('every CFE answered by DGI', async () => {
     const r = await s.database.db.execute<{ n: number }>(sql`select count(*)::int as n from issued_cfes where company_id = any(${cfeIds(s)}::int[]) and estado not in ('aceptado', 'rechazado')`);
+    return r.rows[0]!.n === 0;
+  }, deadlineMs, states);
+  // A report whose sender was killed is taken over once its 20 s lease runs out.
+  await waitUntil('every daily report answered by DGI', async () => {
+    const r = await s.database.db.execute<{ n: number }>(sql`select count(*)::int as n from daily_reports where company_id = any(${ids(s)}::int[]) and estado in ('pendiente', 'enviando')`);
     return r.rows[0]!.n === 0;
   }, deadlineMs, states);
   await waitUntil('every webhook delivered', async () => {
@@ -249,8 +255,8 @@ export async function audit(fleet: Fleet, s: Setup, load: { usageEvents: number;
   const usage = await callApi(fleet.apis.find((a) => a.alive())!, s.token, 'GET', `/api/v1/contracts/${s.usage.contractId}/usage`);
   const counted = (usage.body?.datos ?? []).reduce((a: number, d: any) => a + Number(d.cantidad), 0);
   out.push({ name: 'usage events counted once (each batch sent to two processes), rollup exact', ok: counted === load.usageEvents, detail: `${counted} counted, ${load.usageEvents} distinct sent (${load.usageEvents * 2} posted)${usage.status !== 200 ? `; GET usage ${usage.status} ${JSON.stringify(usage.body)}` : ''}` });
-  const reports = await q<{ company_id: number; n: number }>(sql`select company_id, count(*)::int as n from daily_reports where company_id = any(${ids(s)}::int[]) group by company_id, fecha_resumen`);
-  out.push({ name: 'daily report once per company and day (task queued 3 times at once)', ok: reports.length === s.issuers.length && reports.every((r) => r.n === 1), detail: `reports per company: ${reports.map((r) => r.n).join(',')}` });
+  const reports = await q<{ company_id: number; n: number; accepted: number }>(sql`select company_id, count(*)::int as n, count(*) filter (where estado = 'aceptado')::int as accepted from daily_reports where company_id = any(${ids(s)}::int[]) group by company_id, fecha_resumen`);
+  out.push({ name: 'daily report once per company and day (task queued 3 times at once), accepted by DGI', ok: reports.length === s.issuers.length && reports.every((r) => r.n === 1 && r.accepted === 1), detail: `reports per company: ${reports.map((r) => r.n).join(',')}; accepted: ${reports.map((r) => r.accepted).join(',')}` });
   const syncs = fleet.workers.map((w) => (w.output().match(/registry of electronic issuers synced/g) ?? []).length).reduce((a, b) => a + b, 0);
   out.push({ name: 'issuer-registry sync once per day (job queued 3 times at once)', ok: syncs === 1, detail: `${syncs} sync run(s) in the workers' logs` });
   return out;

@@ -1,7 +1,9 @@
 /**
  * Jobs of the daily report.
- * - `dailyReport.send` {id}: EFACRECEPCIONREPORTE of one stored report, enqueued in the transaction
- *   that stores it; the queue retries transport failures (12 attempts, exponential backoff).
+ * - `dailyReport.send` {id} (job key `daily-report-<id>`): EFACRECEPCIONREPORTE of one stored report,
+ *   enqueued in the transaction that stores it; the queue retries transport failures (12 attempts,
+ *   exponential backoff). A report another sender holds queues the job again for just after that
+ *   sender's lease instead of ending it, so a report whose sender was killed is still sent.
  * - `dailyReport_daily` (crontab, every 10 minutes): from DAILY_REPORT_HOUR (Uruguay time,
  *   default 01:00) on, yesterday's report for every active company with a certificate that has none
  *   yet, also with no CFE (the "zero report", BRIEF 9). Every 10 minutes so a worker that was down at 01:00
@@ -23,7 +25,7 @@ const uyHour = (now: Date) => (now.getUTCHours() + 21) % 24;
 export function dailyReportJobHandlers(service: DailyReportService, settings: { hour: number }): JobHandler[] {
   return [
     handleJob(sendDailyReportJob, async ({ id }) => {
-      await service.send(id);
+      await service.sendQueued(id);
     }),
     handleJob(dailyReportCronJob, async (_payload, ctx) => {
       const now = new Date();

@@ -24,15 +24,42 @@ export async function updateReport(db: DbOrTx, id: number, changes: Partial<type
   return (await db.update(dailyReports).set(changes).where(eq(dailyReports.id, id)).returning())[0];
 }
 
-/** 'pendiente' (or an 'enviando' whose 5-minute lease ran out) → 'enviando'; undefined when someone else holds it. */
-export async function claimForSending(db: DbOrTx, id: number): Promise<DailyReportRow | undefined> {
+/**
+ * A sender's outcome, written only while its claim (`intentos`) still holds the row: a sender that
+ * stalled past its lease and was taken over leaves the row to the one that took it. Clears the lease.
+ */
+export async function finishSend(db: DbOrTx, id: number, intentos: number, changes: Partial<typeof dailyReports.$inferInsert>): Promise<DailyReportRow | undefined> {
+  return (
+    await db.update(dailyReports).set({ ...changes, leaseUntil: null })
+      .where(and(eq(dailyReports.id, id), eq(dailyReports.estado, 'enviando'), eq(dailyReports.intentos, intentos)))
+      .returning()
+  )[0];
+}
+
+/**
+ * 'pendiente', or an 'enviando' whose lease ran out (its sender died), → 'enviando' leased for
+ * `leaseMs` in database time; undefined when a live sender holds it or nothing is left to send.
+ * `intentos` is the claim's number: the heartbeat renews only the lease of its own claim.
+ */
+export async function claimForSending(db: DbOrTx, id: number, leaseMs: number): Promise<DailyReportRow | undefined> {
   return (
     await db
       .update(dailyReports)
-      .set({ estado: 'enviando', enviadoEn: new Date(), intentos: sql`${dailyReports.intentos} + 1` })
-      .where(and(eq(dailyReports.id, id), sql`(${dailyReports.estado} = 'pendiente' or (${dailyReports.estado} = 'enviando' and ${dailyReports.enviadoEn} < now() - interval '5 minutes'))`))
+      .set({ estado: 'enviando', enviadoEn: new Date(), leaseUntil: sql`clock_timestamp() + ${leaseMs} * interval '1 millisecond'`, intentos: sql`${dailyReports.intentos} + 1` })
+      .where(and(eq(dailyReports.id, id), sql`(${dailyReports.estado} = 'pendiente' or (${dailyReports.estado} = 'enviando' and (${dailyReports.leaseUntil} is null or ${dailyReports.leaseUntil} < clock_timestamp())))`))
       .returning()
   )[0];
+}
+
+/** The sender's heartbeat: extends the lease of its claim (`intentos`) while the row is still 'enviando'; returns the new expiry. */
+export async function renewLease(db: DbOrTx, id: number, intentos: number, leaseMs: number): Promise<Date | undefined> {
+  return (
+    await db
+      .update(dailyReports)
+      .set({ leaseUntil: sql`clock_timestamp() + ${leaseMs} * interval '1 millisecond'` })
+      .where(and(eq(dailyReports.id, id), eq(dailyReports.estado, 'enviando'), eq(dailyReports.intentos, intentos)))
+      .returning({ leaseUntil: dailyReports.leaseUntil })
+  )[0]?.leaseUntil ?? undefined;
 }
 
 export async function supersedePending(tx: DbOrTx, companyId: number, fecha: string): Promise<void> {

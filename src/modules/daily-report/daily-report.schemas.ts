@@ -36,7 +36,7 @@ export const reportView = z.object({
   intentos: z.number().int(),
   ultimoError: z.string().nullable(),
   creadoEn: z.string(),
-  enviadoEn: z.string().nullable(),
+  enviadoEn: z.string().nullable().describe('When the last send attempt started; null before the first.'),
   xml: z.string().optional().describe('The signed Reporte (GET by id only).'),
   ackXml: z.string().nullable().optional().describe('DGI\'s signed ACKRepDiario (GET by id only).'),
 });

@@ -13,7 +13,7 @@
  */
 import { Decimal } from 'decimal.js';
 import { uyToday } from '../../lib/dates.js';
-import type { Db } from '../../platform/db/client.js';
+import type { Db, DbOrTx } from '../../platform/db/client.js';
 import { enqueueJob } from '../../platform/jobs/queue.js';
 import { assertCompanyRole, type Actor } from '../../platform/http/actor.js';
 import type { Paging } from '../../platform/http/paging.js';
@@ -39,9 +39,15 @@ export interface DailyReportDeps {
   /** BCU interbank buyer quote for the currency on a date (walks back over holidays); undefined when none. */
   bcuRate(currency: string, fecha: string): Promise<string | undefined>;
   receptionClient(companyId: number, ctx: SigningContext): Promise<DgiReceptionClient>;
-  settings: { uiValue: string };
+  settings: {
+    uiValue: string;
+    /** A sender's lease on a report it sends (default 20 s): renewed every quarter of it while it lives; a dead sender's report is taken over once it runs out. */
+    sendLeaseMs?: number;
+  };
   log?: { warn(obj: object, msg: string): void };
 }
+
+export const DEFAULT_SEND_LEASE_MS = 20_000;
 
 export function reportView(r: DailyReportRow, withXml = false) {
   return {
@@ -68,6 +74,9 @@ export function reportView(r: DailyReportRow, withXml = false) {
 
 export function createDailyReportService(deps: DailyReportDeps) {
   const { db } = deps;
+  const leaseMs = deps.settings.sendLeaseMs ?? DEFAULT_SEND_LEASE_MS;
+  /** One key per report: the send job is queued at most once (replaced), or again beside a running one. */
+  const jobKey = (id: number) => `daily-report-${id}`;
   const uiThresholdUyu = new Decimal(5000).times(deps.settings.uiValue);
 
   async function fiscalRates(rows: DayCfeRow[]): Promise<Map<string, string>> {
@@ -128,41 +137,79 @@ export function createDailyReportService(deps: DailyReportDeps) {
         resumen: plan.blocks.map((b) => ({ tipoComp: b.tipoComp, ...(b.contingency ? { cantCfcEmi: b.cantCfcEmi } : { cantDocsUtil: b.cantDocsUtil, cantDocsAnulados: b.cantDocsAnulados, cantDocsEmi: b.cantDocsEmi }) })),
         fileName: reporteFileName(rucEmisor, fecha, secEnvio),
       });
-      await enqueueJob(tx, sendDailyReportJob, { id: row.id }, { jobKey: `daily-report-${row.id}` });
+      await enqueueJob(tx, sendDailyReportJob, { id: row.id }, { jobKey: jobKey(row.id) });
       return row;
     });
   }
 
+  /** The send job again just after a lease expires (database time): it takes the report over if the holder died. */
+  const queueAfterLease = (tx: DbOrTx, id: number, leaseUntil: Date | null) =>
+    enqueueJob(tx, sendDailyReportJob, { id }, { jobKey: jobKey(id), runAt: new Date((leaseUntil?.getTime() ?? Date.now()) + 1000) });
+
+  /** Keeps the claim's lease alive while the SOAP call lasts, so a slow but live sender is never taken over; returns the stop function. */
+  function heartbeat(row: DailyReportRow) {
+    let beating = Promise.resolve();
+    const timer = setInterval(() => {
+      beating = beating
+        .then(async () => {
+          if (!(await repo.renewLease(db, row.id, row.intentos, leaseMs))) deps.log?.warn({ id: row.id }, 'daily report taken over by another sender while this one was sending');
+        })
+        .catch((err: Error) => deps.log?.warn({ id: row.id, err: err.message }, 'daily report lease not renewed'));
+    }, Math.max(250, Math.floor(leaseMs / 4)));
+    return async () => {
+      clearInterval(timer);
+      await beating;
+    };
+  }
+
   /**
    * EFACRECEPCIONREPORTE for a pending report; stores the ACK. The row is claimed first
-   * ('pendiente' → 'enviando', lease = enviadoEn + 5 min) so the inline send of regenerar and the
-   * queued job never send one report twice. Transport failures put it back to 'pendiente' and are
-   * thrown for the queue to retry.
+   * ('pendiente' → 'enviando', leased for `leaseMs` in database time and renewed by a heartbeat while
+   * the call lasts) so the inline send of regenerar and the queued job never send one report twice,
+   * and a sender killed mid-send is taken over once its lease runs out. Held by another sender: the
+   * row is returned as it is. Transport failures put it back to 'pendiente' and are thrown for the
+   * queue to retry.
+   *
+   * `queued`: the caller is the report's own job, which a dead worker's sweep hands back to the queue
+   * (modules/fleet). Any other caller queues that job with its claim, for just after the lease, so
+   * a report this process was sending when it died is sent by a worker (after a send it finds
+   * nothing to do; after a transport failure it is the retry).
    */
-  async function send(id: number): Promise<DailyReportRow | undefined> {
-    const row = await repo.claimForSending(db, id);
+  async function send(id: number, opts: { queued?: boolean } = {}): Promise<DailyReportRow | undefined> {
+    const row = opts.queued
+      ? await repo.claimForSending(db, id, leaseMs)
+      : await db.transaction(async (tx) => {
+          const claimed = await repo.claimForSending(tx, id, leaseMs);
+          if (claimed) await queueAfterLease(tx, id, claimed.leaseUntil);
+          return claimed;
+        });
     if (!row) return repo.findReport(db, id);
+    const done = async (changes: Parameters<typeof repo.finishSend>[3]) => (await repo.finishSend(db, id, row.intentos, changes)) ?? repo.findReport(db, id);
     const ctx = await deps.signingContext(row.companyId);
     if (!ctx) {
-      return repo.updateReport(db, id, { estado: 'error', ultimoError: 'La empresa no tiene certificado activo para el envío (WS-Security): importe uno con POST /api/v1/empresa/importarCertificado.' });
+      return done({ estado: 'error', ultimoError: 'La empresa no tiene certificado activo para el envío (WS-Security): importe uno con POST /api/v1/empresa/importarCertificado.' });
     }
+    const stop = heartbeat(row);
+    let ack: Awaited<ReturnType<DgiReceptionClient['sendDailyReport']>>;
     try {
       const client = await deps.receptionClient(row.companyId, ctx);
-      const ack = await client.sendDailyReport(row.xml);
-      return repo.updateReport(db, id, {
-        estado: ack.Estado === 'AR' ? 'aceptado' : 'rechazado',
-        ackEstado: ack.Estado,
-        ackXml: ack.xml,
-        motivos: ack.motivos.map((m) => ({ codigo: m.Motivo, glosa: m.Glosa, detalle: m.Detalle })),
-        idReceptor: ack.caratula.IDReceptor,
-        ultimoError: null,
-      });
+      ack = await client.sendDailyReport(row.xml);
     } catch (err) {
-      if (err instanceof DgiPermanentError) return repo.updateReport(db, id, { estado: 'error', ultimoError: err.message });
-      await repo.updateReport(db, id, { estado: 'pendiente', ultimoError: (err as Error).message });
+      await stop();
+      if (err instanceof DgiPermanentError) return done({ estado: 'error', ultimoError: err.message });
+      await done({ estado: 'pendiente', ultimoError: (err as Error).message });
       if (err instanceof DgiTransientError) throw E.REPORTE_DGI_NO_DISPONIBLE(err.message);
       throw err;
     }
+    await stop();
+    return done({
+      estado: ack.Estado === 'AR' ? 'aceptado' : 'rechazado',
+      ackEstado: ack.Estado,
+      ackXml: ack.xml,
+      motivos: ack.motivos.map((m) => ({ codigo: m.Motivo, glosa: m.Glosa, detalle: m.Detalle })),
+      idReceptor: ack.caratula.IDReceptor,
+      ultimoError: null,
+    });
   }
 
   async function visible(actor: Actor, id: number, role: 'lectura' | 'emisor' = 'lectura') {
@@ -175,6 +222,18 @@ export function createDailyReportService(deps: DailyReportDeps) {
   return {
     generate,
     send,
+
+    /**
+     * The `dailyReport.send` job. A report another sender holds does not end the job: it is queued
+     * again for just after that sender's lease, so if the sender was killed the report is sent
+     * within about a lease of its last heartbeat (a live sender's heartbeat moves the lease on, and
+     * the job comes back after it again until the report leaves 'enviando').
+     */
+    async sendQueued(id: number): Promise<DailyReportRow | undefined> {
+      const row = await send(id, { queued: true });
+      if (row?.estado === 'enviando') await queueAfterLease(db, id, row.leaseUntil);
+      return row;
+    },
 
     /** The daily task: yesterday's report for every active company with a certificate, unless one exists (also with no CFE). */
     async generateYesterday(now = new Date()): Promise<{ generated: number[]; skipped: number[] }> {
@@ -228,7 +287,7 @@ export function createDailyReportService(deps: DailyReportDeps) {
     },
   };
 
-  /** Sends now; a transport failure leaves the report pending for the queued job to retry. */
+  /** Sends now; a transport failure leaves the report pending for the job its claim queued to retry. */
   async function trySend(id: number) {
     try {
       return await send(id);

@@ -7,8 +7,8 @@ import { companies } from '../companies/companies.tables.js';
  * synchronous ACKRepDiario. A correction is a new row with SecEnvio + 1; the row it supersedes
  * stays for the audit trail.
  *
- * estado: 'pendiente' (generated, waiting to be sent or retried), 'enviando' (claimed by a sender,
- * lease = enviadoEn + 5 min), 'aceptado' (AR),
+ * estado: 'pendiente' (generated, waiting to be sent or retried), 'enviando' (claimed by a sender
+ * until `leaseUntil`, which its heartbeat extends while the SOAP call lasts), 'aceptado' (AR),
  * 'rechazado' (BR/BA, R-codes in `motivos`), 'error' (DGI fault that retrying cannot fix),
  * 'reemplazado' (a pending report superseded by a regeneration before it was sent).
  */
@@ -41,7 +41,13 @@ export const dailyReports = pgTable(
     ultimoError: text(),
     userId: integer(),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** When the last send attempt started (the claim). */
     enviadoEn: timestamp({ withTimezone: true, mode: 'date' }),
+    /**
+     * While 'enviando': the sender's lease (database time). Renewed by the sender's heartbeat; once it
+     * is past, the sender is taken for dead and another may claim the row. Null in every other state.
+     */
+    leaseUntil: timestamp({ withTimezone: true, mode: 'date' }),
   },
   (t) => [
     index('daily_reports_company_date_idx').on(t.companyId, t.fechaResumen, t.secEnvio),

@@ -23,7 +23,8 @@ export interface DailyReportModuleDeps {
   cfesSignedOn: DailyReportDeps['cfesSignedOn'];
 }
 
-export function createDailyReportModule(deps: DailyReportModuleDeps) {
+/** `overrides`: a service dependency replaced (tests: a short send lease, a DGI client of their own). */
+export function createDailyReportModule(deps: DailyReportModuleDeps, overrides: Partial<DailyReportDeps> = {}) {
   const { db, config } = deps;
   const log = deps.logger.child({ module: 'daily-report' });
   const service = createDailyReportService({
@@ -35,8 +36,9 @@ export function createDailyReportModule(deps: DailyReportModuleDeps) {
     signingContext: (companyId) => deps.certificates.signingContextOf(companyId),
     bcuRate: async (currency, fecha) => (await deps.lookups.getRate(currency, fecha))?.rate,
     receptionClient: createReceptionClients(config.dgi, deps.lookups),
-    settings: config.emission,
+    settings: { uiValue: config.emission.uiValue },
     log,
+    ...overrides,
   });
   return { service, routes: dailyReportRoutes(service), jobs: dailyReportJobHandlers(service, config.dailyReport), cron: [dailyReportCrontab] };
 }
