@@ -1,7 +1,8 @@
 /**
  * `npm run fleet` (issue 45 point 3): the fleet topology on the machine's PostgreSQL, twice on fresh
  * databases: 1 API process, then 3, each with 2 workers and the DGI simulator as its own process,
- * run from the production build as `npm start` / `npm run worker` run them. First a throughput phase
+ * run from the production build as `npm start` / `npm run worker` run them, with a pool of 12
+ * connections each (the test keeps 6: it shares the server with the rest of the suite). First a throughput phase
  * (emitir only, the connections split over the API processes, --seconds measured), then the
  * scenario: drives emission (Idempotency-Key replays on another process), usage events (each batch to two
  * processes) and webhooks round-robin; at 15 % of the load the periods of --contracts usage
@@ -73,7 +74,7 @@ async function run(apis: number, kill: boolean) {
   url.pathname = `/${name}`;
   let fleet: Awaited<ReturnType<typeof startFleet>> | undefined;
   try {
-    const f = (fleet = await startFleet({ databaseUrl: url.toString(), ports: apiPorts.slice(0, apis), simulatorPort: Number(values['sim-port']), workers: 2, entry: 'dist' }));
+    const f = (fleet = await startFleet({ databaseUrl: url.toString(), ports: apiPorts.slice(0, apis), simulatorPort: Number(values['sim-port']), workers: 2, entry: 'dist', env: { DB_POOL_MAX: '12' } }));
     const s = await setUp(f, 4, { contracts: Number(values.contracts) });
     try {
       const speed = await throughput(f, s, Number(values.seconds));
