@@ -27,6 +27,7 @@ import { startDgiSimulator } from '../src/modules/dgi/dgi.simulator.js';
 import { branches, companies, emissionPoints } from '../src/modules/companies/companies.tables.js';
 import { caeRanges } from '../src/modules/cae/cae.tables.js';
 import { connectDatabase, type Database } from '../src/platform/db/client.js';
+import { rsaBaseline } from './baseline.js';
 import { machineReport, machineSnapshot } from './cpu.js';
 import { collectEverywhere, formatKinds, formatThreads, rssByKind, threadHeaps } from './memory.js';
 import { openLoad, type LoadGenerator } from './load.js';
@@ -188,6 +189,9 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
       return { by, total, waiting: WAITING.reduce((a, s) => a + (by[s] ?? 0), 0), accepted: by.aceptado ?? 0 };
     };
 
+    // The raw baseline just before the load and again after the drain: this machine's single-core speed
+    // moves (openssl gave 1,425 and 2,551 signs/s two minutes apart), so the ratio is given to both.
+    const baselineBefore = rsaBaseline(seconds < 3 ? 1 : 3);
     load = await openLoad({ url: `${base}/api/v1/comprobante/emitir`, method: 'POST', headers: { authorization: `Bearer ${cashier}`, 'content-type': 'application/json' }, body }, { connections });
     const cpuBefore = serviceCpu(service.pid!, postmasterPid);
     const machineBefore = machineSnapshot();
@@ -242,7 +246,9 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
       say(`heap snapshot ${path.join(profileDir, file)}; after its full GC: main heap used ${afterGc.heapUsedMb} MB (RSS ${afterGc.rssMb} MB, grown by writing the snapshot)`);
     }
 
+    const baselineAfter = rsaBaseline(seconds < 3 ? 1 : 3);
     const issuedPerSecond = Math.round((r.ok2xx / r.seconds) * 10) / 10;
+    const ratio = (b: typeof baselineBefore) => (b ? Math.round((issuedPerSecond / b.signsPerSec) * 1000) / 1000 : null);
     const acceptedPerSecond = Math.round((atStop.accepted / r.seconds) * 10) / 10;
     const result = {
       seconds: Math.round(r.seconds * 10) / 10,
@@ -270,6 +276,10 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
       settledAfterSeconds,
       ...(afterThreadGc ? { rssAfterThreadGcMb: afterThreadGc.rssMb } : {}),
       ...(afterGc ? { heapUsedAfterFullGcMb: afterGc.heapUsedMb, rssAfterFullGcMb: afterGc.rssMb } : {}),
+      rsaSignsPerSecBefore: baselineBefore?.signsPerSec ?? null,
+      rsaSignsPerSecAfter: baselineAfter?.signsPerSec ?? null,
+      ratioToRawBefore: ratio(baselineBefore),
+      ratioToRawAfter: ratio(baselineAfter),
       machineBusyPercent: machine.busy,
       loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100).join(' '),
     };
@@ -293,7 +303,9 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
       byMsg.set(msg, (byMsg.get(msg) ?? 0) + 1);
     }
     say(`service log: ${log.length} lines (${(log.length / Math.max(drained.total, 1)).toFixed(2)} per receipt), most frequent: ${[...byMsg].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([m, n]) => `"${m}" ${n}`).join(', ')}`);
-    say(`targets: ≥ 1000 issued/s ${issuedPerSecond >= 1000 ? 'met' : 'NOT met'}, p99 < 100 ms ${r.latencyMs.p99 < 100 ? 'met' : 'NOT met'}, accepted within 10 % ${result.acceptedVsIssuedPercent >= 90 ? 'met' : 'NOT met'}, drained within 10 s ${drainSeconds <= 10 ? 'met' : 'NOT met'}`);
+    say(`raw baseline ${baselineBefore?.what ?? 'openssl speed (unavailable)'}: ${result.rsaSignsPerSecBefore ?? '-'} signs/s just before the load, ${result.rsaSignsPerSecAfter ?? '-'} after the drain; issued/s = ${result.ratioToRawBefore ?? '-'} × raw (before) / ${result.ratioToRawAfter ?? '-'} × raw (after)`);
+    const lowRatio = Math.min(result.ratioToRawBefore ?? 0, result.ratioToRawAfter ?? 0);
+    say(`targets: ≥ 0.25 × raw RSA-2048 with p99 < 100 ms (issue 45) ${lowRatio >= 0.25 && r.latencyMs.p99 < 100 ? 'met' : 'NOT met'} (lower ratio ${lowRatio}), ≥ 1000 issued/s ${issuedPerSecond >= 1000 ? 'met' : 'NOT met'}, p99 < 100 ms ${r.latencyMs.p99 < 100 ? 'met' : 'NOT met'}, accepted within 10 % ${result.acceptedVsIssuedPercent >= 90 ? 'met' : 'NOT met'}, drained within 10 s ${drainSeconds <= 10 ? 'met' : 'NOT met'}`);
     return result;
   } finally {
     await load?.close();
