@@ -226,7 +226,10 @@ export function createModules(deps: ModuleDeps) {
     },
   });
   // Contract billing (issue 34): terms, usage-rule states (event 8), period CFEs through emission, corrections.
-  const contractBilling = createContractBillingModule({ db, logger, events, priceBooks, issuedCfe: issuedCfe.service, usage, now: clock.now, invalidation });
+  const contractBilling = createContractBillingModule({
+    db, logger, events, priceBooks, issuedCfe: issuedCfe.service, usage, now: clock.now, invalidation,
+    cfeIdByKey: async (companyId, key) => (await issuedCfeHandoff.cfesByIdempotencyKeys(db, companyId, [key])).get(key)?.id,
+  });
   const sandboxClock = createSandboxClockModule({
     clock,
     schedulers: {

@@ -140,6 +140,29 @@ describe('happy path', () => {
   });
 });
 
+describe('a worker killed after issuing a period\'s CFE, before marking its row', () => {
+  test('retried the next day (another fechaEmision, so another body under the same key): the row gets that CFE, no second one, no error', async () => {
+    await settings({ graciaHoras: 0, usoTardio: 'marcar' });
+    const inicio = periodAt(new Date(P0.start.getTime() - 20 * 24 * HOUR), 1).start; // the previous period, whole
+    const id = await contract('crash-next-day', inicio, { idVersionListaPrecios: minBookId });
+    const close = t.modules.services.contractPeriods;
+    const rows = async () => (await t.db.execute(sql`select period_start::text as desde, status, issued_cfe_id from contract_periods where contract_id = ${id} order by 1`)).rows as Array<{ desde: string; status: string; issued_cfe_id: number | null }>;
+    await close.closeDue(new Date(), []);
+    const yesterday = new Date(Date.now() - 24 * HOUR);
+    await close.issuePending(yesterday);
+    const first = await rows();
+    assert.ok(first.length >= 1 && first.every((r) => r.status === 'emitido'), JSON.stringify(first));
+    // The worker died between emission and the row: the CFE exists under the period's key, the row is pending again.
+    await t.db.execute(sql`update contract_periods set status = 'pendiente', issued_cfe_id = null, rating = null, total = null, closed_at = null where contract_id = ${id}`);
+    await close.issuePending(new Date());
+    const again = await rows();
+    assert.deepEqual(again.map((r) => [r.status, r.issued_cfe_id]), first.map((r) => ['emitido', r.issued_cfe_id]));
+    assert.equal(await cfeCount(id), first.length);
+    const [cfe] = (await t.db.execute(sql`select fecha_emision::text as f from issued_cfes where id = ${first[0]!.issued_cfe_id}`)).rows as Array<{ f: string }>;
+    assert.equal(cfe!.f, uyToday(yesterday));
+  });
+});
+
 describe('errors', () => {
   test('the check reports an open period no close would take (it starts inside a closed one), and the close does not bill those days twice', async () => {
     const id = await contract('stranded-1', P0.start);

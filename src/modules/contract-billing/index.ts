@@ -20,6 +20,8 @@ import { createPeriodRecovery } from './period-recovery.js';
 
 export function createContractBillingModule(deps: {
   db: Db; logger: Logger; events: EventsService; priceBooks: PriceBooksService; issuedCfe: IssuedCfeService;
+  /** The CFE a company issued under an Idempotency-Key (a period's CFE issued by a worker that died before marking it). */
+  cfeIdByKey: (companyId: number, key: string) => Promise<number | undefined>;
   /** The scheduling clock (platform/clock.ts): the close and the open period follow it. */
   now: () => Date;
   usage: {
@@ -31,7 +33,7 @@ export function createContractBillingModule(deps: {
   invalidation?: CacheInvalidation;
 }) {
   const evaluation = { db: deps.db, usage: deps.usage.billing, priceBooks: deps.priceBooks, events: deps.events, versions: new Map(), now: deps.now };
-  const close = createPeriodCloseService({ ...evaluation, issuedCfe: deps.issuedCfe, loadContract: deps.usage.service.loadContract });
+  const close = createPeriodCloseService({ ...evaluation, issuedCfe: deps.issuedCfe, cfeIdByKey: deps.cfeIdByKey, loadContract: deps.usage.service.loadContract });
   const service = createContractBillingService({ ...evaluation, usageService: deps.usage.service, close });
   // Before a batch's events are stored its contracts with rules are marked in the database; when the
   // batch is over they are touched, and every 250 ms each touched contract is evaluated once and its

@@ -55,7 +55,11 @@ const MAX_PASSES = 60;
 /** Waits of 200 ms for terms rows held by others before a close run gives up until the next cron. */
 const LOCKED_RETRIES = 10;
 
-export function createPeriodCloseService(deps: EvaluationDeps & { issuedCfe: Pick<IssuedCfeService, 'emit' | 'get'>; loadContract: (actor: Actor, id: number, role: 'lectura' | 'emisor') => Promise<unknown> }) {
+export function createPeriodCloseService(deps: EvaluationDeps & {
+  issuedCfe: Pick<IssuedCfeService, 'emit' | 'get'>; loadContract: (actor: Actor, id: number, role: 'lectura' | 'emisor') => Promise<unknown>;
+  /** The CFE a company issued under an Idempotency-Key (issued-cfe's handoff). */
+  cfeIdByKey: (companyId: number, key: string) => Promise<number | undefined>;
+}) {
   const { db } = deps;
   const clock = () => deps.now?.() ?? new Date();
   const emitSchema = strictSchema(issueCfeBody);
@@ -77,6 +81,26 @@ export function createPeriodCloseService(deps: EvaluationDeps & { issuedCfe: Pic
     return { rating, version, body, period } as const;
   }
 
+  /**
+   * Emits a period's CFE under its key. A conflict means a CFE exists under the key with another body:
+   * a worker issued it and died before marking the row, and the retry runs on a later day (the CFE is
+   * dated the issuing day). The body is built again on that CFE's date: the same rating replays that
+   * CFE; a rating that changed meanwhile stays a conflict, for a person (the period goes to `error`).
+   */
+  async function emitPeriod(terms: repo.TermsRow, row: repo.PeriodRow, body: PeriodCfeBody, contract?: Contract) {
+    const key = periodIdempotencyKey(row.contractId, row.periodStart);
+    try {
+      return (await deps.issuedCfe.emit(parse(body) as never, key)).view;
+    } catch (err) {
+      const id = err instanceof AppError && err.code === 'IDEMPOTENCIA_CONFLICTO' ? await deps.cfeIdByKey(terms.companyId, key) : undefined;
+      if (!id) throw err;
+      const { fechaEmision } = (await deps.issuedCfe.get(SYSTEM, id)) as { fechaEmision: string };
+      const again = await bodyOf(terms, periodBetween(row.periodStart, row.periodEnd), new Date(`${fechaEmision}T15:00:00Z`), contract);
+      if ('error' in again || !again.body) throw err;
+      return (await deps.issuedCfe.emit(parse(again.body) as never, key)).view;
+    }
+  }
+
   /** Rates and issues one claimed period and marks its row from emission's answer. */
   async function issueOne(row: repo.PeriodRow, terms: repo.TermsRow, now: Date, contract?: Contract): Promise<void> {
     const { contractId, periodStart } = row;
@@ -90,7 +114,7 @@ export function createPeriodCloseService(deps: EvaluationDeps & { issuedCfe: Pic
       await repo.updatePeriod(db, contractId, periodStart, { ...base, status: 'sin_consumo' });
     } else {
       try {
-        const { view } = await deps.issuedCfe.emit(parse(built.body) as never, periodIdempotencyKey(contractId, periodStart));
+        const view = await emitPeriod(terms, row, built.body, contract);
         await repo.updatePeriod(db, contractId, periodStart, { ...base, status: 'emitido', issuedCfeId: view.id });
       } catch (err) {
         // A refusal of emission (4xx: customer data, CAE, emission point) needs a person; anything else is retried by the job.
