@@ -2949,7 +2949,7 @@ export interface paths {
          * List daily reports
          * @description Daily report (Reporte Diario, BRIEF 9): one per company and day, keyed by FechaResumen = the date of the CFEs' TmstFirma. Built from the stored CFEs: per type block (ReporteDiarioCFE.xsd order) CantDocsUtil / CantDocsAnulados / CantDocsEmi with RngDocsUtil / RngDocsAnulados (DGI-rejected CFEs except E02/E09, and numbers voided in the CAE module, count as annulled); contingency CFC (2xx) blocks count the emitted, non-observed CFCs (CantCFCEmi, no ranges); amounts in UYU (foreign currency at the fiscal rate: BCU interbank buyer quote of the day before FchEmis; the CFE's own TpoCambio for NC/ND, e-Resguardos, UI/UR, or when no quote exists). Signed with the company certificate (XMLDSig, same profile as the CFE), validated against ReporteDiarioCFE.xsd, sent with EFACRECEPCIONREPORTE (WS-Security); DGI's ACKRepDiario is stored. A scheduled task sends yesterday's report every day from DAILY_REPORT_HOUR (Uruguay time, default 01:00), also when nothing was issued (CantComprobantes 0).
          *
-         *     **estado**: `pendiente` (waiting to be sent; retried automatically on transport failures), `enviando`, `aceptado` (AR), `rechazado` (BR/BA, see `motivos` R01-R06), `error` (DGI fault that retrying cannot fix; see `ultimoError`), `reemplazado` (superseded by a regeneration before being sent).
+         *     **estado**: `pendiente` (waiting to be sent; retried automatically on transport failures), `enviando` (a process is sending it; should that process stop, another sends it within about 30 s), `aceptado` (AR), `rechazado` (BR/BA, see `motivos` R01-R06), `error` (DGI fault that retrying cannot fix; see `ultimoError`), `reemplazado` (superseded by a regeneration before being sent).
          *
          *     Lists the reports of `idEmpresa` (newest FechaResumen first), without the XML; filters `fechaDesde`, `fechaHasta`, `estado`; shared paging `start`/`length`. Role lectura.
          *
@@ -3019,7 +3019,7 @@ export interface paths {
         put?: never;
         /**
          * Generate (or correct) the daily report of a day and send it
-         * @description Generates the complete report of `fecha` again from the stored CFEs with the next SecEnvio (the last accepted one + 1; BRIEF 9: a correction resends the whole report) and sends it at once; the answer carries DGI's verdict (`estado`, `estadoDgi`, `motivos`). A still-unsent report of that day becomes `reemplazado`. If DGI cannot be reached the report stays `pendiente` and is retried automatically. Role emisor.
+         * @description Generates the complete report of `fecha` again from the stored CFEs with the next SecEnvio (the last accepted one + 1; BRIEF 9: a correction resends the whole report) and sends it at once; the answer carries DGI's verdict (`estado`, `estadoDgi`, `motivos`). A still-unsent report of that day becomes `reemplazado`. If DGI cannot be reached the report stays `pendiente` and is retried automatically; if a worker is already sending it, the answer shows `enviando` (read it again for the verdict). Role emisor.
          *
          *     Errors: 422 REPORTE_FECHA_INVALIDA (today or later: DGI answers R06), 422 REPORTE_SIN_CERTIFICADO, 422 REPORTE_INVALIDO (does not meet the XSD; `errores`), 404 EMPRESA_NO_ENCONTRADA, 403 SIN_PERMISO.
          *
@@ -27293,6 +27293,7 @@ export interface operations {
                             intentos: number;
                             ultimoError: string | null;
                             creadoEn: string;
+                            /** @description When the last send attempt started; null before the first. */
                             enviadoEn: string | null;
                             /** @description The signed Reporte (GET by id only). */
                             xml?: string;
@@ -27467,6 +27468,7 @@ export interface operations {
                         intentos: number;
                         ultimoError: string | null;
                         creadoEn: string;
+                        /** @description When the last send attempt started; null before the first. */
                         enviadoEn: string | null;
                         /** @description The signed Reporte (GET by id only). */
                         xml?: string;
@@ -27747,6 +27749,7 @@ export interface operations {
                         intentos: number;
                         ultimoError: string | null;
                         creadoEn: string;
+                        /** @description When the last send attempt started; null before the first. */
                         enviadoEn: string | null;
                         /** @description The signed Reporte (GET by id only). */
                         xml?: string;
@@ -27993,6 +27996,7 @@ export interface operations {
                         intentos: number;
                         ultimoError: string | null;
                         creadoEn: string;
+                        /** @description When the last send attempt started; null before the first. */
                         enviadoEn: string | null;
                         /** @description The signed Reporte (GET by id only). */
                         xml?: string;
