@@ -17,8 +17,8 @@ async function main() {
   await modules.services.dgiSubmissionWaker.start();
   // Every process that runs jobs also takes over a dead process's pending rule evaluations (evaluation-queue.ts).
   modules.services.contractRulesQueue.start();
-  // A fresh install syncs DGI's registry of electronic issuers now, not at the next :17 (issue 42 point 7).
   await modules.services.receivedCfeMailboxWatcher.start();
+  // A fresh install syncs DGI's registry of electronic issuers now, not at the next :17 (issue 42 point 7).
   if (await modules.services.issuerRegistry.queueInitialSync()) logger.info('registry of electronic issuers never synced: sync queued at startup');
   console.log('Worker running.');
   const shutdown = async () => {

@@ -18,10 +18,12 @@ import type { Database } from '../../src/platform/db/client.js';
 import { setUpIssuer } from '../../src/modules/issued-cfe/issued-cfe.test-setup.js';
 import { usageCompany } from '../../src/modules/usage/usage.test-helpers.js';
 import { nextPeriod, periodAt, type Period } from '../../src/modules/contract-billing/periods.js';
+import { closeJob } from '../../src/modules/contract-billing/contract-billing.jobs.js';
 import { ISSUE_JOB } from '../../src/modules/contract-billing/period-close.service.js';
 import { periodIdempotencyKey } from '../../src/modules/price-books/period-cfe.js';
 import type { TestApp } from '../../test/support/app.js';
 import type { TestCa } from '../../src/platform/crypto/pki.js';
+import type { Invariant } from './scenario.js';
 
 type Call = (token: string | undefined, method: string, url: string, body?: unknown) => Promise<{ status: number; body: any }>;
 
@@ -29,7 +31,6 @@ type Call = (token: string | undefined, method: string, url: string, body?: unkn
 export const PERIODS_BACK = 3;
 const PRICE = 2.5;
 const MINIMUM = 100;
-const CLOSE_JOB = 'contract_periods_close';
 
 export interface PeriodsSetup {
   companyId: number;
@@ -110,7 +111,7 @@ export async function startClose(db: Database['db'], call: Call, token: string, 
     const r = await call(token, 'PUT', `/api/v1/contracts/${c.id}/terms`, { idVersionListaPrecios: p.bookId, tipoCfe: 111, codComercio: 'C1', codTerminal: 'T1' });
     if (r.status !== 200) throw new Error(`terms: ${r.status} ${JSON.stringify(r.body)}`);
   });
-  for (let i = 0; i < 3; i++) await db.execute(sql`select graphile_worker.add_job(${CLOSE_JOB}, '{}'::json)`);
+  for (let i = 0; i < 3; i++) await db.execute(sql`select graphile_worker.add_job(${closeJob.name}, '{}'::json)`);
 }
 
 async function closeState(db: Database['db'], p: PeriodsSetup, victimPool: string | undefined, since: number): Promise<CloseState> {
@@ -152,10 +153,8 @@ export async function periodsSettled(db: Database['db'], p: PeriodsSetup): Promi
 const TAKEOVER = 'contract periods of a killed worker issued by the other (time from the kill printed; goal: within 30 s)';
 const rated = (calls: number) => Math.max(MINIMUM, calls * PRICE).toFixed(2);
 
-export interface PeriodInvariant { name: string; ok: boolean; detail: string }
-
 /** The contract-period invariants, from the database and the API (`get` answers a live API process's GET). */
-export async function auditPeriods(db: Database['db'], get: (url: string) => Promise<{ status: number; body: any }>, p: PeriodsSetup, killedAt?: number): Promise<PeriodInvariant[]> {
+export async function auditPeriods(db: Database['db'], get: (url: string) => Promise<{ status: number; body: any }>, p: PeriodsSetup, killedAt?: number): Promise<Invariant[]> {
   const rows = (await db.execute<{ contract_id: number; desde: string; hasta: string; status: string; total: string | null; cfe_id: number | null; cfe_key: string | null; mnt_total: string | null }>(sql`
     select p.contract_id, to_char(p.period_start, 'YYYY-MM-DD') as desde, to_char(p.period_end, 'YYYY-MM-DD') as hasta, p.status, p.total::text as total,
       c.id as cfe_id, c.idempotency_key as cfe_key, c.mnt_total::text as mnt_total
@@ -175,7 +174,7 @@ export async function auditPeriods(db: Database['db'], get: (url: string) => Pro
   const pending = rows.filter((r) => r.status === 'pendiente').length;
   const [open] = (await db.execute<{ wrong: number }>(sql`select count(*) filter (where open_period_start <> ${periodAt(new Date(), 1).desde}::date or close_alert is not null)::int as wrong
     from contract_terms where company_id = ${p.companyId}`)).rows;
-  const out: PeriodInvariant[] = [{
+  const out: Invariant[] = [{
     name: 'each contract period issued once (one CFE, its Idempotency-Key; none pendiente; the open period moved on)',
     ok: !missing.length && !bad.length && extraCfes === 0 && rows.length === expected.length && pending === 0 && open!.wrong === 0,
     detail: `${rows.length}/${expected.length} periods (${p.contracts.length} contracts × ${p.due.length}), ${cfes.reduce((a, c) => a + c.n, 0)} period CFEs, ${pending} pendiente`
