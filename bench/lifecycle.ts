@@ -8,14 +8,16 @@
  * resident memory (GET /readyz) right after start, idle before the load, at the end of the load, after the drain
  * and once settled (V8's memory reducer shrinks the main heap 10-50 s after the load; up to
  * BENCH_LIFECYCLE_SETTLE_SECONDS, 60), with the RSS by kind from /proc/<pid>/smaps (bench/memory.ts).
- * Standalone: `npx tsx bench/lifecycle.ts [--seconds 10] [--connections 32] [--cpu-prof] [--heap-snapshot] [--thread-memory]`;
+ * Standalone: `npx tsx bench/lifecycle.ts [--seconds 10] [--connections 32] [--cpu-prof] [--heap-snapshot] [--thread-memory] [--pg-statements]`;
  * in `npm run bench` with BENCH_LIFECYCLE_SECONDS (60). `--cpu-prof` writes the service's V8 CPU profiles
  * (main thread and each worker thread) into bench/profiles/ when it exits; `--heap-snapshot` writes one
  * of the main thread after the drain there, and prints the heap it keeps alive (after a full GC; writing the
  * snapshot itself grows the malloc heap by ~250 MB, so the RSS after it is not the service's);
  * BENCH_LIFECYCLE_HOLD_SECONDS then keeps the service up that long (to read /proc/<pid>/smaps).
  * `--thread-memory` imports bench/thread-memory.mjs into every thread of the service and prints
- * each thread's V8 heap and WebAssembly memory with the RSS figures.
+ * each thread's V8 heap and WebAssembly memory with the RSS figures. `--pg-statements` loads
+ * pg_stat_statements into the embedded PostgreSQL (EMBEDDED_PG_SETTINGS) and prints the statements
+ * that took its time during the load: calls, time, rows, blocks dirtied and WAL bytes (issue 45).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -41,7 +43,7 @@ const CASHIER = { usuario: 'caja@bench.uy', clave: 'bench-password-2' };
 /** States in which a receipt still waits for DGI's verdict. */
 const WAITING = ['firmado', 'en_cola_dgi', 'sobre_recibido'];
 
-export interface LifecycleOptions { seconds?: number; connections?: number; drainLimitSeconds?: number; settleSeconds?: number; cpuProf?: boolean; heapSnapshot?: boolean; threadMemory?: boolean; quiet?: boolean; entry?: 'src' | 'dist' }
+export interface LifecycleOptions { seconds?: number; connections?: number; drainLimitSeconds?: number; settleSeconds?: number; cpuProf?: boolean; heapSnapshot?: boolean; threadMemory?: boolean; pgStatements?: boolean; quiet?: boolean; entry?: 'src' | 'dist' }
 
 interface Memory { rssMb: number; heapUsedMb: number; heapTotalMb: number; externalMb: number; arrayBuffersMb: number }
 
@@ -75,6 +77,18 @@ function serviceCpu(servicePid: number, postmasterPid: number): Map<string, numb
     } catch { /* process ended */ }
   }
   return out;
+}
+
+/** The statements that took the embedded PostgreSQL's time since the reset, per receipt issued. */
+async function sayStatements(db: Database['db'], receipts: number, say: (line: string) => void) {
+  const rows = (await db.execute(sql`
+    select calls::int, total_exec_time as ms, rows::int, shared_blks_dirtied::int as dirtied, wal_bytes::bigint as wal,
+           left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 110) as query
+    from pg_stat_statements order by total_exec_time desc limit 12`)).rows as Array<{ calls: number; ms: number; rows: number; dirtied: number; wal: string; query: string }>;
+  say(`PostgreSQL statements during the load (pg_stat_statements), per receipt: execution ms, blocks dirtied, WAL bytes; calls, rows:`);
+  for (const s of rows) {
+    say(`  ${(s.ms / receipts).toFixed(4)} ms  ${(s.dirtied / receipts).toFixed(2)} blk  ${Math.round(Number(s.wal) / receipts)} B  ${s.calls} calls ${s.rows} rows  ${s.query}`);
+  }
 }
 
 async function waitFor<T>(what: string, limitMs: number, probe: () => Promise<T | undefined>): Promise<T> {
@@ -112,6 +126,7 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
   // compare the two in one run (issue 44 point 6).
   const env: Record<string, string | undefined> = { ...process.env, PORT: String(httpPort), EMBEDDED_PG_PORT: String(pgPort), DATA_DIR: dataDir, ADMIN_USER: ADMIN.usuario, ADMIN_PASSWORD: ADMIN.clave, AUTH_RATE_LIMIT_PER_MINUTE: '100000' };
   const threadMemoryDir = path.join(dataDir, 'thread-memory');
+  if (opts.pgStatements) env.EMBEDDED_PG_SETTINGS = 'shared_preload_libraries=pg_stat_statements';
   if (opts.threadMemory) {
     fs.mkdirSync(threadMemoryDir);
     env.BENCH_THREAD_MEMORY_DIR = threadMemoryDir;
@@ -193,9 +208,11 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
     // moves (openssl gave 1,425 and 2,551 signs/s two minutes apart), so the ratio is given to both.
     const baselineBefore = rsaBaseline(seconds < 3 ? 1 : 3);
     load = await openLoad({ url: `${base}/api/v1/comprobante/emitir`, method: 'POST', headers: { authorization: `Bearer ${cashier}`, 'content-type': 'application/json' }, body }, { connections });
+    if (opts.pgStatements) await db.execute(sql`create extension if not exists pg_stat_statements`).then(() => db.execute(sql`select pg_stat_statements_reset()`));
     const cpuBefore = serviceCpu(service.pid!, postmasterPid);
     const machineBefore = machineSnapshot();
     const r = await load.run(seconds);
+    if (opts.pgStatements) await sayStatements(db, r.ok2xx, say);
     const atStop = await counts();
     const loadCpu = serviceCpu(service.pid!, postmasterPid);
     const machine = machineReport(machineBefore, machineSnapshot());
@@ -324,7 +341,7 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const arg = (name: string) => { const i = process.argv.indexOf(name); return i > 0 ? Number(process.argv[i + 1]) : undefined; };
-  runLifecycleBench({ seconds: arg('--seconds'), connections: arg('--connections'), cpuProf: process.argv.includes('--cpu-prof'), heapSnapshot: process.argv.includes('--heap-snapshot'), threadMemory: process.argv.includes('--thread-memory'), entry: process.argv.includes('--entry') ? (process.argv[process.argv.indexOf('--entry') + 1] as 'src' | 'dist') : undefined }).then(() => process.exit(0), (err) => {
+  runLifecycleBench({ seconds: arg('--seconds'), connections: arg('--connections'), cpuProf: process.argv.includes('--cpu-prof'), heapSnapshot: process.argv.includes('--heap-snapshot'), threadMemory: process.argv.includes('--thread-memory'), pgStatements: process.argv.includes('--pg-statements'), entry: process.argv.includes('--entry') ? (process.argv[process.argv.indexOf('--entry') + 1] as 'src' | 'dist') : undefined }).then(() => process.exit(0), (err) => {
     console.error(err);
     process.exit(1);
   });

@@ -17,6 +17,13 @@ describe('config', () => {
     assert.throws(() => loadConfig({ PORT: 'abc' }), (e: Error) => e instanceof ConfigError && e.message.includes('PORT'));
     assert.throws(() => loadConfig({ DATABASE_URL: 'not a url' }), (e: Error) => e.message.includes('DATABASE_URL'));
     assert.throws(() => loadConfig({ MASTER_KEY: 'short' }), (e: Error) => e.message.includes('MASTER_KEY'));
+    assert.throws(() => loadConfig({ EMBEDDED_PG_SETTINGS: 'fsync off' }), (e: Error) => e.message.includes('EMBEDDED_PG_SETTINGS'));
+  });
+
+  it('passes EMBEDDED_PG_SETTINGS to the embedded PostgreSQL one setting at a time', () => {
+    assert.deepEqual(loadConfig({}).db.embeddedSettings, []);
+    assert.deepEqual(loadConfig({ EMBEDDED_PG_SETTINGS: ' shared_preload_libraries=pg_stat_statements  track_io_timing=on ' }).db.embeddedSettings,
+      ['shared_preload_libraries=pg_stat_statements', 'track_io_timing=on']);
   });
 
   it('refuses production without secrets', () => {

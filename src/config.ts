@@ -19,6 +19,11 @@ const envSchema = z.object({
   /** External PostgreSQL. When unset, the service starts its own embedded PostgreSQL under DATA_DIR. */
   DATABASE_URL: z.string().url().optional(),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  /**
+   * Extra settings for the embedded PostgreSQL, `name=value` separated by spaces, each passed as `-c`
+   * (diagnostics: `bench/lifecycle.ts --pg-statements` sets `shared_preload_libraries=pg_stat_statements`).
+   */
+  EMBEDDED_PG_SETTINGS: z.string().regex(/^\s*([A-Za-z_.]+=[^\s=]+\s*)*$/, 'must be name=value pairs separated by spaces').optional(),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(20),
   /** HMAC secret for access tokens; required in production, generated and kept in DATA_DIR otherwise. */
   JWT_SECRET: z.string().min(32).optional(),
@@ -147,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     db: {
       url: e.DATABASE_URL,
       embeddedPort: e.EMBEDDED_PG_PORT,
+      embeddedSettings: (e.EMBEDDED_PG_SETTINGS ?? '').split(/\s+/).filter(Boolean),
       poolMax: e.DB_POOL_MAX,
     },
     auth: {

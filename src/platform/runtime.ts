@@ -30,7 +30,7 @@ export async function startRuntime(config: AppConfig, logger: Logger): Promise<R
   if (!url) {
     const dir = path.join(config.dataDir, 'pg');
     logger.info({ dir, port: config.db.embeddedPort }, 'starting embedded PostgreSQL');
-    embedded = await startEmbeddedPostgres({ dir, port: config.db.embeddedPort, logger });
+    embedded = await startEmbeddedPostgres({ dir, port: config.db.embeddedPort, settings: config.db.embeddedSettings, logger });
     await ensureDatabase(embedded.baseUrl, EMBEDDED_DB_NAME);
     url = `${embedded.baseUrl}/${EMBEDDED_DB_NAME}`;
   }

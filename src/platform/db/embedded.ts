@@ -129,7 +129,7 @@ process.once('exit', () => {
  * Starts (after initdb on first use) the cluster in `dir`. `persistent: false` removes it on stop.
  * `rootBase`: where root's placement puts what the postgres user must reach (tests; default ROOT_BASE).
  */
-export async function startEmbeddedPostgres(opts: { dir: string; port: number; logger?: Logger; persistent?: boolean; rootBase?: string }): Promise<EmbeddedServer> {
+export async function startEmbeddedPostgres(opts: { dir: string; port: number; settings?: readonly string[]; logger?: Logger; persistent?: boolean; rootBase?: string }): Promise<EmbeddedServer> {
   const { port, logger } = opts;
   const installed = await installedBinaries();
   let dir = path.resolve(opts.dir);
@@ -148,7 +148,7 @@ export async function startEmbeddedPostgres(opts: { dir: string; port: number; l
   // wal_init_zero=off: a new 16 MB WAL segment is not zero-filled first. Emission writes ~5 MB of WAL
   // per second at full load, and each zero-fill stalled commits every ~3 s (the bench's per-second
   // p99 spiked to 70-130 ms at those moments); WAL records carry their own CRCs, so this is safe.
-  const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'wal_init_zero=off', '-c', `unix_socket_directories=${socketDir}`];
+  const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'wal_init_zero=off', '-c', `unix_socket_directories=${socketDir}`, ...(opts.settings ?? []).flatMap((s) => ['-c', s])];
   const child = await launch(bin, dir, port, flags, runAs, logger);
   running.add(child);
   const watchdog = startWatchdog(dir, child.pid!);
