@@ -91,6 +91,15 @@ async function sayStatements(db: Database['db'], receipts: number, say: (line: s
   }
 }
 
+const METRICS_TOKEN = 'lifecycle-bench-metrics-token';
+
+/** The event loop's delay since the previous scrape (prom-client resets its histogram at each), from GET /metrics. */
+async function eventLoopDelay(base: string): Promise<string> {
+  const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const at = (q: string) => Math.round(Number(new RegExp(`^nodejs_eventloop_lag_${q}_seconds(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1]) * 1000);
+  return `p50 ${at('p50')} ms, p90 ${at('p90')} ms, p99 ${at('p99')} ms, max ${at('max')} ms`;
+}
+
 async function waitFor<T>(what: string, limitMs: number, probe: () => Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + limitMs;
   for (;;) {
@@ -124,7 +133,7 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
   // directly here, to measure and signal its own pid. `entry` picks the production build (dist/main.js,
   // built first when stale) or TypeScript through tsx (src/main.ts) whichever npm start uses, to
   // compare the two in one run (issue 44 point 6).
-  const env: Record<string, string | undefined> = { ...process.env, PORT: String(httpPort), EMBEDDED_PG_PORT: String(pgPort), DATA_DIR: dataDir, ADMIN_USER: ADMIN.usuario, ADMIN_PASSWORD: ADMIN.clave, AUTH_RATE_LIMIT_PER_MINUTE: '100000' };
+  const env: Record<string, string | undefined> = { ...process.env, PORT: String(httpPort), EMBEDDED_PG_PORT: String(pgPort), DATA_DIR: dataDir, ADMIN_USER: ADMIN.usuario, ADMIN_PASSWORD: ADMIN.clave, AUTH_RATE_LIMIT_PER_MINUTE: '100000', METRICS_TOKEN: METRICS_TOKEN };
   const threadMemoryDir = path.join(dataDir, 'thread-memory');
   if (opts.pgStatements) env.EMBEDDED_PG_SETTINGS = 'shared_preload_libraries=pg_stat_statements';
   if (opts.threadMemory) {
@@ -209,10 +218,12 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
     const baselineBefore = rsaBaseline(seconds < 3 ? 1 : 3);
     load = await openLoad({ url: `${base}/api/v1/comprobante/emitir`, method: 'POST', headers: { authorization: `Bearer ${cashier}`, 'content-type': 'application/json' }, body }, { connections });
     if (opts.pgStatements) await db.execute(sql`create extension if not exists pg_stat_statements`).then(() => db.execute(sql`select pg_stat_statements_reset()`));
+    await eventLoopDelay(base); // resets the histogram: what follows is the load's
     const cpuBefore = serviceCpu(service.pid!, postmasterPid);
     const machineBefore = machineSnapshot();
     const r = await load.run(seconds);
     if (opts.pgStatements) await sayStatements(db, r.ok2xx, say);
+    const loopDelay = await eventLoopDelay(base);
     const atStop = await counts();
     const loadCpu = serviceCpu(service.pid!, postmasterPid);
     const machine = machineReport(machineBefore, machineSnapshot());
@@ -303,6 +314,7 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
     say(`${r.ok2xx} e-Tickets issued in ${r.seconds.toFixed(1)} s over ${connections} connections = ${issuedPerSecond}/s; accepted by DGI during the load ${atStop.accepted} = ${acceptedPerSecond}/s (${result.acceptedVsIssuedPercent} % of issued)`);
     say(`latency p50 ${r.latencyMs.p50} ms, p90 ${r.latencyMs.p90} ms, p99 ${r.latencyMs.p99} ms, max ${r.latencyMs.max} ms; non-2xx ${r.non2xx}, socket errors ${r.errors}`);
     say(`p99 per second (ms): ${r.p99PerSecond.join(' ')}`);
+    say(`event loop delay during the load (the service's main thread; prom-client, 10 ms resolution): ${loopDelay}`);
     for (const [status, sample] of Object.entries(r.sampleErrors)) say(`HTTP ${status} e.g. ${sample}`);
     say(`backlog when the load stopped: ${atStop.waiting} receipts (${WAITING.map((s) => `${s} ${atStop.by[s] ?? 0}`).join(', ')}); drained in ${result.drainSeconds} s`);
     say(`after the drain: ${drained.total} rows, ${JSON.stringify(drained.by)}`);
