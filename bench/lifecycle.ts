@@ -18,6 +18,8 @@
  * each thread's V8 heap and WebAssembly memory with the RSS figures. `--pg-statements` loads
  * pg_stat_statements into the embedded PostgreSQL (EMBEDDED_PG_SETTINGS) and prints the statements
  * that took its time during the load: calls, time, rows, blocks dirtied and WAL bytes (issue 45).
+ * The service runs with METRICS_TOKEN set, as a monitored deployment would, so the bench can read the
+ * event loop's delay during the load from GET /metrics (metrics on also adds its histogram to every request).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
