@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import pg from 'pg';
+import { cloneTemplate, createTestApp, type TestApp } from '../../../test/support/app.js';
 import { createUser, insertCompany } from '../../../test/support/factories.js';
 
 let t: TestApp;
@@ -40,7 +41,7 @@ function poller(companyId: number) {
       seen.push(...ids);
       return ids;
     },
-    /** Polls until `n` events were seen (another transaction anywhere in the cluster may hold the feed back briefly). */
+    /** Polls until `n` events were seen (another writing transaction of this database may hold the feed back briefly). */
     async until(n: number) {
       const end = Date.now() + 10_000;
       while (seen.length < n && Date.now() < end) {
@@ -142,6 +143,36 @@ describe('happy path', () => {
     assert.equal(written.length, 600);
     assert.equal(new Set(p.seen).size, p.seen.length, 'no event twice');
     assert.deepEqual([...p.seen].sort(), [...written].sort(), 'every event once');
+  });
+
+  it("a write held open in another database of the cluster does not hold the feed back; one in this database does", async () => {
+    const { id: companyId } = await insertCompany(t);
+    // Transaction ids are cluster-wide: without the per-database horizon, this one (as a CREATE
+    // DATABASE of another tenant, or of a parallel test file) held every reader back.
+    const other = new pg.Client({ connectionString: await cloneTemplate() });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query('select pg_current_xact_id()');
+      await t.db.transaction((tx) => record(tx, companyId, { n: 'mine' }));
+      const res = await t.call(admin, 'GET', `/api/v1/eventos?idEmpresa=${companyId}`);
+      assert.deepEqual(res.body.data.map((e: { data: { n: string } }) => e.data.n), ['mine']);
+    } finally {
+      await other.query('rollback');
+      await other.end();
+    }
+    const p = poller(companyId);
+    await p.poll();
+    const held = heldTransaction((tx) => tx.execute(sql`select pg_current_xact_id()`));
+    await held.started;
+    try {
+      await t.db.transaction((tx) => record(tx, companyId, { n: 'behind' }));
+      assert.deepEqual(await p.poll(), [], 'an older write of this database holds it back');
+    } finally {
+      held.release();
+      await held.done;
+    }
+    await p.until(2);
   });
 
   it('reading the feed never queues a query on a busy connection (pg deprecates it; pg 9 will fail it)', async () => {

@@ -10,7 +10,7 @@ const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 
  * as the change that caused it, so an event is never lost and never announced for a rollback.
  * `fannedOutAt` is set once the delivery engine has created the webhook deliveries of the event.
  * `xid` is the writing transaction: GET /api/v1/eventos orders by (xid, id) and shows only rows
- * whose transaction is older than every transaction still running, so a cursor never passes an
+ * whose transaction is older than every transaction of this database still running, so a cursor never passes an
  * event that commits later (ids are taken before commit, and commits come out of order).
  */
 export const outboxEvents = pgTable(
