@@ -36,6 +36,89 @@ const HASH: Readonly<Record<string, string>> = {
 
 const exclusive = (node: XmlElement) => node.canonicalizeToString({ mode: XmlC14NMode.XML_C14N_EXCLUSIVE_1_0 });
 
+/**
+ * The exclusive C14N of the request's Body, or null when libxml2 does not parse or canonicalise it
+ * (a relative namespace URI). The EnvioCFE travels as one escaped text (Datain/xmlData, ~1 MB):
+ * libxml2 reads and canonicalises the request with a marker in its place (parsing and C14N of the
+ * whole request held the event loop ~30 ms per envelope), and the text's canonical form, which
+ * C14N defines character by character, is put back (canonicalText). Exported for its test, which
+ * checks it against libxml2 on the whole request.
+ */
+export function exclusiveBody(xml: string, bodyStart: number, largeText = LARGE_TEXT): string | null {
+  const text = largestText(xml, bodyStart);
+  const canonical = text && text.end - text.start >= largeText ? canonicalText(xml.slice(text.start, text.end)) : null;
+  const marked = canonical === null ? xml : xml.slice(0, text!.start) + TEXT_MARKER + xml.slice(text!.end);
+  let body: string;
+  try {
+    // parseXmlText: libxml2 gets the UTF-8 bytes from Buffer.from, not from fromString's JS encoding loop.
+    const doc = parseXmlText(marked);
+    try {
+      let element: XmlElement | undefined;
+      for (let n = doc.root.firstChild; n; n = n.next) if (n instanceof XmlElement && n.name === 'Body') element = n;
+      if (!element) return null;
+      body = exclusive(element);
+    } finally {
+      doc.dispose();
+    }
+  } catch {
+    return null; // not parsed or not canonicalisable by libxml2 (a relative namespace URI)
+  }
+  if (canonical === null) return body;
+  const at = body.indexOf(TEXT_MARKER);
+  return at < 0 ? null : body.slice(0, at) + canonical + body.slice(at + TEXT_MARKER.length);
+}
+
+/** Below this many characters a text is canonicalised by libxml2 with the rest. */
+const LARGE_TEXT = 4096;
+/** Stands for the large text while libxml2 reads the request: plain characters, canonically the same. */
+const TEXT_MARKER = 'WSS-C14N-LARGE-TEXT-0b7f3c';
+
+/** The longest run of character data after `from` (between the end of a tag and the next '<'). */
+function largestText(xml: string, from: number): { start: number; end: number } | null {
+  let best: { start: number; end: number } | null = null;
+  for (let lt = xml.indexOf('<', from); lt >= 0; ) {
+    let quote = '';
+    let gt = lt + 1;
+    for (; gt < xml.length; gt++) {
+      const c = xml[gt];
+      if (quote) quote = c === quote ? '' : quote;
+      else if (c === '"' || c === "'") quote = c;
+      else if (c === '>') break;
+    }
+    if (gt >= xml.length || xml.startsWith('<!', lt) || xml.startsWith('<?', lt)) return null; // comments, CDATA, PIs: libxml2's way
+    const next = xml.indexOf('<', gt + 1);
+    if (next < 0) break;
+    if (!best || next - (gt + 1) > best.end - best.start) best = { start: gt + 1, end: next };
+    lt = next;
+  }
+  return best && !xml.includes(TEXT_MARKER) ? best : null;
+}
+
+// What XML 1.0 text may not hold (§2.2), lone surrogates aside (isWellFormed).
+const NOT_XML_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
+// What text in canonical form (dgi.soap.ts escapeText) does not hold: it then decodes to itself.
+const NOT_CANONICAL = /&(?!amp;|lt;|gt;|#xD;)|[>\r\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
+// The references canonicalText reads; any other (a numeric reference of another character) goes to libxml2.
+const OTHER_REFERENCE = /&(?!amp;|lt;|gt;|quot;|apos;|#x9;|#xA;|#xD;|#9;|#10;|#13;)/;
+
+/**
+ * Exclusive C14N of character data as written in the document (Canonical XML 1.0 §2.3 and the
+ * text node rule of §1.1): references decoded, line ends normalised (XML 1.0 §2.11), then '&', '<',
+ * '>' and carriage return written as &amp; &lt; &gt; &#xD;, everything else as itself. Null for
+ * text this does not read (other references, characters XML 1.0 text may not hold).
+ */
+export function canonicalText(raw: string): string | null {
+  if (!(raw as string & { isWellFormed(): boolean }).isWellFormed()) return null;
+  if (!NOT_CANONICAL.test(raw)) return raw; // written by escapeText: one scan
+  if (OTHER_REFERENCE.test(raw) || NOT_XML_CHAR.test(raw) || raw.includes(']]>')) return null;
+  let text = raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw;
+  if (text.includes('>')) text = text.replace(/>/g, '&gt;');
+  if (text.includes('&quot;')) text = text.replace(/&quot;/g, '"');
+  if (text.includes('&apos;')) text = text.replace(/&apos;/g, "'");
+  if (text.includes('&#')) text = text.replace(/&#x9;|&#9;/g, '\t').replace(/&#xA;|&#10;/g, '\n').replace(/&#13;/g, '&#xD;');
+  return text;
+}
+
 export function signWsSecurity(xml: string, envelopeKey: string, credentials: WsSecurityCredentials, algorithms: WssAlgorithms, tokenId: string): string | null {
   const headerEnd = xml.indexOf(`</${envelopeKey}:Header>`);
   const bodyTag = `<${envelopeKey}:Body`;
@@ -46,22 +129,9 @@ export function signWsSecurity(xml: string, envelopeKey: string, credentials: Ws
   const bodyAt = bodyStart + bodyTag.length;
   const withId = `${xml.slice(0, bodyAt)} xmlns:wsu="${WSU_NS}" wsu:Id="${BODY_ID}"${xml.slice(bodyAt)}`;
 
-  let digest: string;
-  try {
-    // parseXmlText: libxml2 gets the UTF-8 bytes from Buffer.from, not from fromString's JS encoding
-    // loop (which was half of this function's time on a ~1 MB EnvioCFE request).
-    const doc = parseXmlText(withId);
-    try {
-      let body: XmlElement | undefined;
-      for (let n = doc.root.firstChild; n; n = n.next) if (n instanceof XmlElement && n.name === 'Body') body = n;
-      if (!body) return null;
-      digest = createHash(HASH[algorithms.digest]).update(exclusive(body), 'utf8').digest('base64');
-    } finally {
-      doc.dispose();
-    }
-  } catch {
-    return null; // not parsed or not canonicalisable by libxml2 (a relative namespace URI)
-  }
+  const canonicalBody = exclusiveBody(withId, bodyStart);
+  if (canonicalBody === null) return null;
+  const digest = createHash(HASH[algorithms.digest]).update(canonicalBody, 'utf8').digest('base64');
   const signedInfo =
     `<ds:SignedInfo><ds:CanonicalizationMethod Algorithm="${EXC_C14N}"/><ds:SignatureMethod Algorithm="${algorithms.signature}"/>` +
     `<ds:Reference URI="#${BODY_ID}"><ds:Transforms><ds:Transform Algorithm="${EXC_C14N}"/></ds:Transforms>` +
