@@ -11,6 +11,7 @@ const scenarios: Array<[file: string, exportName: string]> = [
   ['./pdf.ts', 'runPdfBench'],
   ['./cfe-documents.ts', 'runCfeDocumentsBench'],
   ['./signature-micro.ts', 'runSignatureMicroBench'],
+  ['./wss-sign.ts', 'runWssSignBench'],
   ['./intake.ts', 'runIntakeBench'],
   ['./lifecycle.ts', 'runLifecycleBench'],
   ['./startup.ts', 'runStartupBench'],

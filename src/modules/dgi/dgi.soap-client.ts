@@ -13,7 +13,8 @@ import type {
   WsSecurityCredentials,
 } from './dgi.client.ts';
 import { DgiPermanentError, DgiTransientError, NOT_READY_FAULT_CODES, type DgiService } from './dgi.errors.ts';
-import { createWsSecurity, escapeText, escapeXml, parseSoapFault, type SoapFault } from './dgi.soap.ts';
+import { escapeC14nText } from '../emission/index.ts';
+import { createWsSecurity, escapeXml, parseSoapFault, type SoapFault } from './dgi.soap.ts';
 
 export interface DgiSoapClientOptions {
   /** e.g. https://efactura.dgi.gub.uy:6443/ePrueba/ws_eprueba, or the simulator's `urls.efactura`. */
@@ -57,7 +58,8 @@ export class DgiSoapReceptionClient implements DgiReceptionClient {
   private getClient(): Promise<Client> {
     this.client ??= createClientAsync(this.options.wsdlPath ?? `${DGI_RESOURCES_DIR}wsdl/ws_eprueba.wsdl`, {
       endpoint: this.options.endpoint,
-      // xmlData is escaped here (call): the library's escaping took 8 passes over a ~1 MB EnvioCFE.
+      // xmlData is escaped here (call) as C14N writes text, so the WS-Security signer finds it canonical
+      // (dgi.wss-sign.ts canonicalText); the library's escaping also took 8 passes over a ~1 MB EnvioCFE.
       escapeXML: false,
     }).then((client) => {
       client.setSecurity(createWsSecurity(this.options.credentials));
@@ -72,7 +74,7 @@ export class DgiSoapReceptionClient implements DgiReceptionClient {
     const client = await this.getClient();
     const method = (client as unknown as Record<string, SoapOperation>)[`${operation}Async`];
     try {
-      const [result] = await method.call(client, { Datain: { xmlData: escapeText(xmlData) } }, { timeout: this.options.timeoutMs ?? 60_000 });
+      const [result] = await method.call(client, { Datain: { xmlData: escapeC14nText(xmlData) } }, { timeout: this.options.timeoutMs ?? 60_000 });
       const xml = result?.Dataout?.xmlData;
       if (typeof xml !== 'string' || xml.trim() === '') {
         throw new DgiPermanentError(`WS_eFactura ${operation}: empty Dataout/xmlData`, 'WS_eFactura', null);

@@ -24,17 +24,6 @@ export function escapeXml(value: string): string {
   return value.replace(/[<>&"']/g, (c) => `&${{ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot', "'": 'apos' }[c]};`);
 }
 
-/**
- * Character data written as exclusive C14N writes it (Canonical XML 1.0 §1.1: '&', '<', '>' and
- * carriage return as references, all else as itself): what an XML parser reads back is the value,
- * and the WS-Security signer finds the text already canonical (dgi.wss-sign.ts canonicalText). Text
- * content only: attribute values also need their quotes escaped (escapeXml).
- */
-export function escapeText(value: string): string {
-  const text = value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return text.includes('\r') ? text.replace(/\r/g, '&#xD;') : text;
-}
-
 /** `<soapenv:Envelope>` with an empty Header (WSSecurityCert inserts wsse:Security there). */
 export function soapEnvelope(body: string, extraNs: Record<string, string> = {}): string {
   const ns = Object.entries(extraNs)

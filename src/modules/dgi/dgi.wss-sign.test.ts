@@ -11,7 +11,8 @@ import forge from 'node-forge';
 import { XmlC14NMode } from 'libxml2-wasm';
 import { xmlEscape } from 'soap/lib/utils.js';
 import { parseXmlText } from '../../platform/xml/standalone-signature.ts';
-import { escapeText, escapeXml, soapEnvelope } from './dgi.soap.ts';
+import { escapeC14nText as escapeText } from '../emission/index.ts';
+import { escapeXml, soapEnvelope } from './dgi.soap.ts';
 import { canonicalText, exclusiveBody, signWsSecurity } from './dgi.wss-sign.ts';
 import { verifyWsSecurity } from './simulator/wss-verify.ts';
 
@@ -40,7 +41,7 @@ function request(xmlData: string): { xml: string; bodyStart: number } {
 const tricky = ['a & b < c > d', 'comillas " y \' simples', 'tab\tlf\ncr\rcrlf\r\n', 'ñandú € 𝄞 \u2028 \u0085', ']] > ]>', '&amp;quot;'];
 
 describe('canonicalText', () => {
-  it('escapeText writes text already canonical: canonicalText gives it back as is, and it is what libxml2 writes', () => {
+  it('escapeC14nText writes text already canonical: canonicalText gives it back as is, and it is what libxml2 writes', () => {
     for (const value of tricky) {
       const text = escapeText(value);
       assert.equal(canonicalText(text), text, JSON.stringify(value));

@@ -96,7 +96,7 @@ function largestText(xml: string, from: number): { start: number; end: number } 
 
 // What XML 1.0 text may not hold (§2.2), lone surrogates aside (isWellFormed).
 const NOT_XML_CHAR = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
-// What text in canonical form (dgi.soap.ts escapeText) does not hold: it then decodes to itself.
+// What text in canonical form (emission's escapeC14nText) does not hold: it then decodes to itself.
 const NOT_CANONICAL = /&(?!amp;|lt;|gt;|#xD;)|[>\r\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/;
 // The references canonicalText reads; any other (a numeric reference of another character) goes to libxml2.
 const OTHER_REFERENCE = /&(?!amp;|lt;|gt;|quot;|apos;|#x9;|#xA;|#xD;|#9;|#10;|#13;)/;
@@ -109,7 +109,7 @@ const OTHER_REFERENCE = /&(?!amp;|lt;|gt;|quot;|apos;|#x9;|#xA;|#xD;|#9;|#10;|#1
  */
 export function canonicalText(raw: string): string | null {
   if (!(raw as string & { isWellFormed(): boolean }).isWellFormed()) return null;
-  if (!NOT_CANONICAL.test(raw)) return raw; // written by escapeText: one scan
+  if (!NOT_CANONICAL.test(raw)) return raw; // written by escapeC14nText: one scan
   if (OTHER_REFERENCE.test(raw) || NOT_XML_CHAR.test(raw) || raw.includes(']]>')) return null;
   let text = raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw;
   if (text.includes('>')) text = text.replace(/>/g, '&gt;');
