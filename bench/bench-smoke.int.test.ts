@@ -27,7 +27,7 @@ describe('bench scenarios (one short run each, no timing asserted)', () => {
   });
 
   test('lifecycle: the service as npm start runs it issues, DGI accepts every receipt, the backlog drains, memory is reported', async () => {
-    const r = await runLifecycleBench({ seconds: 2, connections: 4, drainLimitSeconds: 60, settleSeconds: 3, threadMemory: true, quiet: true });
+    const r = await runLifecycleBench({ seconds: 2, warmUpSeconds: 1, connections: 4, drainLimitSeconds: 60, settleSeconds: 3, threadMemory: true, quiet: true });
     assert.equal(r.non2xx, 0);
     assert.equal(r.errors, 0);
     assert.ok(r.issued > 0, 'some receipts were issued');
