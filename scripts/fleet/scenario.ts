@@ -89,7 +89,7 @@ export async function setUp(fleet: Fleet, companies: number, opts: { contracts?:
     await setUpIssuer(database.db, call, token, company, { ca: fleet.ca });
     const hook = await call(token, 'POST', `/api/v1/webhooks?idEmpresa=${company.id}`, { url: receiver.url, events: ['Cfe.Emitido'] });
     if (hook.status !== 201) throw new Error(`webhook: ${hook.status} ${JSON.stringify(hook.body)}`);
-    const plan = await call(token, 'POST', '/api/v1/facturacionrecurrente/crear', planBody(company.id, { frecuencia: { unidad: 'dia' }, anclaje: undefined, fechaInicio: day }));
+    const plan = await call(token, 'POST', '/api/v1/facturacionrecurrente/crear', planBody(company.id, { frecuencia: { unidad: 'dia' }, anclaje: undefined, fechaInicio: day, horaEmision: '00:00' }));
     if (plan.status !== 201) throw new Error(`plan: ${plan.status} ${JSON.stringify(plan.body)}`);
     const act = await call(token, 'POST', `/api/v1/facturacionrecurrente/activar/${plan.body.id}`);
     if (act.status !== 200) throw new Error(`activar: ${act.status} ${JSON.stringify(act.body)}`);
@@ -246,9 +246,13 @@ export async function audit(fleet: Fleet, s: Setup, load: { usageEvents: number;
   const distinct = new Set(s.receiver.ids).size;
   out.push({ name: 'webhooks at least once, no event lost', ok: ev!.events > 0 && ev!.delivered === ev!.events && distinct >= ev!.events, detail: `${ev!.events} Cfe.Emitido events, ${distinct} distinct received, ${received - distinct} duplicates` });
   const recurring = await q<{ plan: string; n: number; keys: number }>(sql`
-    select split_part(idempotency_key, '-', 2) as plan, count(*)::int as n, count(distinct idempotency_key)::int as keys
+    select split_part(idempotency_key, '-', 2) as plan, count(*)::int as n, count(distinct substring(idempotency_key from '^recurrente-[0-9]+-([0-9]{4}-[0-9]{2}-[0-9]{2})'))::int as keys
     from issued_cfes where company_id = any(${ids(s)}::int[]) and idempotency_key like 'recurrente-%' group by 1`);
-  out.push({ name: 'each recurring run issued once', ok: recurring.length === s.plans.length && recurring.every((r) => r.n === 1 && r.keys === 1), detail: `${recurring.length}/${s.plans.length} plans issued, CFEs per plan: ${recurring.map((r) => r.n).join(',')}` });
+  // Each plan runs at 00:00 of today (Montevideo), so its first run is due whenever the fleet starts (at the default
+  // 06:00 a fleet started between midnight and 06:00 had nothing due). A fleet that crosses midnight may also issue
+  // the next day's run: a plan may hold more than one run, never one period twice (a re-issue key,
+  // recurrente-<plan>-<periodoDesde>-reemision-N, counts as the same period).
+  out.push({ name: 'each recurring run issued once', ok: recurring.length === s.plans.length && recurring.every((r) => r.n === r.keys), detail: `${recurring.length}/${s.plans.length} plans issued, CFEs per plan: ${recurring.map((r) => r.n).join(',')}, runs per plan: ${recurring.map((r) => r.keys).join(',')}` });
   const live = () => fleet.apis.find((a) => a.alive())!;
   out.push(...await auditPeriods(s.database.db, (url) => callApi(live(), s.token, 'GET', url), s.periods, load.killedAt));
   // The default range: the current month (America/Montevideo) up to the next whole hour.
