@@ -6,7 +6,6 @@
  * exclusive C14N (dgi.wss-sign.ts exclusiveBody with no text left out).
  * Run: `npx tsx bench/wss-sign.ts [envelopes]` (or in `npm run bench`, 40 envelopes).
  */
-import { generateKeyPairSync } from 'node:crypto';
 import { xmlEscape } from 'soap/lib/utils.js';
 import { createTestCa, issueTestCertificate } from '../src/platform/crypto/pki.js';
 import { buildEnvioCfe, createSigningContext, escapeC14nText, sampleCfe, signCfe } from '../src/modules/emission/index.js';
@@ -21,8 +20,7 @@ export async function runWssSignBench(envelopes = 40): Promise<Record<string, nu
   const ctx = createSigningContext({ privateKey: cert.keyPem, certificate: cert.certPem });
   const cfes = Array.from({ length: 250 }, (_, i) => signCfe(sampleCfe(101, { Nro: i + 1, lines: 3 }), ctx).xml);
   const envio = buildEnvioCfe({ rutReceptor: '214844360018', rucEmisor: '219999830019', idEmisor: 1, fecha: '2026-11-29T10:00:00-03:00', certificateDerBase64: ctx.certificate.der.toString('base64'), cfes });
-  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const credentials = { privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, certificatePem: cert.certPem };
+  const credentials = { privateKeyPem: cert.keyPem, certificatePem: cert.certPem };
   const request = (xmlData: string) =>
     `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:tns="http://dgi.gub.uy">` +
     `<soap:Header></soap:Header><soap:Body><tns:WS_eFactura.EFACRECEPCIONSOBRE><tns:Datain><tns:xmlData>${xmlData}</tns:xmlData>` +

@@ -4,6 +4,7 @@
  */
 import { createClientAsync, type Client } from 'soap';
 import { DGI_RESOURCES_DIR } from '../../platform/xml/xsd.ts';
+import { escapeC14nText } from '../emission/index.ts';
 import { parseAckCfe, parseAckRepDiario, parseAckSobre } from './dgi.acks.ts';
 import type {
   AckRepDiario,
@@ -13,7 +14,6 @@ import type {
   WsSecurityCredentials,
 } from './dgi.client.ts';
 import { DgiPermanentError, DgiTransientError, NOT_READY_FAULT_CODES, type DgiService } from './dgi.errors.ts';
-import { escapeC14nText } from '../emission/index.ts';
 import { createWsSecurity, escapeXml, parseSoapFault, type SoapFault } from './dgi.soap.ts';
 
 export interface DgiSoapClientOptions {

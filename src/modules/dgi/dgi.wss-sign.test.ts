@@ -4,12 +4,11 @@
  * byte, and the signed request must pass the simulated DGI's check (libxml2, as xmlsec1).
  */
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import forge from 'node-forge';
 import { XmlC14NMode } from 'libxml2-wasm';
 import { xmlEscape } from 'soap/lib/utils.js';
+import { createTestCa, issueTestCertificate } from '../../platform/crypto/pki.ts';
 import { parseXmlText } from '../../platform/xml/standalone-signature.ts';
 import { escapeC14nText as escapeText } from '../emission/index.ts';
 import { escapeXml, soapEnvelope } from './dgi.soap.ts';
@@ -84,16 +83,8 @@ describe('exclusiveBody', () => {
 
 describe('signWsSecurity', () => {
   it('a request with a ~1 MB EnvioCFE passes the simulated DGI check (rsa-sha1 and rsa-sha256), and fails it once the text changes', () => {
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const cert = forge.pki.createCertificate();
-    cert.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }) as string);
-    cert.serialNumber = '01';
-    cert.validity.notBefore = new Date(Date.now() - 86_400_000);
-    cert.validity.notAfter = new Date(Date.now() + 86_400_000);
-    cert.setSubject([{ name: 'commonName', value: 'wss test' }]);
-    cert.setIssuer([{ name: 'commonName', value: 'wss test' }]);
-    cert.sign(forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs1', format: 'pem' }) as string), forge.md.sha256.create());
-    const credentials = { privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string, certificatePem: forge.pki.certificateToPem(cert) };
+    const cert = issueTestCertificate(createTestCa(), { rut: '219999830019', name: 'Empresa Demo S.A.' });
+    const credentials = { privateKeyPem: cert.keyPem, certificatePem: cert.certPem };
     let envio = SAMPLE;
     while (envio.length < 1_000_000) envio += tricky.join('') + SAMPLE;
     const body = `<tns:WS_eFactura.EFACRECEPCIONSOBRE xmlns:tns="http://dgi.gub.uy"><tns:Datain><tns:xmlData>${escapeText(envio)}</tns:xmlData></tns:Datain></tns:WS_eFactura.EFACRECEPCIONSOBRE>`;
