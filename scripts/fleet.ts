@@ -13,7 +13,7 @@
  * Options: --seconds 20 --receipts 600 --concurrency 32 --contracts 100 --port 3106 (APIs on port..port+2, or --ports a,b,c) --sim-port 3116.
  * DATABASE_URL: the server to create the throw-away databases on (default postgres://postgres@127.0.0.1:5432/postgres).
  */
-import { generateKeyPairSync, sign } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { startFleet } from './fleet/topology.ts';
@@ -48,6 +48,24 @@ async function admin(text: string) {
   try { await c.query(text); } finally { await c.end(); }
 }
 
+const METRICS_TOKEN = randomBytes(16).toString('hex');
+/**
+ * The emission batcher's counters summed over the API processes' /metrics: receipts sealed ahead
+ * (forecast) or under the CAE range lock (locked), and forecasts missed because another process took
+ * the numbers: what several processes issuing for the same series cost each other (docs/DEPLOYMENT.md).
+ */
+async function emissionPaths(fleet: Awaited<ReturnType<typeof startFleet>>) {
+  const sum = { forecast: 0, locked: 0, missed: 0 };
+  for (const api of fleet.apis) {
+    const text = await (await fetch(`${api.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    const sample = (name: string) => Number(/ (\S+)$/.exec(text.split('\n').find((l) => l.startsWith(`${name} `)) ?? '')?.[1] ?? 0);
+    sum.forecast += sample('cfe_emission_receipts_total{path="forecast"}');
+    sum.locked += sample('cfe_emission_receipts_total{path="locked"}');
+    sum.missed += sample('cfe_emission_forecasts_missed_total');
+  }
+  return sum;
+}
+
 /**
  * The throughput phase, before the faults: emitir only, `concurrency` keep-alive connections split
  * evenly over the API processes (what a load balancer does), bench/load.ts's lean client, 3 s of
@@ -59,9 +77,12 @@ async function throughput(fleet: Awaited<ReturnType<typeof startFleet>>, s: Awai
   const loads = await Promise.all(fleet.apis.map((api) => openLoad({ url: `${api.url}/api/v1/comprobante/emitir`, method: 'POST', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' }, bodies }, { connections: per })));
   try {
     await Promise.all(loads.map((l) => l.run(3)));
+    const before = await emissionPaths(fleet);
     const results: SpeedResult[] = await Promise.all(loads.map((l) => l.run(seconds)));
+    const after = await emissionPaths(fleet);
     const ok = results.reduce((a, r) => a + r.ok2xx, 0);
-    return { perSecond: ok / Math.max(...results.map((r) => r.seconds)), p99: Math.max(...results.map((r) => r.latencyMs.p99)), failed: results.reduce((a, r) => a + r.non2xx + r.errors, 0), connections: per * fleet.apis.length };
+    const paths = { forecast: after.forecast - before.forecast, locked: after.locked - before.locked, missed: after.missed - before.missed };
+    return { perSecond: ok / Math.max(...results.map((r) => r.seconds)), p99: Math.max(...results.map((r) => r.latencyMs.p99)), failed: results.reduce((a, r) => a + r.non2xx + r.errors, 0), connections: per * fleet.apis.length, paths };
   } finally {
     await Promise.all(loads.map((l) => l.close()));
   }
@@ -74,7 +95,7 @@ async function run(apis: number, kill: boolean) {
   url.pathname = `/${name}`;
   let fleet: Awaited<ReturnType<typeof startFleet>> | undefined;
   try {
-    const f = (fleet = await startFleet({ databaseUrl: url.toString(), ports: apiPorts.slice(0, apis), simulatorPort: Number(values['sim-port']), workers: 2, entry: 'dist', env: { DB_POOL_MAX: '12' } }));
+    const f = (fleet = await startFleet({ databaseUrl: url.toString(), ports: apiPorts.slice(0, apis), simulatorPort: Number(values['sim-port']), workers: 2, entry: 'dist', env: { DB_POOL_MAX: '12', METRICS_TOKEN } }));
     const s = await setUp(f, 4, { contracts: Number(values.contracts) });
     try {
       const speed = await throughput(f, s, Number(values.seconds));
@@ -150,6 +171,8 @@ for (let i = 0; i < three.invariants.length; i++) {
 console.log(`\n${'figure'.padEnd(40)} | 1 API    | 3 APIs`);
 console.log(`${'receipts/s, emitir only (' + one.speed.connections + ' / ' + three.speed.connections + ' conn.)'.padEnd(40)} | ${rate(one).toFixed(1).padEnd(8)} | ${rate(three).toFixed(1)}`);
 console.log(`${'p99 ms (highest of the processes)'.padEnd(40)} | ${one.speed.p99.toFixed(1).padEnd(8)} | ${three.speed.p99.toFixed(1)}`);
+const lockedShare = (r: typeof one) => `${r.speed.paths.locked}/${r.speed.paths.locked + r.speed.paths.forecast} (${r.speed.paths.missed} missed)`;
+console.log(`${'receipts sealed under the CAE lock'.padEnd(40)} | ${lockedShare(one).padEnd(8)} | ${lockedShare(three)}`);
 console.log(`${'requests failed in that phase'.padEnd(40)} | ${String(one.speed.failed).padEnd(8)} | ${three.speed.failed}`);
 console.log(`${'receipts/s, mixed scenario (with waits)'.padEnd(40)} | ${(one.load.receipts / one.load.seconds).toFixed(1).padEnd(8)} | ${(three.load.receipts / three.load.seconds).toFixed(1)}`);
 console.log(`${'ratio to raw RSA-2048 (one core)'.padEnd(40)} | ${(rate(one) / rsa).toFixed(3).padEnd(8)} | ${(rate(three) / rsa).toFixed(3)}`);

@@ -4,7 +4,7 @@
  *
  * Three kinds of figures:
  * - counted as they happen in this process: HTTP requests by route (rate and latency), usage
- *   events by outcome;
+ *   events by outcome, receipts by how their numbers were taken;
  * - read from the database at scrape time (`collectors`, one cheap query each): they are the same
  *   whichever process (API or `npm run worker`) did the work;
  * - the process itself: prom-client's default metrics (memory, CPU, event loop, GC) and the pool.
@@ -21,6 +21,17 @@ import { errors } from '../lib/errors.js';
 /** Usage events received, by the outcome the ingestion gave each (aceptado, duplicado, conflicto, rechazado). */
 export const usageEventsCounter = new client.Counter({ name: 'cfe_usage_events_total', help: 'Usage events received, by outcome', labelNames: ['estado'], registers: [] });
 
+/**
+ * Receipts stored by the emission batcher (issue 45), by how their number was taken: `forecast`
+ * (sealed ahead with a forecast number, stored by one statement) or `locked` (the number reserved
+ * under the CAE range's row lock and the receipt sealed while holding it: a lane's first receipts,
+ * after a missed forecast, a failure in a batch). Several API processes issuing for the same serie
+ * miss each other's forecasts; a growing `locked` share is what serialises them (docs/DEPLOYMENT.md).
+ */
+export const emissionReceiptsCounter = new client.Counter({ name: 'cfe_emission_receipts_total', help: 'Receipts stored by the emission batcher, by how their number was taken (forecast: sealed ahead; locked: sealed under the CAE range lock)', labelNames: ['path'], registers: [] });
+/** Batches sealed ahead whose forecast numbers were no longer free (another process or a range change took them). */
+export const emissionForecastsMissedCounter = new client.Counter({ name: 'cfe_emission_forecasts_missed_total', help: 'Batches sealed ahead whose forecast numbers had been taken (resealed under the CAE range lock)', registers: [] });
+
 /** A figure read from the database at scrape time: gauges named here are set by `collect`. */
 export interface StateCollector {
   gauges: Array<{ name: string; help: string; labelNames?: string[] }>;
@@ -33,6 +44,8 @@ export function registerMetrics(app: FastifyInstance, opts: { token: string | un
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
   registry.registerMetric(usageEventsCounter);
+  registry.registerMetric(emissionReceiptsCounter);
+  registry.registerMetric(emissionForecastsMissedCounter);
 
   const requests = new client.Histogram({
     name: 'cfe_http_request_duration_seconds',

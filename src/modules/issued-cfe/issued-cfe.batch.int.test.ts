@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { insertCompany } from '../../../test/support/factories.js';
+import { emissionForecastsMissedCounter, emissionReceiptsCounter } from '../../platform/metrics.js';
 import { setUpIssuer } from './issued-cfe.test-setup.js';
 
 let t: TestApp;
@@ -28,6 +29,13 @@ async function eventsOf(companyId: number): Promise<number> {
   return Number((r.rows[0] as { n: number }).n);
 }
 
+/** The process-wide /metrics counters of the batcher (issue 45): receipts by path, forecasts missed. */
+async function counted(): Promise<{ forecast: number; locked: number; missed: number }> {
+  const receipts = (await emissionReceiptsCounter.get()).values;
+  const of = (path: string) => receipts.find((v) => v.labels.path === path)?.value ?? 0;
+  return { forecast: of('forecast'), locked: of('locked'), missed: (await emissionForecastsMissedCounter.get()).values[0]?.value ?? 0 };
+}
+
 before(async () => {
   t = await createTestApp();
   admin = await t.adminToken();
@@ -38,12 +46,16 @@ describe('happy path', () => {
   test('200 concurrent receipts: contiguous numbers 1..200, one event each, every response its own number', async () => {
     const company = await insertCompany(t);
     await setUpIssuer(t.db, t.call, admin, company);
+    const before = await counted();
     const results = await Promise.all(Array.from({ length: 200 }, () => emit(req(company.id))));
     assert.deepEqual(results.map((r) => r.status), Array(200).fill(200));
     const answered = results.map((r) => r.body.numero as number).sort((a, b) => a - b);
     assert.deepEqual(answered, Array.from({ length: 200 }, (_, i) => i + 1));
     assert.deepEqual(await numbersOf(company.id), answered);
     assert.equal(await eventsOf(company.id), 200);
+    const now = await counted();
+    assert.equal(now.forecast + now.locked - before.forecast - before.locked, 200, 'every receipt counted once on /metrics, by path');
+    assert.ok(now.forecast - before.forecast > 0 && now.locked - before.locked > 0, `the lane's first receipts under the lock, the rest sealed ahead: ${JSON.stringify({ before, now })}`);
   });
 });
 
@@ -55,6 +67,7 @@ describe('errors', () => {
     const missed = () => t.modules.services.issuedCfe.emissionStats().forecastsMissed;
     assert.equal((await emit(req(company.id))).body.numero, 1);
     const missedBefore = missed();
+    const countedBefore = await counted();
     // The lane now forecasts 2; an administrator voids 2..9.
     assert.equal((await t.call(admin, 'POST', '/api/v1/cae/ajustar-proximo-numero', { idCae: range.id, proximoNumero: 10 })).status, 200);
     const after = await emit(req(company.id));
@@ -68,6 +81,7 @@ describe('errors', () => {
     assert.equal(refused.body.code, 'CAE_SIN_NUMEROS');
     assert.deepEqual(await numbersOf(company.id), [1, 10]);
     assert.equal(missed() - missedBefore, 2, 'both receipts were sealed ahead and their forecasts missed');
+    assert.equal((await counted()).missed - countedBefore.missed, 2, 'and /metrics counted both misses');
   });
 
   test('one receipt failing the XSD among concurrent ones: only it fails, no number consumed, no gap', async () => {

@@ -20,6 +20,7 @@
  * by one, so each gets its own result and a failure consumes no number and leaves no trace.
  */
 import type { Db } from '../../platform/db/client.js';
+import { emissionForecastsMissedCounter, emissionReceiptsCounter } from '../../platform/metrics.js';
 import { forecastNumbers, sameNumbers } from './issued-cfe.forecast.js';
 import { insertWithReservation, storedRow } from './issued-cfe.fast-batch.js';
 import type { IssuedCfePorts, ReservedNumber } from './issued-cfe.ports.js';
@@ -129,6 +130,8 @@ export function createEmissionBatcher(deps: BatcherDeps) {
     try {
       let emitted = ahead ? await commitForecast(batch) : undefined;
       if (ahead) counters[emitted ? 'forecastsHeld' : 'forecastsMissed']++;
+      if (ahead && !emitted) emissionForecastsMissedCounter.inc();
+      const path = emitted ? 'forecast' : 'locked';
       if (!emitted) {
         const r = await commitLocked(batch);
         emitted = r.emitted;
@@ -136,6 +139,7 @@ export function createEmissionBatcher(deps: BatcherDeps) {
       }
       counters.batches++;
       counters.receipts += batch.length;
+      emissionReceiptsCounter.inc({ path }, batch.length);
       batch.forEach((it, i) => it.resolve(emitted[i]));
       return;
     } catch (err) {
@@ -150,6 +154,7 @@ export function createEmissionBatcher(deps: BatcherDeps) {
     for (const it of batch) {
       try {
         it.resolve((await commitLocked([it])).emitted[0]);
+        emissionReceiptsCounter.inc({ path: 'locked' });
       } catch (single) {
         it.reject(single);
       }
