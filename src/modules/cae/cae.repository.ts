@@ -88,6 +88,43 @@ export function exactBlockCtes(p: RangeChoice, block: { caeRangeId: number; firs
     ), usage as (${countDailyUsage(p.fecha)})`;
 }
 
+/**
+ * Claims the next `count` numbers of a range for a process that signs ahead (cae.tables.ts
+ * caeRangeClaims): the first one after every earlier claim and after the range's cursor, or
+ * undefined when the range cannot hold them. Its own short statement: it waits only for another
+ * claim of the same range, never for the range row's lock held by a storing emission.
+ */
+export async function claimBlock(db: DbOrTx, caeRangeId: number, count: number): Promise<number | undefined> {
+  const result = await db.execute(sql`
+    with range as (
+      select company_id, next_number, h_nro from cae_ranges where id = ${caeRangeId}::integer and annulled_at is null
+    ), claimed as (
+      insert into cae_range_claims as c (company_id, cae_range_id, next_free)
+      select company_id, ${caeRangeId}::integer, next_number + ${count}::integer from range where next_number + ${count}::integer - 1 <= h_nro
+      on conflict (company_id, cae_range_id) do update set next_free = greatest(c.next_free, (select next_number from range)) + ${count}::integer
+        where greatest(c.next_free, (select next_number from range)) + ${count}::integer - 1 <= (select h_nro from range)
+      returning c.next_free
+    )
+    select next_free - ${count}::integer as first from claimed`);
+  const row = result.rows[0] as { first: number } | undefined;
+  return row ? Number(row.first) : undefined;
+}
+
+/** The range's cursor as committed (no lock): whose turn it is among the claims. */
+export async function nextNumberOf(db: DbOrTx, caeRangeId: number): Promise<number | undefined> {
+  const [row] = await db.select({ next: caeRanges.nextNumber }).from(caeRanges).where(eq(caeRanges.id, caeRangeId));
+  return row?.next;
+}
+
+/**
+ * Forgets every outstanding claim of a range: the next claim starts at the range's cursor. For a
+ * claim that was never stored (its process died, a receipt of it failed), which otherwise holds
+ * every later claim back; the owners of the claims forgotten find their numbers taken and reseal.
+ */
+export async function resetClaims(db: DbOrTx, caeRangeId: number): Promise<void> {
+  await db.execute(sql`update cae_range_claims set next_free = r.next_number from cae_ranges r where r.id = ${caeRangeId}::integer and cae_range_claims.company_id = r.company_id and cae_range_claims.cae_range_id = r.id`);
+}
+
 function toDate(d: Date): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }

@@ -311,6 +311,17 @@ export function createCaeService(deps: CaeServiceDeps) {
     exactReservationCtes: (input: ReserveInput, block: { caeRangeId: number; first: number; count: number }) =>
       repo.exactBlockCtes({ companyId: input.companyId, branchId: input.branchId, tipoCfe: input.tipoCfe, serie: input.serie ?? null, fecha: input.fecha ?? uyToday() }, block),
 
+    /**
+     * For API processes signing ahead for the same range (issue 45): claims of disjoint numbers
+     * (hints; the numbers are taken only by the emission statement), the range's committed cursor
+     * (whose turn it is) and forgetting the claims (one was never stored). cae.repository claimBlock.
+     */
+    claims: {
+      claim: (caeRangeId: number, count: number) => repo.claimBlock(db, caeRangeId, count),
+      nextNumber: (caeRangeId: number) => repo.nextNumberOf(db, caeRangeId),
+      reset: (caeRangeId: number) => repo.resetClaims(db, caeRangeId),
+    },
+
     /** For the emission flow: a number DGI rejected (except E02/E09) is voided for the daily report. */
     async voidNumber(tx: DbOrTx, v: { companyId: number; caeRangeId: number; tipoCfe: number; serie: string; numero: number; fecha?: string }) {
       await repo.insertVoided(tx, { companyId: v.companyId, caeRangeId: v.caeRangeId, tipoCfe: v.tipoCfe, serie: v.serie, desde: v.numero, hasta: v.numero, fecha: v.fecha ?? uyToday(), motivo: 'rechazo' });

@@ -43,6 +43,23 @@ export const caeRanges = pgTable(
 );
 
 /**
+ * Number claims of API processes issuing for the same CAE range (issue 45): `next_free` is the first
+ * number no process has claimed yet. A claim is a hint, never a reservation: the number is taken only
+ * by the emission statement that stores the CFE, under `cae_ranges.next_number` (cae.repository
+ * exactBlockCtes), so a claim that is lost, stale or reset can cost a process a resealing, never a
+ * duplicate or a gap. A row of its own so that claiming never waits for the range row's lock.
+ */
+export const caeRangeClaims = pgTable(
+  'cae_range_claims',
+  {
+    companyId: integer().notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    caeRangeId: integer().notNull().references(() => caeRanges.id, { onDelete: 'cascade' }),
+    nextFree: integer().notNull(),
+  },
+  (t) => [primaryKey({ name: 'cae_range_claims_pk', columns: [t.companyId, t.caeRangeId] })],
+);
+
+/**
  * Numbers that will never be used (DGI BRIEF 10, FMR 1): skipped by ajustar-proximo-numero, the
  * remainder of anular-completo, or CFEs rejected by DGI. The daily report reads them by `fecha`.
  */

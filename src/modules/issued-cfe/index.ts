@@ -35,6 +35,7 @@ export function createIssuedCfeModule(deps: IssuedCfeModuleDeps) {
     resolveEmissionPoint: (input) => deps.companies.resolveEmissionPoint(input),
     reserveNumbers: (tx, input, count) => deps.cae.reserveNumbers(tx, input, count),
     exactReservationCtes: (input, block) => deps.cae.exactReservationCtes(input, block),
+    numberClaims: deps.cae.claims,
     reserveContingencyNumber: (tx, input) => deps.cae.reserveContingencyNumber(tx, input),
     signingContext,
     customerById: (companyId, id) => deps.customers.findForCompany(deps.db, companyId, id),

@@ -15,6 +15,15 @@
  *   receipts queued behind it are then forecast again from what it reserved, and resealed.
  * An idle service still commits a lone request at once (no timer, no added latency).
  *
+ * Several processes issuing for the same range take each other's forecast numbers, and every miss
+ * signed its batch again under the range's lock while the others waited for it (issue 45: 95 % of
+ * the receipts with 3 API processes). A lane that missed twice within a few seconds is contended: it
+ * claims disjoint numbers for its head instead (cae.repository claimBlock; a hint, never a
+ * reservation), signs them, waits until the receipts before its claim are stored and stores them with
+ * the same one statement. A claim not stored within `turnTimeoutMs` (its process died, a receipt of it
+ * failed) is filled by the locked path and the claims are reset. The lane forecasts again once
+ * nobody else has claimed numbers of its range for CONTENDED_MS.
+ *
  * All-or-nothing per receipt: if anything fails inside a batch (an XSD error, a CAE running out, a
  * concurrent duplicate Idempotency-Key), the batch rolls back and its receipts are committed one
  * by one, so each gets its own result and a failure consumes no number and leaves no trace.
@@ -30,13 +39,17 @@ import { emittedEvent, sealedRow, type Emitted, type PreparedCfe, type SealedRow
 
 export type { Emitted, PreparedCfe } from './issued-cfe.sealed-row.js';
 
-export interface BatcherDeps extends Pick<IssuedCfePorts, 'reserveNumbers' | 'recordEvents' | 'exactReservationCtes' | 'insertEventsFrom'> {
+export interface BatcherDeps extends Pick<IssuedCfePorts, 'reserveNumbers' | 'recordEvents' | 'exactReservationCtes' | 'insertEventsFrom' | 'numberClaims'> {
   db: Db;
   sealer: Sealer;
   /** Largest batch per statement or transaction (keeps the row lock and the statements bounded). */
   maxBatch?: number;
   /** How many queued receipts a sealed head waits for when they are being sealed already (default 16). */
   coalesce?: number;
+  /** How long a contended lane's claimed batch waits for the receipts before it (default 1 s). */
+  turnTimeoutMs?: number;
+  /** Forecasts missed within MISS_WINDOW_MS that make a lane contended (default 2: one is a range change). */
+  missesToContend?: number;
 }
 
 interface Item {
@@ -55,6 +68,10 @@ interface Lane {
   cursor?: ReservedNumber;
   draining: boolean;
   idleSince: number;
+  /** Recent forecasts missed (ms timestamps); two within MISS_WINDOW_MS make the lane contended. */
+  misses: number[];
+  /** Until when the lane claims its numbers instead of forecasting them. */
+  contendedUntil: number;
 }
 
 /**
@@ -63,15 +80,25 @@ interface Lane {
  */
 const CURSOR_IDLE_MS = 1000;
 const LANE_IDLE_MS = 60_000;
+const MISS_WINDOW_MS = 5_000;
+const CONTENDED_MS = 30_000;
 
 export function createEmissionBatcher(deps: BatcherDeps) {
   const maxBatch = deps.maxBatch ?? 64;
   const coalesce = Math.min(deps.coalesce ?? 16, maxBatch);
+  const turnTimeoutMs = deps.turnTimeoutMs ?? 1000;
+  const missesToContend = deps.missesToContend ?? 2;
   const lanes = new Map<string, Lane>();
-  const counters = { batches: 0, receipts: 0, forecastsHeld: 0, forecastsMissed: 0, fallbacks: 0 };
+  const counters = { batches: 0, receipts: 0, forecastsHeld: 0, forecastsMissed: 0, fallbacks: 0, lockedReceipts: 0, claims: 0, turnsTimedOut: 0 };
+  const contended = (lane: Lane) => deps.numberClaims !== undefined && Date.now() < lane.contendedUntil;
 
   /** Gives the item the number after the cursor and starts sealing it; without a usable cursor it waits for a transaction. */
   function forecast(lane: Lane, item: Item) {
+    if (contended(lane)) {
+      // Numbered when the lane claims them (drainClaimed); a sealing under way is no longer wanted.
+      item.forecast = item.sealing = item.sealed = undefined;
+      return;
+    }
     const next = lane.cursor && forecastNumbers(lane.cursor, 1)?.[0];
     if (item.forecast && next && sameNumbers([item.forecast], [next])) {
       lane.cursor = next;
@@ -124,13 +151,15 @@ export function createEmissionBatcher(deps: BatcherDeps) {
     });
   }
 
-  /** Commits one batch from the head of the queue; afterwards the queue behind it is forecast again if needed. */
-  async function commitBatch(lane: Lane, batch: Item[]): Promise<void> {
-    const ahead = batch[0].sealed != null;
+  /**
+   * Commits one batch from the head of the queue (sealed ahead: one statement first, unless `ahead`
+   * is false); afterwards the queue behind it is forecast again if needed. Returns how many were stored.
+   */
+  async function commitBatch(lane: Lane, batch: Item[], ahead = batch[0].sealed != null): Promise<number> {
     try {
       let emitted = ahead ? await commitForecast(batch) : undefined;
       if (ahead) counters[emitted ? 'forecastsHeld' : 'forecastsMissed']++;
-      if (ahead && !emitted) emissionForecastsMissedCounter.inc();
+      if (ahead && !emitted) missed(lane);
       const path = emitted ? 'forecast' : 'locked';
       if (!emitted) {
         const r = await commitLocked(batch);
@@ -140,24 +169,81 @@ export function createEmissionBatcher(deps: BatcherDeps) {
       counters.batches++;
       counters.receipts += batch.length;
       emissionReceiptsCounter.inc({ path }, batch.length);
+      if (path === 'locked') counters.lockedReceipts += batch.length;
       batch.forEach((it, i) => it.resolve(emitted[i]));
-      return;
+      return batch.length;
     } catch (err) {
       reanchor(lane, undefined);
       if (batch.length === 1) {
         batch[0].reject(err);
-        return;
+        return 0;
       }
     }
     // Someone in the batch failed: commit them one by one so only that one fails.
     counters.fallbacks++;
+    let stored = 0;
     for (const it of batch) {
       try {
         it.resolve((await commitLocked([it])).emitted[0]);
         emissionReceiptsCounter.inc({ path: 'locked' });
+        counters.lockedReceipts++;
+        stored++;
       } catch (single) {
         it.reject(single);
       }
+    }
+    return stored;
+  }
+
+  /** A forecast missed: another process took the numbers, or the range changed. Twice in a while: contended. */
+  function missed(lane: Lane) {
+    emissionForecastsMissedCounter.inc();
+    const now = Date.now();
+    lane.misses = [...lane.misses.filter((t) => now - t < MISS_WINDOW_MS), now];
+    if (lane.misses.length >= missesToContend) lane.contendedUntil = now + CONTENDED_MS;
+  }
+
+  /**
+   * A contended lane's head: claim its numbers, seal it, wait until every number before the claim is
+   * stored, store it with one statement. Without a claim (no cursor yet, the range running out, an
+   * error) it goes through the transaction, which chooses the range; so does a claim whose numbers
+   * were taken meanwhile or whose turn did not come within turnTimeoutMs. A claim that will not be
+   * stored whole is a hole every later claim waits for: then the claims are reset.
+   */
+  async function drainClaimed(lane: Lane): Promise<void> {
+    const claims = deps.numberClaims!;
+    const cursor = lane.cursor;
+    const batch = lane.queue.slice(0, maxBatch);
+    const first = cursor && (await claims.claim(cursor.caeRangeId, batch.length).catch(() => undefined));
+    const numbers = first ? forecastNumbers({ caeRangeId: cursor.caeRangeId, serie: cursor.serie, numero: first - 1, cae: cursor.cae }, batch.length) : undefined;
+    if (!numbers) {
+      if (first) await claims.reset(cursor!.caeRangeId).catch(() => undefined); // claimed, never to be stored
+      await commitBatch(lane, lane.queue.splice(0, batch.length), false);
+      return;
+    }
+    counters.claims++;
+    // Someone else claimed or stored numbers since this lane's last: still contended.
+    if (first !== cursor!.numero + 1) lane.contendedUntil = Date.now() + CONTENDED_MS;
+    const sealed = await Promise.all(batch.map((it, i) => (it.forecast = numbers[i], sealedRow(deps.sealer, it.prepared, numbers[i]).catch(() => null))));
+    batch.forEach((it, i) => (it.sealed = sealed[i]));
+    lane.queue.splice(0, batch.length);
+    const turn = sealed.every((x) => x !== null) ? await turnOf(numbers[0].caeRangeId, numbers[0].numero) : 'failed';
+    if (turn === 'timeout') counters.turnsTimedOut++;
+    lane.cursor = numbers[numbers.length - 1];
+    // The transaction reuses every sealing whose numbers it reserves.
+    const stored = await commitBatch(lane, batch, turn === 'now');
+    if (turn === 'timeout' || stored < batch.length) await claims.reset(numbers[0].caeRangeId).catch(() => undefined);
+  }
+
+  /** Polls the range's cursor until it reaches `first` (now), passes it (taken by another process) or time runs out. */
+  async function turnOf(caeRangeId: number, first: number): Promise<'now' | 'passed' | 'timeout'> {
+    const deadline = Date.now() + turnTimeoutMs;
+    for (let wait = 1; ; wait = Math.min(wait * 2, 8)) {
+      const next = await deps.numberClaims!.nextNumber(caeRangeId).catch(() => undefined);
+      if (next === undefined || next > first) return 'passed';
+      if (next === first) return 'now';
+      if (Date.now() >= deadline) return 'timeout';
+      await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
 
@@ -186,6 +272,10 @@ export function createEmissionBatcher(deps: BatcherDeps) {
 
   async function drain(lane: Lane): Promise<void> {
     while (lane.queue.length) {
+      if (contended(lane)) {
+        await drainClaimed(lane);
+        continue;
+      }
       const head = lane.queue[0];
       // Wait for the head's sealing (a failed one goes through the transaction, which reports why).
       if (head.forecast && head.sealed === undefined) await head.sealing;
@@ -214,7 +304,7 @@ export function createEmissionBatcher(deps: BatcherDeps) {
       return new Promise<Emitted>((resolve, reject) => {
         const item: Item = { prepared, resolve, reject };
         let lane = lanes.get(key);
-        if (!lane) lanes.set(key, (lane = { queue: [], draining: false, idleSince: 0 }));
+        if (!lane) lanes.set(key, (lane = { queue: [], draining: false, idleSince: 0, misses: [], contendedUntil: 0 }));
         if (!lane.draining && Date.now() - lane.idleSince > CURSOR_IDLE_MS) lane.cursor = undefined;
         lane.queue.push(item);
         forecast(lane, item);

@@ -44,6 +44,16 @@ export interface ReservedNumber {
   cae: { NA: string; DNro: number; HNro: number; FVD: string; CAEEspecial?: number; CausalCAEEsp?: number };
 }
 
+/** Disjoint numbers for processes that sign ahead for the same CAE range (cae.repository claimBlock). */
+export interface NumberClaims {
+  /** The first of `count` numbers no other process has claimed, or undefined when the range cannot hold them. */
+  claim(caeRangeId: number, count: number): Promise<number | undefined>;
+  /** The range's committed cursor. */
+  nextNumber(caeRangeId: number): Promise<number | undefined>;
+  /** Forgets the outstanding claims (one of them will never be stored). */
+  reset(caeRangeId: number): Promise<void>;
+}
+
 export interface IssuedCfePorts {
   resolveEmissionPoint(input: { idEmpresa: number; codComercio: string; codTerminal: string; fecha: string }): Promise<EmissionPoint>;
   /** `count` numbers in one go for an emission batch (all or nothing; CAE_SIN_NUMEROS otherwise). */
@@ -53,6 +63,8 @@ export interface IssuedCfePorts {
    * still the one reserveNumbers would use and `first` is its next number; nothing otherwise (cae module).
    */
   exactReservationCtes(input: { companyId: number; branchId: number; tipoCfe: number; fecha: string }, block: { caeRangeId: number; first: number; count: number }): SQL;
+  /** Number claims for several processes signing ahead for the same range (cae module `claims`). */
+  numberClaims?: NumberClaims;
   /** Marks a paper CFC's number used, once, inside a registered CFC range (cae module; 422 otherwise). */
   reserveContingencyNumber(tx: DbOrTx, input: { companyId: number; tipoCfc: number; serie: string; numero: number; fecha: string }): Promise<{ cfcRangeId: number; serie: string; numero: number; constancia: string; fechaVencimiento: string; desde: number; hasta: number }>;
   signingContext(companyId: number): Promise<SigningContext | undefined>;

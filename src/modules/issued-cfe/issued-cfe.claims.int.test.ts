@@ -1,0 +1,101 @@
+/**
+ * Several processes issuing for the same CAE range (issue 45; issued-cfe.batcher.ts drainClaimed,
+ * cae.repository claimBlock): two batchers on one database stand for two API processes. Their
+ * forecasts miss each other's numbers; a contended lane claims disjoint numbers instead of signing
+ * under the range's lock, and a claim never stored (its process died) holds the lane back only
+ * until the turn times out. Numbering stays contiguous, each CFE signed with its own number.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../../../test/support/app.js';
+import { insertCompany } from '../../../test/support/factories.js';
+import { verifyXmlSignature } from '../emission/index.js';
+import { createEmissionBatcher, type Emitted } from './issued-cfe.batcher.js';
+import { createSealer } from './issued-cfe.sealer.js';
+import { setUpIssuer } from './issued-cfe.test-setup.js';
+
+let t: TestApp;
+let admin: string;
+const today = new Date(Date.now() - 3 * 3600_000).toISOString().slice(0, 10);
+const sealers = [createSealer({ workers: 1 }), createSealer({ workers: 1 })];
+
+before(async () => {
+  t = await createTestApp();
+  admin = await t.adminToken();
+});
+after(async () => {
+  await Promise.all(sealers.map((s) => s.close()));
+  await t.close();
+});
+
+async function prepared(companyId: number, n: number) {
+  const body = { idEmpresa: companyId, codComercio: 'C1', codTerminal: 'T1', cfe: { idDoc: { tipoCfe: 101 as const, fechaEmision: today }, detalles: [{ indicadorFacturacion: 3 as const, nombreItem: 'Yerba', cantidad: 1, precioUnitario: '100.00' }] } };
+  return Promise.all(Array.from({ length: n }, () => t.modules.services.issuedCfe.prepare(body as never)));
+}
+
+/** A batcher as one API process wires it (issued-cfe/index.ts), on its own sealing thread. */
+function process(i: number, extra: { turnTimeoutMs?: number; missesToContend?: number } = {}) {
+  const { cae, events } = t.modules.services;
+  return createEmissionBatcher({
+    db: t.db, sealer: sealers[i], maxBatch: 16, ...extra,
+    reserveNumbers: cae.reserveNumbers, exactReservationCtes: cae.exactReservationCtes, numberClaims: cae.claims,
+    recordEvents: events.recordMany, insertEventsFrom: events.insertFrom,
+  });
+}
+
+async function assertContiguous(companyId: number, emitted: Emitted[], certificatePem: string) {
+  const stored = (await t.db.execute(sql`select numero, xml from issued_cfes where company_id = ${companyId} order by numero`)).rows as Array<{ numero: number; xml: string }>;
+  assert.deepEqual(stored.map((r) => Number(r.numero)), Array.from({ length: stored.length }, (_, i) => i + 1), 'contiguous from 1, no duplicate');
+  assert.equal(stored.length, emitted.length);
+  for (const r of stored) assert.match(r.xml, new RegExp(`<Nro>${r.numero}</Nro>`));
+  for (const e of emitted.slice(-10)) assert.ok(verifyXmlSignature(e.row.xml, { certificate: certificatePem }).valid);
+}
+
+describe('happy path', () => {
+  test('two processes issuing for the same series: contiguous numbers, and most receipts signed ahead instead of under the range lock', async () => {
+    const company = await insertCompany(t);
+    const issuer = await setUpIssuer(t.db, t.call, admin, company);
+    const [a, b] = [process(0), process(1)];
+    const emitted: Emitted[] = [];
+    // Waves of concurrent requests spread over both processes, as a load balancer does.
+    for (let wave = 0; wave < 16; wave++) {
+      const items = await prepared(company.id, 24);
+      emitted.push(...(await Promise.all(items.map((p, i) => (i % 2 ? a : b).submit(p)))));
+    }
+    await assertContiguous(company.id, emitted, issuer.certPem);
+    const [sa, sb] = [a.stats(), b.stats()];
+    const locked = sa.lockedReceipts + sb.lockedReceipts;
+    assert.ok(sa.claims + sb.claims > 0, `the lanes claimed numbers: ${JSON.stringify({ sa, sb })}`);
+    // Without claims ~70 % of them (measured: 132 of 192); with them, the lanes' first receipts and the two misses each that make it contended.
+    assert.ok(locked < emitted.length / 4, `signed under the lock: ${locked} of ${emitted.length} (${JSON.stringify({ sa, sb })})`);
+  });
+});
+
+describe('errors', () => {
+  test('a claim never stored (its process died) holds the lane back until the turn times out; the hole is filled, the claims reset', async () => {
+    const company = await insertCompany(t);
+    const issuer = await setUpIssuer(t.db, t.call, admin, company);
+    const { cae } = t.modules.services;
+    const a = process(0, { turnTimeoutMs: 300, missesToContend: 1 });
+    const one = async () => a.submit((await prepared(company.id, 1))[0]);
+    const emitted = [await one(), await one()];
+    // Another process takes number 3 (and keeps it): the next forecast misses and the lane is contended (one miss here).
+    const taken = await t.db.transaction(async (tx) => (await cae.reserveNumbers(tx, { companyId: company.id, branchId: issuer.branch.id, tipoCfe: 101, fecha: today }, 1))[0]);
+    emitted.push(await one());
+    assert.equal(a.stats().forecastsMissed, 1);
+    // A process claims the next 5 numbers and dies before storing them.
+    const dead = await cae.claims.claim(taken.caeRangeId, 5);
+    assert.equal(dead, 5);
+    const started = Date.now();
+    emitted.push(...(await Promise.all((await prepared(company.id, 6)).map((p) => a.submit(p)))));
+    assert.ok(a.stats().turnsTimedOut >= 1, JSON.stringify(a.stats()));
+    assert.ok(Date.now() - started < 5_000);
+    emitted.push(await one());
+    const stored = (await t.db.execute(sql`select numero from issued_cfes where company_id = ${company.id} order by numero`)).rows.map((r) => Number((r as { numero: number }).numero));
+    assert.equal(taken.numero, 3);
+    assert.deepEqual(stored, [1, 2, 4, 5, 6, 7, 8, 9, 10, 11], 'the dead claim\'s numbers (5-9) were used by the lane: no gap');
+    assert.equal((await t.db.execute(sql`select next_free from cae_range_claims where cae_range_id = ${taken.caeRangeId}`)).rows.length, 1);
+    for (const e of emitted) assert.match(e.row.xml, new RegExp(`<Nro>${e.row.numero}</Nro>`));
+  });
+});
