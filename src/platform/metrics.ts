@@ -25,8 +25,9 @@ export const usageEventsCounter = new client.Counter({ name: 'cfe_usage_events_t
  * Receipts stored by the emission batcher (issue 45), by how their number was taken: `forecast`
  * (sealed ahead with a forecast number, stored by one statement) or `locked` (the number reserved
  * under the CAE range's row lock and the receipt sealed while holding it: a lane's first receipts,
- * after a missed forecast, a failure in a batch). Several API processes issuing for the same serie
- * miss each other's forecasts; a growing `locked` share is what serialises them (docs/DEPLOYMENT.md).
+ * after a missed forecast, a failure in a batch). API processes issuing for the same series claim
+ * disjoint numbers once they miss each other's forecasts, so a `locked` share that stays high points
+ * at claims not stored in time (docs/ARCHITECTURE.md, "Several processes on one range").
  */
 export const emissionReceiptsCounter = new client.Counter({ name: 'cfe_emission_receipts_total', help: 'Receipts stored by the emission batcher, by how their number was taken (forecast: sealed ahead; locked: sealed under the CAE range lock)', labelNames: ['path'], registers: [] });
 /** Batches sealed ahead whose forecast numbers were no longer free (another process or a range change took them). */

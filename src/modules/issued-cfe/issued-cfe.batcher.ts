@@ -158,8 +158,8 @@ export function createEmissionBatcher(deps: BatcherDeps) {
   async function commitBatch(lane: Lane, batch: Item[], ahead = batch[0].sealed != null): Promise<number> {
     try {
       let emitted = ahead ? await commitForecast(batch) : undefined;
-      if (ahead) counters[emitted ? 'forecastsHeld' : 'forecastsMissed']++;
-      if (ahead && !emitted) missed(lane);
+      if (ahead && emitted) counters.forecastsHeld++;
+      else if (ahead) missed(lane);
       const path = emitted ? 'forecast' : 'locked';
       if (!emitted) {
         const r = await commitLocked(batch);
@@ -168,8 +168,7 @@ export function createEmissionBatcher(deps: BatcherDeps) {
       }
       counters.batches++;
       counters.receipts += batch.length;
-      emissionReceiptsCounter.inc({ path }, batch.length);
-      if (path === 'locked') counters.lockedReceipts += batch.length;
+      countStored(path, batch.length);
       batch.forEach((it, i) => it.resolve(emitted[i]));
       return batch.length;
     } catch (err) {
@@ -185,8 +184,7 @@ export function createEmissionBatcher(deps: BatcherDeps) {
     for (const it of batch) {
       try {
         it.resolve((await commitLocked([it])).emitted[0]);
-        emissionReceiptsCounter.inc({ path: 'locked' });
-        counters.lockedReceipts++;
+        countStored('locked', 1);
         stored++;
       } catch (single) {
         it.reject(single);
@@ -195,8 +193,15 @@ export function createEmissionBatcher(deps: BatcherDeps) {
     return stored;
   }
 
+  /** Receipts stored, by how their numbers were taken: this batcher's stats and the process's /metrics. */
+  function countStored(path: 'forecast' | 'locked', n: number) {
+    emissionReceiptsCounter.inc({ path }, n);
+    if (path === 'locked') counters.lockedReceipts += n;
+  }
+
   /** A forecast missed: another process took the numbers, or the range changed. Twice in a while: contended. */
   function missed(lane: Lane) {
+    counters.forecastsMissed++;
     emissionForecastsMissedCounter.inc();
     const now = Date.now();
     lane.misses = [...lane.misses.filter((t) => now - t < MISS_WINDOW_MS), now];
