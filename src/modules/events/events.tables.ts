@@ -8,7 +8,8 @@ const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 
 /**
  * The transactional outbox of business events (spec 6). A row is written in the same transaction
  * as the change that caused it, so an event is never lost and never announced for a rollback.
- * `fannedOutAt` is set once the delivery engine has created the webhook deliveries of the event.
+ * `fannedOutAt` is set once the delivery engine has created the webhook deliveries of the event, or by the INSERT
+ * itself (trigger of migration 0045) when no enabled endpoint of the company subscribes to its type.
  * `xid` is the writing transaction: GET /api/v1/eventos orders by (xid, id) and shows only rows
  * whose transaction is older than every transaction of this database still running, so a cursor never passes an
  * event that commits later (ids are taken before commit, and commits come out of order).

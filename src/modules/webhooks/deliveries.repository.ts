@@ -5,7 +5,11 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 
-/** Creates one delivery per (event, subscribed enabled endpoint) for events not yet fanned out. */
+/**
+ * Creates one delivery per (event, subscribed enabled endpoint) for events not yet fanned out. Events that
+ * no endpoint subscribed to when written never come here (migration 0045 marks them at INSERT, with the
+ * negation of this join: keep the two conditions the same).
+ */
 export async function fanOut(db: DbOrTx, now: Date, limit: number): Promise<{ events: number; deliveries: number }> {
   const res = await db.execute(sql`
     with ev as (

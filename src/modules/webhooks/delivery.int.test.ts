@@ -8,7 +8,7 @@ import { RETRY_DELAYS_SECONDS } from './retry-policy.js';
 import { silentLogger, startReceiver, type Answer } from './webhooks.test-helpers.js';
 import { sealLegacySecrets } from './webhooks.repository.js';
 import { webhookEndpoints } from './webhooks.tables.js';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { pino } from 'pino';
 
 let t: TestApp;
@@ -262,5 +262,39 @@ describe('durability', () => {
     await engine.tick();
     assert.equal(mine().length, 1);
     assert.equal((await deliveries(endpointId))[0].status, 'entregado');
+  });
+});
+
+describe('fan-out at insert (migration 0045)', () => {
+  /** fanned_out_at of the company's events, oldest first: null = left for the engine's fan-out. */
+  async function fannedOut(companyId: number): Promise<boolean[]> {
+    const res = await t.db.execute(sql`select fanned_out_at is not null as done from outbox_events where company_id = ${companyId} order by id`);
+    return (res.rows as Array<{ done: boolean }>).map((r) => r.done);
+  }
+
+  it('an event no enabled endpoint subscribes to is written fanned out; one with a subscriber is left to the engine and delivered', async () => {
+    const { companyId, endpointId, mine } = await setup(() => 200);
+    const bare = (await insertCompany(t)).id;
+    await emit(bare); // no endpoint at all
+    await t.db.transaction((tx) => t.modules.services.events.record(tx, { type: 'Cfe.RechazadoDgi', companyId, resource: { x: 1 } })); // not subscribed to
+    await emit(companyId);
+    assert.deepEqual(await fannedOut(bare), [true]);
+    assert.deepEqual(await fannedOut(companyId), [true, false]);
+    await engine.tick();
+    assert.equal(mine().length, 1);
+    assert.equal((await deliveries(endpointId)).length, 1, 'one delivery: the subscribed event only');
+    assert.deepEqual(await fannedOut(companyId), [true, true]);
+  });
+
+  it('a disabled endpoint subscribes to nothing: its events are written fanned out and not delivered when it is enabled again', async () => {
+    const { companyId, endpointId, mine } = await setup(() => 200);
+    await t.db.update(webhookEndpoints).set({ enabled: false }).where(eq(webhookEndpoints.id, endpointId));
+    await emit(companyId);
+    assert.deepEqual(await fannedOut(companyId), [true]);
+    await t.db.update(webhookEndpoints).set({ enabled: true }).where(eq(webhookEndpoints.id, endpointId));
+    await emit(companyId, { after: true });
+    assert.deepEqual(await fannedOut(companyId), [true, false]);
+    await engine.tick();
+    assert.deepEqual(mine().map((r) => JSON.parse(r.body).data), [{ after: true }]);
   });
 });

@@ -7,6 +7,7 @@ export const registrationDescription = [
   'Registers a webhook endpoint (spec 2.5, 4.2). Required: `url` (http or https) and `events` (names from the catalogue below).',
   'Private, loopback and link-local addresses are refused unless the service runs with WEBHOOK_ALLOW_PRIVATE_URLS=true.',
   '`idEmpresa` may be omitted when the caller belongs to exactly one company. Managing endpoints needs the `administrador` role.',
+  'The endpoint receives the events of its types raised from its creation on (and, after `enabled: false`, from when it is enabled again); earlier events stay in the feed `GET /api/v1/eventos`.',
   '',
   'Errors (spec 7): missing `url` or `events` → 400 `{"error": "Los campos requeridos son url y events.", "code": "WEBHOOK_CAMPOS_REQUERIDOS", …}`;',
   'empty or non-JSON body → 400 `{"error": "El payload está vacío o no es válido.", "code": "WEBHOOK_PAYLOAD_INVALIDO", …}`;',
