@@ -6,7 +6,7 @@
  * real WSDL, goes through the `soap` library (dgi.soap-client.ts). WS-Security signing is the same
  * `WSSecurityCert` in both paths, so DGI sees identical headers.
  */
-import { randomUUID } from 'node:crypto';
+import { createPrivateKey, randomUUID, type KeyObject } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
 import { WSSecurityCert } from 'soap';
 import type { WsSecurityCredentials } from './dgi.client.ts';
@@ -56,9 +56,12 @@ export function createWsSecurity(credentials: WsSecurityCredentials): WSSecurity
   const postProcess = security.postProcess.bind(security);
   const algorithms = { signature: sha256 ? RSA_SHA256 : RSA_SHA1, digest: sha256 ? SHA256 : SHA1 };
   const tokenId = `x509-${randomUUID().replace(/-/g, '')}`;
+  // Read once, at the first request (a key that does not parse fails that request, as before).
+  let privateKey: KeyObject | undefined;
   security.postProcess = (xml: string, envelopeKey: string) => {
     // The same header made on the request's bytes (dgi.wss-sign.ts); the library for what that does not take.
-    const signed = signWsSecurity(xml, envelopeKey, credentials, algorithms, tokenId);
+    privateKey ??= createPrivateKey(credentials.privateKeyPem);
+    const signed = signWsSecurity(xml, envelopeKey, { ...credentials, privateKey }, algorithms, tokenId);
     if (signed !== null) return signed;
     const before = process.noDeprecation;
     process.noDeprecation = true;
