@@ -12,7 +12,7 @@ import { escapeXml, soapEnvelope, soapFaultXml } from '../dgi.soap.ts';
 import { ackCfeXml, ackRepDiarioXml, ackSobreXml, motivo, type CaratulaValues, type CfeResult } from './ack-xml.ts';
 import { checkCfe, summarize, type CaeRange, type CfeSummary, type RejectRule } from './cfe-checks.ts';
 import { parseXmlText, rootChildSpans, verifyStandaloneSignature } from '../../../platform/xml/standalone-signature.ts';
-import { base64ToPem, rucFromCertificate, signAnswer } from './xmldsig.ts';
+import { base64ToPem, certificateOf, rucFromCertificate, signAnswer } from './xmldsig.ts';
 import { Decimal } from 'decimal.js';
 import { factsOf, readCfeContent, type CfeContent, type CfeFacts } from './content-rules.ts';
 import { checkReport } from './report-rules.ts';
@@ -188,7 +188,7 @@ export class EfacturaService {
     let envelopeCert: X509Certificate;
     try {
       envelopeCertPem = base64ToPem(peek('X509Certificate'));
-      envelopeCert = new X509Certificate(envelopeCertPem);
+      envelopeCert = certificateOf(envelopeCertPem);
     } catch {
       return reject(motivo('S03', 'X509Certificate de la carátula no es un certificado'));
     }

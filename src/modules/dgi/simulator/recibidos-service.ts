@@ -51,7 +51,15 @@ export type RecibidoRecord = { t: 'recibido'; cfe: RecibidoCfe };
 export const CFE_RECIBIDOS_OPERATION = 'EFACCONSULTARCFERECIBIDOS';
 export const QR_PATH = '/consultaQR/cfe';
 
-const first = (xml: string, tag: string) => new RegExp(`<(?:\\w+:)?${tag}>\\s*([^<]*?)\\s*</`).exec(xml)?.[1] ?? null;
+/**
+ * The first value of each leaf element of a CFE (`<Tag>value</`, any prefix), by name, read in one scan: a regex per
+ * field name scanned each CFE ~20 times (8 % of the simulator thread under load).
+ */
+function leafValues(xml: string): (tag: string) => string | null {
+  const values = new Map<string, string>();
+  for (const m of xml.matchAll(/<(?:\w+:)?(\w+)>\s*([^<]*?)\s*<\//g)) if (!values.has(m[1])) values.set(m[1], m[2]);
+  return (tag) => values.get(tag) ?? null;
+}
 const sum = (...vs: Array<string | null>) => vs.reduce((acc, v) => acc.plus(v ?? 0), new Decimal(0)).toFixed(2);
 const DAY_MS = 86_400_000;
 /**
@@ -61,12 +69,12 @@ const DAY_MS = 86_400_000;
  */
 const detached = (cfe: RecibidoCfe): RecibidoCfe => JSON.parse(JSON.stringify(cfe)) as RecibidoCfe;
 
-function qrMonto(tipo: string, xml: string): string {
+function qrMonto(tipo: string, first: (tag: string) => string | null): string {
   const t = Number(tipo) % 100;
   if (t === 81) return '0'; // e-Remito
-  if (t === 82) return first(xml, 'MntTotRetenido') ?? '0'; // e-Resguardo
-  if (t === 24) return first(xml, 'MntTotal') ?? '0'; // e-Remito de exportación
-  return first(xml, 'MntPagar') ?? '0';
+  if (t === 82) return first('MntTotRetenido') ?? '0'; // e-Resguardo
+  if (t === 24) return first('MntTotal') ?? '0'; // e-Remito de exportación
+  return first('MntPagar') ?? '0';
 }
 
 /** dd/mm/yyyy of a TmstFirma; the QR also carries YYYYMMDD in the wild (BRIEF 4): both are read. */
@@ -94,19 +102,19 @@ export class RecibidosService {
     const out: RecibidoRecord[] = [];
     for (const span of rootChildSpans(xmlData) ?? []) {
       if (span.name.replace(/^[^:]*:/, '') !== 'CFE') continue;
-      const xml = xmlData.slice(span.start, span.end);
-      const [ruc, docRecep, tipo, serie, nro, hash] = ['RUCEmisor', 'DocRecep', 'TipoCFE', 'Serie', 'Nro', 'DigestValue'].map((t) => first(xml, t));
+      const first = leafValues(xmlData.slice(span.start, span.end));
+      const [ruc, docRecep, tipo, serie, nro, hash] = ['RUCEmisor', 'DocRecep', 'TipoCFE', 'Serie', 'Nro', 'DigestValue'].map(first);
       if (!ruc || !tipo || !serie || !nro || !hash) continue;
-      const rucReceptor = first(xml, 'TipoDocRecep') === '2' && docRecep ? docRecep : '';
+      const rucReceptor = first('TipoDocRecep') === '2' && docRecep ? docRecep : '';
       out.push({
         t: 'recibido',
         cfe: detached({
           rucEmisor: ruc, rucReceptor, tipoCfe: tipo, serie, nro: String(Number(nro)),
-          fchEmis: first(xml, 'FchEmis') ?? '', tmstFirma: first(xml, 'TmstFirma') ?? '', moneda: first(xml, 'TpoMoneda') ?? 'UYU',
-          totalNeto: sum(...['MntNoGrv', 'MntExpoyAsim', 'MntNetoIvaTasaMin', 'MntNetoIVATasaBasica', 'MntNetoIVAOtra'].map((t) => first(xml, t))),
-          totalIva: sum(...['MntIVATasaMin', 'MntIVATasaBasica', 'MntIVAOtra'].map((t) => first(xml, t))),
-          montoTotal: sum(first(xml, 'MntTotal')), totalRetenido: sum(first(xml, 'MntTotRetenido')),
-          montoQr: qrMonto(tipo, xml), hash, recibidoEn: receivedAt,
+          fchEmis: first('FchEmis') ?? '', tmstFirma: first('TmstFirma') ?? '', moneda: first('TpoMoneda') ?? 'UYU',
+          totalNeto: sum(...['MntNoGrv', 'MntExpoyAsim', 'MntNetoIvaTasaMin', 'MntNetoIVATasaBasica', 'MntNetoIVAOtra'].map(first)),
+          totalIva: sum(...['MntIVATasaMin', 'MntIVATasaBasica', 'MntIVAOtra'].map(first)),
+          montoTotal: sum(first('MntTotal')), totalRetenido: sum(first('MntTotRetenido')),
+          montoQr: qrMonto(tipo, first), hash, recibidoEn: receivedAt,
         }),
       });
     }
