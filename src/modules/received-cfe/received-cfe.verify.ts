@@ -6,7 +6,7 @@
  * slices on the other cores while the event loop goes on with the envelope, the database and HTTP; with 0 it runs inline.
  */
 import { X509Certificate } from 'node:crypto';
-import { verifyStandaloneSignature } from '../../platform/xml/standalone-signature.js';
+import { certificateOf, verifyStandaloneSignature } from '../../platform/xml/standalone-signature.js';
 import { validateXml } from '../../platform/xml/xsd.js';
 import { createWorkerPool, workerEntry } from '../../platform/workers/pool.js';
 import type { EnvelopeCfe } from './received-cfe.envelope.js';
@@ -32,17 +32,6 @@ export interface CfeVerified {
 }
 
 const E05 = 'No cumple validaciones de Formato comprobantes';
-const certificates = new Map<string, X509Certificate>();
-
-function certificateOf(b64: string): X509Certificate {
-  let cert = certificates.get(b64);
-  if (!cert) {
-    cert = new X509Certificate(Buffer.from(b64, 'base64'));
-    if (certificates.size >= 64) certificates.delete(certificates.keys().next().value!);
-    certificates.set(b64, cert);
-  }
-  return cert;
-}
 
 /** A lone CFE (uploaded without its envelope) is verified with the certificate in its own KeyInfo, if any. */
 function keyInfoCertificate(xml: string): X509Certificate | undefined {

@@ -11,8 +11,8 @@ import type { Motivo } from '../dgi.client.ts';
 import { escapeXml, soapEnvelope, soapFaultXml } from '../dgi.soap.ts';
 import { ackCfeXml, ackRepDiarioXml, ackSobreXml, motivo, type CaratulaValues, type CfeResult } from './ack-xml.ts';
 import { checkCfe, summarize, type CaeRange, type CfeSummary, type RejectRule } from './cfe-checks.ts';
-import { parseXmlText, rootChildSpans, verifyStandaloneSignature } from '../../../platform/xml/standalone-signature.ts';
-import { base64ToPem, certificateOf, rucFromCertificate, signAnswer } from './xmldsig.ts';
+import { certificateOf, parseXmlText, rootChildSpans, verifyStandaloneSignature } from '../../../platform/xml/standalone-signature.ts';
+import { rucFromCertificate, signAnswer } from './xmldsig.ts';
 import { Decimal } from 'decimal.js';
 import { factsOf, readCfeContent, type CfeContent, type CfeFacts } from './content-rules.ts';
 import { checkReport } from './report-rules.ts';
@@ -184,11 +184,9 @@ export class EfacturaService {
     if (cfes.length !== Number(peek('CantCFE'))) {
       return reject(motivo('S05', `CantCFE=${peek('CantCFE')}, CFE en el sobre=${cfes.length}`));
     }
-    let envelopeCertPem: string;
     let envelopeCert: X509Certificate;
     try {
-      envelopeCertPem = base64ToPem(peek('X509Certificate'));
-      envelopeCert = certificateOf(envelopeCertPem);
+      envelopeCert = certificateOf(peek('X509Certificate'));
     } catch {
       return reject(motivo('S03', 'X509Certificate de la carátula no es un certificado'));
     }

@@ -15,8 +15,8 @@ import { DOMParser } from '@xmldom/xmldom';
 import { XmlC14NMode, XmlDocument, XmlElement } from 'libxml2-wasm';
 import { SignedXml } from 'xml-crypto';
 import { SOAP_ENV_NS, xml10LineSeparatorsAsReferences } from '../dgi.soap.ts';
-import { DIGEST_HASH, parseXmlText, SIGNATURE_HASH } from '../../../platform/xml/standalone-signature.ts';
-import { base64ToPem, certificateOf } from './xmldsig.ts';
+import { certificateOf, DIGEST_HASH, parseXmlText, SIGNATURE_HASH } from '../../../platform/xml/standalone-signature.ts';
+import { base64ToPem } from './xmldsig.ts';
 
 const WSSE_NS = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-secext-1.0.xsd';
 const WSU_NS = 'http://docs.oasis-open.org/wss/2004/01/oasis-200401-wss-wssecurity-utility-1.0.xsd';
@@ -76,7 +76,7 @@ export function verifyWsSecurity(request: string): WssResult {
     let certificate: X509Certificate;
     try {
       certificatePem = base64ToPem(token.content);
-      certificate = certificateOf(certificatePem);
+      certificate = certificateOf(token.content);
     } catch {
       return { ok: false, reason: 'BinarySecurityToken is not an X.509 certificate' };
     }

@@ -34,21 +34,6 @@ export function pemToBase64(pem: string): string {
   return pem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
 }
 
-const certificates = new Map<string, X509Certificate>();
-/**
- * The certificate of a PEM text, read once (~0.12 ms each): every request of a company carries the same one, in its
- * WS-Security token and its envelopes' Caratula. A text that is no certificate throws, as the constructor does.
- */
-export function certificateOf(pem: string): X509Certificate {
-  let cert = certificates.get(pem);
-  if (!cert) {
-    cert = new X509Certificate(pem);
-    if (certificates.size >= 256) certificates.delete(certificates.keys().next().value!);
-    certificates.set(pem, cert);
-  }
-  return cert;
-}
-
 export function base64ToPem(b64: string): string {
   const body = b64.replace(/\s+/g, '').match(/.{1,64}/g)?.join('\n') ?? '';
   return `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----\n`;
