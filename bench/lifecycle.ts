@@ -11,7 +11,10 @@
  * and once settled (V8's memory reducer shrinks the main heap 10-50 s after the load; up to
  * BENCH_LIFECYCLE_SETTLE_SECONDS, 60), with the RSS by kind from /proc/<pid>/smaps (bench/memory.ts).
  * Standalone: `npx tsx bench/lifecycle.ts [--seconds 10] [--warm-up 5] [--connections 32] [--cpu-prof] [--heap-snapshot] [--thread-memory] [--pg-statements]`;
- * in `npm run bench` with BENCH_LIFECYCLE_SECONDS (60) and BENCH_LIFECYCLE_WARMUP_SECONDS (5). `--cpu-prof` writes the service's V8 CPU profiles
+ * in `npm run bench` with BENCH_LIFECYCLE_SECONDS (60) and BENCH_LIFECYCLE_WARMUP_SECONDS (30: in its first ~40 s under
+ * load V8 compiles ~2,300 functions of the three isolates on its one platform thread, 81 % of that thread and ~8 % of
+ * the machine in `perf`, then a few a second; the figures are the running service's, the warm-up's are printed
+ * beside them). `--cpu-prof` writes the service's V8 CPU profiles
  * (main thread and each worker thread) into bench/profiles/ when it exits; `--heap-snapshot` writes one
  * of the main thread after the drain there, and prints the heap it keeps alive (after a full GC; writing the
  * snapshot itself grows the malloc heap by ~250 MB, so the RSS after it is not the service's);
@@ -20,6 +23,8 @@
  * each thread's V8 heap and WebAssembly memory with the RSS figures. `--pg-statements` loads
  * pg_stat_statements into the embedded PostgreSQL (EMBEDDED_PG_SETTINGS) and prints the statements
  * that took its time during the load: calls, time, rows, blocks dirtied and WAL bytes (issue 45).
+ * BENCH_LIFECYCLE_NODE_FLAGS adds V8/node flags to the service's command line (e.g. `--trace-deopt`, which
+ * NODE_OPTIONS refuses); its output goes to the service log, removed with the data directory at the end.
  * The service runs with METRICS_TOKEN set, as a monitored deployment would, so the bench can read the
  * event loop's delay during the load from GET /metrics (metrics on also adds its histogram to every request).
  */
@@ -33,7 +38,7 @@ import { startDgiSimulator } from '../src/modules/dgi/dgi.simulator.js';
 import { branches, companies, emissionPoints } from '../src/modules/companies/companies.tables.js';
 import { caeRanges } from '../src/modules/cae/cae.tables.js';
 import { connectDatabase, type Database } from '../src/platform/db/client.js';
-import { rsaBaseline } from './baseline.js';
+import { rsaBaseline, rsaBaselineWithoutIfma } from './baseline.js';
 import { machineReport, machineSnapshot } from './cpu.js';
 import { collectEverywhere, formatKinds, formatThreads, rssByKind, threadHeaps } from './memory.js';
 import { openLoad, type LoadGenerator } from './load.js';
@@ -117,7 +122,7 @@ async function waitFor<T>(what: string, limitMs: number, probe: () => Promise<T 
 export async function runLifecycleBench(opts: LifecycleOptions = {}) {
   const seconds = opts.seconds ?? Number(process.env.BENCH_LIFECYCLE_SECONDS ?? 60);
   const connections = opts.connections ?? Number(process.env.BENCH_LIFECYCLE_CONNECTIONS ?? 32);
-  const warmUpSeconds = opts.warmUpSeconds ?? Number(process.env.BENCH_LIFECYCLE_WARMUP_SECONDS ?? 5);
+  const warmUpSeconds = opts.warmUpSeconds ?? Number(process.env.BENCH_LIFECYCLE_WARMUP_SECONDS ?? 30);
   const drainLimitSeconds = opts.drainLimitSeconds ?? 180;
   const settleSeconds = opts.settleSeconds ?? Number(process.env.BENCH_LIFECYCLE_SETTLE_SECONDS ?? 60);
   const say = (line: string) => { if (!opts.quiet) console.log(`lifecycle: ${line}`); };
@@ -155,7 +160,7 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
   const entry = opts.entry ?? scriptEntry;
   const entryArgs = entry === scriptEntry ? script.slice(1) : entry === 'dist' ? DIST_ENTRY : TSX_ENTRY;
   if (entry === 'dist') execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
-  const nodeArgs = [...entryArgs.slice(0, -1), ...(opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(opts.heapSnapshot ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${profileDir}`] : []), ...(opts.threadMemory ? ['--import', './bench/thread-memory.mjs'] : []), entryArgs.at(-1)!];
+  const nodeArgs = [...entryArgs.slice(0, -1), ...(opts.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(opts.heapSnapshot ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${profileDir}`] : []), ...(opts.threadMemory ? ['--import', './bench/thread-memory.mjs'] : []), ...(process.env.BENCH_LIFECYCLE_NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? []), entryArgs.at(-1)!];
   say(`service: node ${nodeArgs.join(' ')}`);
   const logFile = path.join(dataDir, 'service.log');
   const logFd = fs.openSync(logFile, 'a');
@@ -229,12 +234,14 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
     if (opts.pgStatements) await db.execute(sql`create extension if not exists pg_stat_statements`).then(() => db.execute(sql`select pg_stat_statements_reset()`));
     await eventLoopDelay(base); // resets the histogram: what follows is the load's
     const cpuBefore = serviceCpu(service.pid!, postmasterPid);
+    const benchCpuBefore = process.cpuUsage();
     const machineBefore = machineSnapshot();
     const r = await load.run(seconds);
     if (opts.pgStatements) await sayStatements(db, r.ok2xx, say);
     const loopDelay = await eventLoopDelay(base);
     const atStop = await counts();
     const loadCpu = serviceCpu(service.pid!, postmasterPid);
+    const benchCpu = process.cpuUsage(benchCpuBefore);
     const machine = machineReport(machineBefore, machineSnapshot());
     const memoryAtStop = await sayMemory('at the end of the load');
     const stoppedAt = Date.now();
@@ -284,6 +291,7 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
     }
 
     const baselineAfter = rsaBaseline(seconds < 3 ? 1 : 3);
+    const baselineNoIfma = rsaBaselineWithoutIfma(seconds < 3 ? 1 : 3);
     const issuedPerSecond = Math.round((r.ok2xx / r.seconds) * 10) / 10;
     const ratio = (b: typeof baselineBefore) => (b ? Math.round((issuedPerSecond / b.signsPerSec) * 1000) / 1000 : null);
     const acceptedDuringLoad = atStop.accepted - atStart.accepted;
@@ -320,6 +328,8 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
       rsaSignsPerSecAfter: baselineAfter?.signsPerSec ?? null,
       ratioToRawBefore: ratio(baselineBefore),
       ratioToRawAfter: ratio(baselineAfter),
+      rsaSignsPerSecWithoutIfma: baselineNoIfma?.signsPerSec ?? null,
+      ratioToRawWithoutIfma: ratio(baselineNoIfma),
       machineBusyPercent: machine.busy,
       loadAverage: os.loadavg().map((x) => Math.round(x * 100) / 100).join(' '),
     };
@@ -335,6 +345,13 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
       .map(([k, v]) => [k, v - (from.get(k) ?? 0)] as const).filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1])
       .map(([k, v]) => `${k} ${Math.round(v / wallS / 10)}% (${(v / Math.max(per, 1)).toFixed(3)} ms/receipt)`).join('; ');
     say(`cpu during the load (% of one core): ${cpuLine(cpuBefore, loadCpu, r.seconds, r.ok2xx)}`);
+    // The load generator shares the two cores: its thread and this bench process (which hosts it), and what
+    // no process is charged with (the kernel's loopback TCP in softirq, other processes), so the lines add up.
+    const benchMs = (benchCpu.user + benchCpu.system) / 1000;
+    const servedMs = [...loadCpu.entries()].reduce((a, [k, v]) => a + v - (cpuBefore.get(k) ?? 0), 0);
+    const busyMs = (machine.busy / 100) * os.cpus().length * r.seconds * 1000;
+    const share = (ms: number) => `${Math.round(ms / r.seconds / 10)}% (${(ms / Math.max(r.ok2xx, 1)).toFixed(3)} ms/receipt)`;
+    say(`cpu during the load, the rest: load generator thread ${share(r.cpuMs)}; bench process in all ${share(benchMs)}; not charged to the service, PostgreSQL or the bench (kernel softirq, other processes) ${share(Math.max(busyMs - servedMs - benchMs, 0))}`);
     say(`cpu during the drain: ${cpuLine(loadCpu, cpuAfter, Math.max(drainSeconds, 0.1), atStop.waiting)}`);
     say(`machine's ${os.cpus().length} cores during the load: ${machine.busy}% busy, ${machine.idle}% idle, ${machine.steal}% stolen; load average ${result.loadAverage}`);
     say(`memory: RSS right after start ${startedMemory.rssMb} MB, idle ${idle.rssMb} MB → end of load ${memoryAtStop.rssMb} MB → after drain ${after.rssMb} MB → settled ${settled.rssMb} MB (main heap used ${idle.heapUsedMb} → ${memoryAtStop.heapUsedMb} → ${after.heapUsedMb} → ${settled.heapUsedMb} MB)`);
@@ -346,6 +363,7 @@ export async function runLifecycleBench(opts: LifecycleOptions = {}) {
     }
     say(`service log: ${log.length} lines (${(log.length / Math.max(drained.total, 1)).toFixed(2)} per receipt), most frequent: ${[...byMsg].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([m, n]) => `"${m}" ${n}`).join(', ')}`);
     say(`raw baseline ${baselineBefore?.what ?? 'openssl speed (unavailable)'}: ${result.rsaSignsPerSecBefore ?? '-'} signs/s just before the load, ${result.rsaSignsPerSecAfter ?? '-'} after the drain; issued/s = ${result.ratioToRawBefore ?? '-'} × raw (before) / ${result.ratioToRawAfter ?? '-'} × raw (after)`);
+    if (baselineNoIfma) say(`this CPU has AVX-512 IFMA, which OpenSSL's RSA uses and the rest of the service cannot (bench/baseline.ts): ${baselineNoIfma.what}: ${baselineNoIfma.signsPerSec} signs/s; issued/s = ${result.ratioToRawWithoutIfma} × that (for comparison with machines without IFMA; the target below is judged on the plain baseline)`);
     const lowRatio = Math.min(result.ratioToRawBefore ?? 0, result.ratioToRawAfter ?? 0);
     say(`targets: ≥ 0.25 × raw RSA-2048 with p99 < 100 ms (issue 45) ${lowRatio >= 0.25 && r.latencyMs.p99 < 100 ? 'met' : 'NOT met'} (lower ratio ${lowRatio}), ≥ 1000 issued/s ${issuedPerSecond >= 1000 ? 'met' : 'NOT met'}, p99 < 100 ms ${r.latencyMs.p99 < 100 ? 'met' : 'NOT met'}, accepted within 10 % ${result.acceptedVsIssuedPercent >= 90 ? 'met' : 'NOT met'}, drained within 10 s ${drainSeconds <= 10 ? 'met' : 'NOT met'}`);
     return result;
