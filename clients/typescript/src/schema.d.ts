@@ -3732,7 +3732,7 @@ export interface paths {
          *
          *     A new envelope takes only CFEs that may still go to DGI: `firmado`, `en_cola_dgi` (e.g. its envelope is stuck in `error` or `duplicado`), `sobre_rechazado` (DGI never processed it) and `observado` (a corrected CFC). It refuses `rechazado` (the number is annulled and can never be used again, BRIEF 10: DGI would answer E01) and `aceptado`, `aceptado_manual`, `sobre_recibido` (DGI already has it: a duplicate, E02). Downloading the stored envelope of those CFEs (the ids are exactly its items) is still allowed: it is what DGI already received, same Idemisor.
          *
-         *     Errors: 404 SOBRE_CFE_NO_ENCONTRADO (an id missing or of another company), 409 SOBRE_CFE_ANULADO (DGI-rejected CFEs; `idsCfe` = the offending ids), SOBRE_CFE_YA_EN_DGI (accepted or received by DGI; `idsCfe`), 422 SOBRE_CANTIDAD_INVALIDA, SOBRE_TAMANO_EXCEDIDO (over 2 MB), SOBRE_XML_INVALIDO, SOBRE_SIN_CERTIFICADO; 403 SIN_PERMISO (role lectura).
+         *     Errors: 404 SOBRE_CFE_NO_ENCONTRADO (an id missing or of another company), 409 SOBRE_CFE_ANULADO (DGI-rejected CFEs; `idsCfe` = the offending ids, in the order of the request), SOBRE_CFE_YA_EN_DGI (accepted or received by DGI; `idsCfe`), 422 SOBRE_CANTIDAD_INVALIDA, SOBRE_TAMANO_EXCEDIDO (over 2 MB), SOBRE_XML_INVALIDO, SOBRE_SIN_CERTIFICADO; 403 SIN_PERMISO (role lectura).
          *
          *     **Rol mínimo:** `emisor`.
          */

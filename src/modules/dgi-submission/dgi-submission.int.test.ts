@@ -257,10 +257,11 @@ describe('errors', () => {
     assert.equal(annulled.body.code, 'SOBRE_CFE_ANULADO');
     assert.deepEqual(annulled.body.idsCfe, [rejected.id]);
     assert.match(annulled.body.error, new RegExp(`${rejected.id} \\(rechazado\\)`));
-    const atDgi = await call([pending.id, accepted.id, manual.id, received.id]);
+    // Asked newest first: the refusal lists them in the order of the request, not in storage order.
+    const atDgi = await call([pending.id, received.id, manual.id, accepted.id]);
     assert.equal(atDgi.status, 409, JSON.stringify(atDgi.body));
     assert.equal(atDgi.body.code, 'SOBRE_CFE_YA_EN_DGI');
-    assert.deepEqual(atDgi.body.idsCfe, [accepted.id, manual.id, received.id]);
+    assert.deepEqual(atDgi.body.idsCfe, [received.id, manual.id, accepted.id]);
     // A signed CFE still goes in a new envelope; the stored envelope of the rejected one is a download of what DGI got.
     assert.equal((await call([pending.id])).status, 200);
     const stored = await t.app.inject({ method: 'POST', url: '/api/v1/cfeemitido/generarSobreDgi', payload: { idEmpresa: issuer.company.id, idsCfe: [rejected.id] }, headers: { authorization: `Bearer ${admin}` } });

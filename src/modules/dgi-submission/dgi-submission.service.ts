@@ -58,8 +58,12 @@ export function createDgiSubmissionService(deps: DgiSubmissionServiceDeps) {
       assertCompanyRole(actor, companyId, 'emisor');
       const unique = [...new Set(ids)];
       if (unique.length < 1 || unique.length > ENVELOPE_MAX_CFE) throw E.SOBRE_CANTIDAD_INVALIDA();
-      const rows = await deps.cfesForEnvelope(db, unique);
-      if (rows.length !== unique.length || rows.some((r) => r.companyId !== companyId)) throw E.SOBRE_CFE_NO_ENCONTRADO();
+      const found = await deps.cfesForEnvelope(db, unique);
+      if (found.length !== unique.length || found.some((r) => r.companyId !== companyId)) throw E.SOBRE_CFE_NO_ENCONTRADO();
+      // In the order asked for, as the envelope's CFEs are: the database returns them in storage order, which a
+      // state change moves, so a refusal listed the same ids in a different order from one call to the next.
+      const byId = new Map(found.map((r) => [r.id, r]));
+      const rows = unique.map((id) => byId.get(id)!);
       const live = await repo.liveEnvelopesOf(db, unique);
       const envelopeIds = new Set(live.map((l) => l.envelopeId));
       if (live.length === unique.length && envelopeIds.size === 1) {
@@ -81,7 +85,6 @@ export function createDgiSubmissionService(deps: DgiSubmissionServiceDeps) {
       } catch {
         throw E.SOBRE_SIN_CERTIFICADO();
       }
-      const byId = new Map(rows.map((r) => [r.id, r]));
       return db.transaction(async (tx) => {
         const idEmisor = await repo.nextIdEmisor(tx, companyId);
         const fecha = uyFechaHora(new Date());
