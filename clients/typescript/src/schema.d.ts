@@ -3636,7 +3636,7 @@ export interface paths {
          * Query the QR of received CFE at DGI
          * @description Asks DGI's public QR verification (BRIEF 4) about received CFE `ids` of `idEmpresa`, in the background: each is marked `pendiente` and checked by a job. The QR parameters are rebuilt from the signed XML as received (issuer RUC, type, serie, number, amount by type, signing date dd/mm/yyyy, the issuer's DigestValue), exactly what the issuer's printed QR carries, and sent to DGI's consultaQR page (DGI_QR_URL; the local simulated DGI in simulator mode); what the page shows is compared with them. The result is on GET /api/v1/cferecibido/{id} as `consultaQr`: `resultado` = `pendiente`, `coincide`, `difiere` (`diferencias`: [{campo: monto | fecha | hash, cfe, dgi}]), `no_encontrado` (DGI does not have it), `error_consulta` (DGI could not be asked after 5 attempts, or its page could not be read: `detalle`); `dgi` holds the fields DGI's page showed (with its `estado`). Asking again replaces the previous result.
          *
-         *     Answer 202-like 200: `solicitados`, `noConsultables` (stored as rechazado_formato: no readable CFE), `noEncontrados` (missing or another company's). 404 CONSULTA_QR_SIN_CFE when none is the company's. Role lectura or above.
+         *     Answer 202-like 200: `solicitados`, `noConsultables` (stored as rechazado_formato: no readable CFE), `noEncontrados` (missing or another company's), each in the order of the request. 404 CONSULTA_QR_SIN_CFE when none is the company's. Role lectura or above.
          *
          *     **Rol mínimo:** `lectura`.
          */

@@ -104,9 +104,11 @@ describe('happy path: conciliar and exportarConciliacion', () => {
 describe('happy path: consultarQr', () => {
   test('a CFE DGI holds as printed: coincide; one DGI never received: no_encontrado; DGI shows another hash: difiere', async () => {
     const ids = [got.ok.receivedId!, got.notAtDgi.receivedId!];
-    const r = await t.call(admin, 'POST', '/api/v1/cferecibido/consultarQr', { idEmpresa: p.b.id, ids: [...ids, 99999999] });
+    // Asked newest first: the answer lists them in the order asked, not in storage order.
+    const asked = [...ids].sort((a, b) => b - a);
+    const r = await t.call(admin, 'POST', '/api/v1/cferecibido/consultarQr', { idEmpresa: p.b.id, ids: [...asked, 99999999] });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    assert.deepEqual(r.body, { solicitados: ids, noConsultables: [], noEncontrados: [99999999] });
+    assert.deepEqual(r.body, { solicitados: asked, noConsultables: [], noEncontrados: [99999999] });
     assert.equal((await detail(ids[0])).consultaQr.resultado, 'pendiente');
     for (const id of ids) await runQrJob(id);
     const ok = (await detail(ids[0])).consultaQr;

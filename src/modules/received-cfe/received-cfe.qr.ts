@@ -74,8 +74,10 @@ export function createReceivedQr(deps: { db: Db; qrClient(): Promise<DgiQrClient
       const ids = [...new Set(input.ids)];
       const rows = await db.select({ id: receivedCfes.id, companyId: receivedCfes.companyId, datos: receivedCfes.datos, tipoCfe: receivedCfes.tipoCfe, estado: receivedCfes.estado })
         .from(receivedCfes).where(inArray(receivedCfes.id, ids));
-      // Another company's CFE is reported exactly like a missing one.
-      const own = rows.filter((r) => r.companyId === input.idEmpresa);
+      // Another company's CFE is reported exactly like a missing one. The lists follow the request's order,
+      // not the storage order the database returns (which updates move).
+      const position = new Map(ids.map((id, i) => [id, i]));
+      const own = rows.filter((r) => r.companyId === input.idEmpresa).sort((a, b) => position.get(a.id)! - position.get(b.id)!);
       const checkable = own.filter((r) => isPrintable(r));
       const found = new Set(own.map((r) => r.id));
       if (!own.length) throw E.CONSULTA_QR_SIN_CFE();
