@@ -52,16 +52,18 @@ const METRICS_TOKEN = randomBytes(16).toString('hex');
 /**
  * The emission batcher's counters summed over the API processes' /metrics: receipts sealed ahead
  * (forecast) or under the CAE range lock (locked), and forecasts missed because another process took
- * the numbers: what several processes issuing for the same series cost each other (docs/DEPLOYMENT.md).
+ * the numbers, and the blocks contended lanes claimed by how their turn came: what several processes issuing for the
+ * same series cost each other (docs/DEPLOYMENT.md).
  */
 async function emissionPaths(fleet: Awaited<ReturnType<typeof startFleet>>) {
-  const sum = { forecast: 0, locked: 0, missed: 0 };
+  const sum = { forecast: 0, locked: 0, missed: 0, now: 0, passed: 0, timeout: 0, failed: 0 };
   for (const api of fleet.apis) {
     const text = await (await fetch(`${api.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
     const sample = (name: string) => Number(/ (\S+)$/.exec(text.split('\n').find((l) => l.startsWith(`${name} `)) ?? '')?.[1] ?? 0);
     sum.forecast += sample('cfe_emission_receipts_total{path="forecast"}');
     sum.locked += sample('cfe_emission_receipts_total{path="locked"}');
     sum.missed += sample('cfe_emission_forecasts_missed_total');
+    for (const turn of ['now', 'passed', 'timeout', 'failed'] as const) sum[turn] += sample(`cfe_emission_claims_total{turn="${turn}"}`);
   }
   return sum;
 }
@@ -81,7 +83,7 @@ async function throughput(fleet: Awaited<ReturnType<typeof startFleet>>, s: Awai
     const results: SpeedResult[] = await Promise.all(loads.map((l) => l.run(seconds)));
     const after = await emissionPaths(fleet);
     const ok = results.reduce((a, r) => a + r.ok2xx, 0);
-    const paths = { forecast: after.forecast - before.forecast, locked: after.locked - before.locked, missed: after.missed - before.missed };
+    const paths = Object.fromEntries(Object.keys(after).map((k) => [k, after[k as keyof typeof after] - before[k as keyof typeof before]])) as typeof after;
     return { perSecond: ok / Math.max(...results.map((r) => r.seconds)), p99: Math.max(...results.map((r) => r.latencyMs.p99)), failed: results.reduce((a, r) => a + r.non2xx + r.errors, 0), connections: per * fleet.apis.length, paths };
   } finally {
     await Promise.all(loads.map((l) => l.close()));
@@ -173,6 +175,8 @@ console.log(`${'receipts/s, emitir only (' + one.speed.connections + ' / ' + thr
 console.log(`${'p99 ms (highest of the processes)'.padEnd(40)} | ${one.speed.p99.toFixed(1).padEnd(8)} | ${three.speed.p99.toFixed(1)}`);
 const lockedShare = (r: typeof one) => `${r.speed.paths.locked}/${r.speed.paths.locked + r.speed.paths.forecast} (${r.speed.paths.missed} missed)`;
 console.log(`${'receipts sealed under the CAE lock'.padEnd(40)} | ${lockedShare(one).padEnd(8)} | ${lockedShare(three)}`);
+const claimTurns = (r: typeof one) => { const p = r.speed.paths; return p.now + p.passed + p.timeout + p.failed ? `${p.now} in turn, ${p.passed} passed, ${p.timeout} timed out, ${p.failed} failed` : 'none'; };
+console.log(`${'blocks claimed by contended lanes'.padEnd(40)} | ${claimTurns(one).padEnd(8)} | ${claimTurns(three)}`);
 console.log(`${'requests failed in that phase'.padEnd(40)} | ${String(one.speed.failed).padEnd(8)} | ${three.speed.failed}`);
 console.log(`${'receipts/s, mixed scenario (with waits)'.padEnd(40)} | ${(one.load.receipts / one.load.seconds).toFixed(1).padEnd(8)} | ${(three.load.receipts / three.load.seconds).toFixed(1)}`);
 console.log(`${'ratio to raw RSA-2048 (one core)'.padEnd(40)} | ${(rate(one) / rsa).toFixed(3).padEnd(8)} | ${(rate(three) / rsa).toFixed(3)}`);

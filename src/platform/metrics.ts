@@ -32,6 +32,13 @@ export const usageEventsCounter = new client.Counter({ name: 'cfe_usage_events_t
 export const emissionReceiptsCounter = new client.Counter({ name: 'cfe_emission_receipts_total', help: 'Receipts stored by the emission batcher, by how their number was taken (forecast: sealed ahead; locked: sealed under the CAE range lock)', labelNames: ['path'], registers: [] });
 /** Batches sealed ahead whose forecast numbers were no longer free (another process or a range change took them). */
 export const emissionForecastsMissedCounter = new client.Counter({ name: 'cfe_emission_forecasts_missed_total', help: 'Batches sealed ahead whose forecast numbers had been taken (resealed under the CAE range lock)', registers: [] });
+/**
+ * Blocks of numbers claimed by contended lanes (several processes on one series), by how their turn came: `now` (every
+ * earlier number was stored: stored with one statement), `passed` (another process took the numbers meanwhile),
+ * `timeout` (an earlier block was not stored within the turn timeout: a process died, or the cores are too busy to store
+ * it in time) or `failed` (a receipt of the block failed to seal). All but `now` go through the locked path.
+ */
+export const emissionClaimsCounter = new client.Counter({ name: 'cfe_emission_claims_total', help: 'Blocks of numbers claimed by contended emission lanes, by how their turn came (now, passed, timeout, failed)', labelNames: ['turn'], registers: [] });
 
 /** A figure read from the database at scrape time: gauges named here are set by `collect`. */
 export interface StateCollector {
@@ -47,6 +54,7 @@ export function registerMetrics(app: FastifyInstance, opts: { token: string | un
   registry.registerMetric(usageEventsCounter);
   registry.registerMetric(emissionReceiptsCounter);
   registry.registerMetric(emissionForecastsMissedCounter);
+  registry.registerMetric(emissionClaimsCounter);
 
   const requests = new client.Histogram({
     name: 'cfe_http_request_duration_seconds',

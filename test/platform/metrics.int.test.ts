@@ -56,7 +56,7 @@ describe('happy path', () => {
     for (const name of ['cfe_issued_receipts_waiting', 'cfe_dgi_envelopes_in_flight', 'cfe_webhook_backlog', 'cfe_mailbox_poll_lag_seconds', 'cfe_mailboxes_failing', 'cfe_webhook_endpoints_exhausted']) {
       assert.match(now, new RegExp(`^# TYPE ${name} gauge$`, 'm'));
     }
-    for (const name of ['cfe_emission_receipts_total', 'cfe_emission_forecasts_missed_total']) assert.match(now, new RegExp(`^# TYPE ${name} counter$`, 'm'));
+    for (const name of ['cfe_emission_receipts_total', 'cfe_emission_forecasts_missed_total', 'cfe_emission_claims_total']) assert.match(now, new RegExp(`^# TYPE ${name} counter$`, 'm'));
     assert.equal(value(now, 'cfe_metrics_collect_errors_total'), 0, 'every database figure was read');
   });
 });

@@ -29,7 +29,7 @@
  * by one, so each gets its own result and a failure consumes no number and leaves no trace.
  */
 import type { Db } from '../../platform/db/client.js';
-import { emissionForecastsMissedCounter, emissionReceiptsCounter } from '../../platform/metrics.js';
+import { emissionClaimsCounter, emissionForecastsMissedCounter, emissionReceiptsCounter } from '../../platform/metrics.js';
 import { forecastNumbers, sameNumbers } from './issued-cfe.forecast.js';
 import { insertWithReservation, storedRow } from './issued-cfe.fast-batch.js';
 import type { IssuedCfePorts, ReservedNumber } from './issued-cfe.ports.js';
@@ -234,6 +234,7 @@ export function createEmissionBatcher(deps: BatcherDeps) {
     lane.queue.splice(0, batch.length);
     const turn = sealed.every((x) => x !== null) ? await turnOf(numbers[0].caeRangeId, numbers[0].numero) : 'failed';
     if (turn === 'timeout') counters.turnsTimedOut++;
+    emissionClaimsCounter.inc({ turn });
     lane.cursor = numbers[numbers.length - 1];
     // The transaction reuses every sealing whose numbers it reserves.
     const stored = await commitBatch(lane, batch, turn === 'now');

@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../test/support/app.js';
 import { insertCompany } from '../../../test/support/factories.js';
 import { verifyXmlSignature } from '../emission/index.js';
+import { emissionClaimsCounter } from '../../platform/metrics.js';
 import { createEmissionBatcher, type Emitted } from './issued-cfe.batcher.js';
 import { createSealer } from './issued-cfe.sealer.js';
 import { setUpIssuer } from './issued-cfe.test-setup.js';
@@ -44,6 +45,11 @@ function process(i: number, extra: { turnTimeoutMs?: number; missesToContend?: n
   });
 }
 
+/** The /metrics counter of claimed blocks by turn (what an operator of a fleet sees), this process's whole life. */
+async function claimTurns(): Promise<Record<string, number>> {
+  return Object.fromEntries((await emissionClaimsCounter.get()).values.map((v) => [String(v.labels.turn), v.value]));
+}
+
 async function assertContiguous(companyId: number, emitted: Emitted[], certificatePem: string) {
   const stored = (await t.db.execute(sql`select numero, xml from issued_cfes where company_id = ${companyId} order by numero`)).rows as Array<{ numero: number; xml: string }>;
   assert.deepEqual(stored.map((r) => Number(r.numero)), Array.from({ length: stored.length }, (_, i) => i + 1), 'contiguous from 1, no duplicate');
@@ -57,6 +63,7 @@ describe('happy path', () => {
     const company = await insertCompany(t);
     const issuer = await setUpIssuer(t.db, t.call, admin, company);
     const [a, b] = [process(0), process(1)];
+    const turnsBefore = await claimTurns();
     const emitted: Emitted[] = [];
     // Waves of concurrent requests spread over both processes, as a load balancer does.
     for (let wave = 0; wave < 16; wave++) {
@@ -67,6 +74,10 @@ describe('happy path', () => {
     const [sa, sb] = [a.stats(), b.stats()];
     const locked = sa.lockedReceipts + sb.lockedReceipts;
     assert.ok(sa.claims + sb.claims > 0, `the lanes claimed numbers: ${JSON.stringify({ sa, sb })}`);
+    const turns = await claimTurns();
+    const counted = ['now', 'passed', 'timeout', 'failed'].reduce((n, k) => n + (turns[k] ?? 0) - (turnsBefore[k] ?? 0), 0);
+    assert.equal(counted, sa.claims + sb.claims, `every claim counted in /metrics by its turn: ${JSON.stringify(turns)}`);
+    assert.ok((turns.now ?? 0) > (turnsBefore.now ?? 0), 'claims stored in their turn');
     // Without claims ~70 % of them (measured: 132 of 192); with them, the lanes' first receipts and the two misses each that make it contended.
     assert.ok(locked < emitted.length / 4, `signed under the lock: ${locked} of ${emitted.length} (${JSON.stringify({ sa, sb })})`);
   });
@@ -88,8 +99,10 @@ describe('errors', () => {
     const dead = await cae.claims.claim(taken.caeRangeId, 5);
     assert.equal(dead, 5);
     const started = Date.now();
+    const timeoutsBefore = (await claimTurns()).timeout ?? 0;
     emitted.push(...(await Promise.all((await prepared(company.id, 6)).map((p) => a.submit(p)))));
     assert.ok(a.stats().turnsTimedOut >= 1, JSON.stringify(a.stats()));
+    assert.equal(((await claimTurns()).timeout ?? 0) - timeoutsBefore, a.stats().turnsTimedOut, 'the timed-out turns are in /metrics');
     assert.ok(Date.now() - started < 5_000);
     emitted.push(await one());
     const stored = (await t.db.execute(sql`select numero from issued_cfes where company_id = ${company.id} order by numero`)).rows.map((r) => Number((r as { numero: number }).numero));
