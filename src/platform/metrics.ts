@@ -35,8 +35,8 @@ export const emissionForecastsMissedCounter = new client.Counter({ name: 'cfe_em
 /**
  * Blocks of numbers claimed by contended lanes (several processes on one series), by how their turn came: `now` (every
  * earlier number was stored: stored with one statement), `passed` (another process took the numbers meanwhile),
- * `timeout` (an earlier block was not stored within the turn timeout: a process died, or the cores are too busy to store
- * it in time) or `failed` (a receipt of the block failed to seal). All but `now` go through the locked path.
+ * `timeout` (the range's cursor stood still for the turn timeout with an earlier block not stored: its process died, a
+ * receipt of it failed) or `failed` (a receipt of the block failed to seal). All but `now` go through the locked path.
  */
 export const emissionClaimsCounter = new client.Counter({ name: 'cfe_emission_claims_total', help: 'Blocks of numbers claimed by contended emission lanes, by how their turn came (now, passed, timeout, failed)', labelNames: ['turn'], registers: [] });
 

@@ -20,8 +20,8 @@
  * the receipts with 3 API processes). A lane that missed twice within a few seconds is contended: it
  * claims disjoint numbers for its head instead (cae.repository claimBlock; a hint, never a
  * reservation), signs them, waits until the receipts before its claim are stored and stores them with
- * the same one statement. A claim not stored within `turnTimeoutMs` (its process died, a receipt of it
- * failed) is filled by the locked path and the claims are reset. The lane forecasts again once
+ * the same one statement. A claim whose turn does not come while the range's cursor stands still for `turnTimeoutMs`
+ * (its process died, a receipt of it failed) is filled by the locked path and the claims are reset. The lane forecasts again once
  * nobody else has claimed numbers of its range for CONTENDED_MS.
  *
  * All-or-nothing per receipt: if anything fails inside a batch (an XSD error, a CAE running out, a
@@ -46,7 +46,7 @@ export interface BatcherDeps extends Pick<IssuedCfePorts, 'reserveNumbers' | 're
   maxBatch?: number;
   /** How many queued receipts a sealed head waits for when they are being sealed already (default 16). */
   coalesce?: number;
-  /** How long a contended lane's claimed batch waits for the receipts before it (default 1 s). */
+  /** How long a contended lane's claimed batch waits for the receipts before it while none of them is stored (default 1 s). */
   turnTimeoutMs?: number;
   /** Forecasts missed within MISS_WINDOW_MS that make a lane contended (default 2: one is a range change). */
   missesToContend?: number;
@@ -212,7 +212,7 @@ export function createEmissionBatcher(deps: BatcherDeps) {
    * A contended lane's head: claim its numbers, seal it, wait until every number before the claim is
    * stored, store it with one statement. Without a claim (no cursor yet, the range running out, an
    * error) it goes through the transaction, which chooses the range; so does a claim whose numbers
-   * were taken meanwhile or whose turn did not come within turnTimeoutMs. A claim that will not be
+   * were taken meanwhile or whose turn did not come while the range's cursor stood still for turnTimeoutMs. A claim that will not be
    * stored whole is a hole every later claim waits for: then the claims are reset.
    */
   async function drainClaimed(lane: Lane): Promise<void> {
@@ -241,14 +241,23 @@ export function createEmissionBatcher(deps: BatcherDeps) {
     if (turn === 'timeout' || stored < batch.length) await claims.reset(numbers[0].caeRangeId).catch(() => undefined);
   }
 
-  /** Polls the range's cursor until it reaches `first` (now), passes it (taken by another process) or time runs out. */
+  /**
+   * Polls the range's cursor until it reaches `first` (now), passes it (taken by another process) or stands still for
+   * turnTimeoutMs (a hole: a block before this one will not be stored). While the cursor moves, the blocks before this
+   * one are being stored, however slowly: a fixed deadline sent live processes' blocks on saturated cores through the
+   * locked path, which slowed everyone further (bench/RESULTS.md, fleet runs of 2026-11-29).
+   */
   async function turnOf(caeRangeId: number, first: number): Promise<'now' | 'passed' | 'timeout'> {
-    const deadline = Date.now() + turnTimeoutMs;
+    let seen: number | undefined;
+    let deadline = 0;
     for (let wait = 1; ; wait = Math.min(wait * 2, 8)) {
       const next = await deps.numberClaims!.nextNumber(caeRangeId).catch(() => undefined);
       if (next === undefined || next > first) return 'passed';
       if (next === first) return 'now';
-      if (Date.now() >= deadline) return 'timeout';
+      if (next !== seen) {
+        seen = next;
+        deadline = Date.now() + turnTimeoutMs;
+      } else if (Date.now() >= deadline) return 'timeout';
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }

@@ -58,6 +58,23 @@ async function assertContiguous(companyId: number, emitted: Emitted[], certifica
   for (const e of emitted.slice(-10)) assert.ok(verifyXmlSignature(e.row.xml, { certificate: certificatePem }).valid);
 }
 
+/**
+ * A lane made contended the way another process makes it: numbers 1-2 issued by the lane, 3 taken by "another
+ * process", 4 issued by the lane after its forecast missed (one miss contends it here).
+ */
+async function contendedLane(turnTimeoutMs: number) {
+  const company = await insertCompany(t);
+  const issuer = await setUpIssuer(t.db, t.call, admin, company);
+  const lane = process(0, { turnTimeoutMs, missesToContend: 1 });
+  const one = async () => lane.submit((await prepared(company.id, 1))[0]);
+  const reserveOne = () => t.db.transaction(async (tx) => (await t.modules.services.cae.reserveNumbers(tx, { companyId: company.id, branchId: issuer.branch.id, tipoCfe: 101, fecha: today }, 1))[0]);
+  const emitted = [await one(), await one()];
+  const taken = await reserveOne();
+  emitted.push(await one());
+  assert.equal(lane.stats().forecastsMissed, 1);
+  return { company, issuer, lane, one, reserveOne, taken, emitted };
+}
+
 describe('happy path', () => {
   test('two processes issuing for the same series: contiguous numbers, and most receipts signed ahead instead of under the range lock', async () => {
     const company = await insertCompany(t);
@@ -83,18 +100,32 @@ describe('happy path', () => {
   });
 });
 
+describe('slow but alive', () => {
+  test('a claim behind another process\'s block that is stored slowly waits while the range\'s cursor moves, and is stored in its turn', async () => {
+    const { cae } = t.modules.services;
+    const { company, lane: a, reserveOne, taken } = await contendedLane(600);
+    // Another process claims the next 5 numbers and stores them one at a time, 200 ms apart: 1 s, past the 600 ms turn.
+    assert.equal(await cae.claims.claim(taken.caeRangeId, 5), 5);
+    const slow = (async () => {
+      for (let i = 0; i < 5; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        await reserveOne();
+      }
+    })();
+    const before = a.stats();
+    const emitted = await Promise.all((await prepared(company.id, 3)).map((p) => a.submit(p)));
+    await slow;
+    assert.equal(a.stats().turnsTimedOut, before.turnsTimedOut, `no turn timed out while the cursor moved: ${JSON.stringify(a.stats())}`);
+    assert.equal(a.stats().lockedReceipts, before.lockedReceipts, 'stored in turn, not under the lock');
+    assert.deepEqual(emitted.map((e) => e.row.numero), [10, 11, 12], 'the numbers after the other process\'s block');
+    for (const e of emitted) assert.match(e.row.xml, new RegExp(`<Nro>${e.row.numero}</Nro>`));
+  });
+});
+
 describe('errors', () => {
   test('a claim never stored (its process died) holds the lane back until the turn times out; the hole is filled, the claims reset', async () => {
-    const company = await insertCompany(t);
-    const issuer = await setUpIssuer(t.db, t.call, admin, company);
     const { cae } = t.modules.services;
-    const a = process(0, { turnTimeoutMs: 300, missesToContend: 1 });
-    const one = async () => a.submit((await prepared(company.id, 1))[0]);
-    const emitted = [await one(), await one()];
-    // Another process takes number 3 (and keeps it): the next forecast misses and the lane is contended (one miss here).
-    const taken = await t.db.transaction(async (tx) => (await cae.reserveNumbers(tx, { companyId: company.id, branchId: issuer.branch.id, tipoCfe: 101, fecha: today }, 1))[0]);
-    emitted.push(await one());
-    assert.equal(a.stats().forecastsMissed, 1);
+    const { company, lane: a, one, taken, emitted } = await contendedLane(300);
     // A process claims the next 5 numbers and dies before storing them.
     const dead = await cae.claims.claim(taken.caeRangeId, 5);
     assert.equal(dead, 5);
