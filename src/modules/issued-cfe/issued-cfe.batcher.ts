@@ -20,9 +20,10 @@
  * the receipts with 3 API processes). A lane that missed twice within a few seconds is contended: it
  * claims disjoint numbers for its head instead (cae.repository claimBlock; a hint, never a
  * reservation), signs them, waits until the receipts before its claim are stored and stores them with
- * the same one statement. A claim whose turn does not come while the range's cursor stands still for `turnTimeoutMs`
- * (its process died, a receipt of it failed) is filled by the locked path and the claims are reset. The lane forecasts again once
- * nobody else has claimed numbers of its range for CONTENDED_MS.
+ * the same one statement. A claim whose turn does not come while the range's cursor stands still for
+ * `turnTimeoutMs` (a hole: its process died, a receipt of it failed) is filled by the locked path and
+ * the claims are reset. The lane forecasts again once nobody else has claimed numbers of its range for
+ * CONTENDED_MS.
  *
  * All-or-nothing per receipt: if anything fails inside a batch (an XSD error, a CAE running out, a
  * concurrent duplicate Idempotency-Key), the batch rolls back and its receipts are committed one
@@ -212,8 +213,9 @@ export function createEmissionBatcher(deps: BatcherDeps) {
    * A contended lane's head: claim its numbers, seal it, wait until every number before the claim is
    * stored, store it with one statement. Without a claim (no cursor yet, the range running out, an
    * error) it goes through the transaction, which chooses the range; so does a claim whose numbers
-   * were taken meanwhile or whose turn did not come while the range's cursor stood still for turnTimeoutMs. A claim that will not be
-   * stored whole is a hole every later claim waits for: then the claims are reset.
+   * were taken meanwhile or whose turn did not come while the range's cursor stood still for
+   * turnTimeoutMs. A claim that will not be stored whole is a hole every later claim waits for: then
+   * the claims are reset.
    */
   async function drainClaimed(lane: Lane): Promise<void> {
     const claims = deps.numberClaims!;
