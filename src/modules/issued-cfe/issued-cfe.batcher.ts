@@ -21,9 +21,9 @@
  * claims disjoint numbers for its head instead (cae.repository claimBlock; a hint, never a
  * reservation), signs them, waits until the receipts before its claim are stored and stores them with
  * the same one statement. A claim whose turn does not come while the range's cursor stands still for
- * `turnTimeoutMs` (a hole: its process died, a receipt of it failed) is filled by the locked path and
- * the claims are reset. The lane forecasts again once nobody else has claimed numbers of its range for
- * CONTENDED_MS.
+ * `turnTimeoutMs` (a hole: an earlier block's process died, or a receipt of it failed) goes through
+ * the locked path, which fills the hole, and the claims are reset. The lane forecasts again once
+ * nobody else has claimed numbers of its range for CONTENDED_MS.
  *
  * All-or-nothing per receipt: if anything fails inside a batch (an XSD error, a CAE running out, a
  * concurrent duplicate Idempotency-Key), the batch rolls back and its receipts are committed one
