@@ -72,7 +72,7 @@ async function contendedLane(turnTimeoutMs: number) {
   const taken = await reserveOne();
   emitted.push(await one());
   assert.equal(lane.stats().forecastsMissed, 1);
-  return { company, issuer, lane, one, reserveOne, taken, emitted };
+  return { company, lane, one, reserveOne, taken, emitted };
 }
 
 describe('happy path', () => {
