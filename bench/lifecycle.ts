@@ -64,7 +64,9 @@ function threadTicks(pid: number, into: Map<string, number>, prefix = '') {
     try {
       const s = fs.readFileSync(`/proc/${pid}/task/${t}/stat`, 'latin1');
       const close = s.lastIndexOf(')');
-      const comm = t === String(pid) ? 'main thread' : s.slice(s.indexOf('(') + 1, close);
+      // Our worker threads name themselves (platform/workers/boot.mjs); the ones still called `node` are V8's and libuv's.
+      const name = s.slice(s.indexOf('(') + 1, close);
+      const comm = t === String(pid) ? 'main thread' : name === 'node' ? 'V8 and libuv threads' : `${name} thread`;
       const f = s.slice(close + 2).split(' ');
       const key = prefix + comm;
       into.set(key, (into.get(key) ?? 0) + (Number(f[11]) + Number(f[12])) * 10);

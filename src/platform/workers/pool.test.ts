@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { createWorkerPool, WorkerTaskError } from './pool.js';
 
-type Task = { op: 'echo' | 'throw' | 'exit'; value?: number };
-const pool = createWorkerPool<Task, number>({ entry: new URL('./pool.test-worker.ts', import.meta.url), size: 2, name: 'pool-test' });
+type Task = { op: 'echo' | 'throw' | 'exit' | 'name'; value?: number };
+const pool = createWorkerPool<Task, number | string>({ entry: new URL('./pool.test-worker.ts', import.meta.url), size: 2, name: 'pool-test' });
 after(() => pool.close());
 
 describe('worker pool', () => {
@@ -27,8 +28,12 @@ describe('worker pool', () => {
     assert.equal(await pool.run({ op: 'echo', value: 21 }), 42);
   });
 
+  it('its threads carry the pool name where the OS shows thread names (top -H, ps -L, the lifecycle bench)', { skip: !fs.existsSync('/proc/thread-self/comm') && 'no /proc/thread-self' }, async () => {
+    assert.equal(await pool.run({ op: 'name' }), 'pool-test');
+  });
+
   it('refuses work once closed', async () => {
-    const other = createWorkerPool<Task, number>({ entry: new URL('./pool.test-worker.ts', import.meta.url), size: 1, name: 'pool-test-2' });
+    const other = createWorkerPool<Task, number | string>({ entry: new URL('./pool.test-worker.ts', import.meta.url), size: 1, name: 'pool-test-2' });
     assert.equal(await other.run({ op: 'echo', value: 1 }), 2);
     await other.close();
     await assert.rejects(other.run({ op: 'echo', value: 1 }), /closed/);

@@ -76,7 +76,7 @@ export function createWorkerPool<T, R>(opts: { entry: URL; size: number; name: s
   }
 
   function start(slot: Slot): Worker {
-    const worker = new Worker(BOOT, { workerData: { entry: opts.entry.href }, name: opts.name, resourceLimits: WORKER_RESOURCE_LIMITS });
+    const worker = new Worker(BOOT, { workerData: { entry: opts.entry.href, threadName: opts.name }, name: opts.name, resourceLimits: WORKER_RESOURCE_LIMITS });
     worker.unref();
     worker.on('message', (replies: PoolReply<R> | PoolReply<R>[]) => {
       for (const reply of Array.isArray(replies) ? replies : [replies]) {

@@ -31,7 +31,7 @@ function rebuild(error: { name: string; message: string }): Error {
 export async function startDgiSimulatorThread(options: DgiSimulatorOptions = {}): Promise<DgiSimulator & { exited: Promise<void> }> {
   const signal = new Int32Array(new SharedArrayBuffer(4));
   const { port1: port, port2 } = new MessageChannel();
-  const worker = new Worker(BOOT, { workerData: { entry: ENTRY.href, options, port: port2, signal }, transferList: [port2], name: 'dgi-simulator', resourceLimits: WORKER_RESOURCE_LIMITS });
+  const worker = new Worker(BOOT, { workerData: { entry: ENTRY.href, threadName: 'dgi-simulator', options, port: port2, signal }, transferList: [port2], name: 'dgi-simulator', resourceLimits: WORKER_RESOURCE_LIMITS });
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   let ended = false;
   void exited.then(() => void (ended = true));
