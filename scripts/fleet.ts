@@ -148,6 +148,9 @@ async function run(apis: number, kill: boolean) {
         where c.relkind = 'r' and c.relnamespace = 'public'::regnamespace order by total desc limit 10`)).rows;
       const [row] = (await s.database.pool.query(`select avg(pg_column_size(c.*))::int as row_bytes, avg(pg_column_size(c.xml))::int as xml_stored, avg(octet_length(c.xml))::int as xml_raw from issued_cfes c`)).rows;
       sizes.push({ t: `issued_cfes live row ${row.row_bytes} B (xml ${row.xml_raw} B raw, ${row.xml_stored} B stored)`, heap: 0, idx: 0, total: 0, live: 0, dead: 0 });
+      // An envelope's live rows (head, DGI's two signed answers; TOAST included) per CFE it holds: no dead versions.
+      const [env] = (await s.database.pool.query(`select (sum(pg_column_size(e.*)) / nullif(sum(e.cant_cfe), 0))::int as per_cfe, avg(e.cant_cfe)::numeric(6,1) as cfes from dgi_envelopes e`)).rows;
+      sizes.push({ t: `dgi_envelopes live rows ${env.per_cfe} B per CFE (${env.cfes} CFEs per envelope)`, heap: 0, idx: 0, total: 0, live: 0, dead: 0 });
       return { load, invariants, takeover, cfes, sizes, speed };
     } finally {
       await s.receiver.close();

@@ -123,8 +123,10 @@ describe('happy path', () => {
   test('killed after the envelope commit: on restart the same envelope (same Idemisor) is sent once', async () => {
     await runner!.stop();
     runner = undefined;
-    const cfe = await emitTicket(t, admin, issuer.company.id);
+    // Three receipts: the envelope is assembled from its stored head and its CFEs in item order.
+    const [, , cfe] = [await emitTicket(t, admin, issuer.company.id), await emitTicket(t, admin, issuer.company.id), await emitTicket(t, admin, issuer.company.id)];
     const env = (await t.modules.services.dgiSubmissionWorker.createEnvelope(issuer.company.id))!;
+    assert.equal(env.cantCfe, 3);
     // The sender took the envelope and died before the request left: attempt counted, lease expired.
     await t.db.update(dgiEnvelopes).set({ sendAttempts: 1, leaseUntil: sql`now() - interval '1 second'` }).where(eq(dgiEnvelopes.id, env.id));
     assert.equal(sobreSubmissions(env.idEmisor, issuer.company.rut).length, 0);
@@ -134,7 +136,10 @@ describe('happy path', () => {
     const sent = sobreSubmissions(env.idEmisor, issuer.company.rut);
     assert.equal(sent.length, 1);
     const [stored] = await t.db.select().from(dgiEnvelopes).where(eq(dgiEnvelopes.id, env.id));
-    assert.equal(sent[0].xmlData, stored.xml, 'the stored bytes are what DGI got');
+    // Only the head is stored; the resend assembled it with its CFEs' XML into the very bytes built before the kill.
+    assert.equal(stored.xml, null);
+    assert.ok(env.xml.startsWith(stored.xmlHead!));
+    assert.equal(sent[0].xmlData, env.xml, 'the bytes built before the kill are what DGI got');
     assert.equal(stored.sendAttempts, 2);
   });
 
@@ -191,7 +196,7 @@ describe('happy path', () => {
     const ids = (await t.db.select().from(dgiEnvelopeItems).where(eq(dgiEnvelopeItems.envelopeId, env.id))).map((i) => i.issuedCfeId);
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/cfeemitido/generarSobreDgi', payload: { idEmpresa: issuer.company.id, idsCfe: ids }, headers: { authorization: `Bearer ${admin}` } });
     assert.equal(res.statusCode, 200);
-    assert.equal(res.body, env.xml);
+    assert.equal(res.body, sobreSubmissions(env.idEmisor, issuer.company.rut)[0].xmlData, 'the download is what DGI got, byte for byte');
     assert.equal(res.headers['x-id-sobre'], String(env.id));
     const cfeA = await emitTicket(t, admin, issuer.company.id);
     const cfeB = await emitTicket(t, admin, issuer.company.id);
@@ -206,7 +211,7 @@ describe('happy path', () => {
     // xsd/SOURCE.md: xmldsig types X509SerialNumber as xs:integer and libxml2 rejects long serials: patched copy.
     for (const [name, content] of loadPatchedXsdSet()) writeFileSync(path.join(dir, name), content);
     writeFileSync(path.join(dir, 'sobre.xml'), fresh.body);
-    writeFileSync(path.join(dir, 'stored.xml'), env.xml);
+    writeFileSync(path.join(dir, 'stored.xml'), res.body);
     for (const f of ['sobre.xml', 'stored.xml']) execFileSync('xmllint', ['--noout', '--nonet', '--schema', path.join(dir, 'EnvioCFE.xsd'), path.join(dir, f)], { stdio: 'pipe' });
   });
 });

@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../platform/db/client.js';
+import type { Db, DbOrTx } from '../../platform/db/client.js';
 import { dgiEnvelopeItems, dgiEnvelopes, dgiIdEmisorCounters, dgiSubmissionSettings, type DgiEnvelopeRow } from './dgi-submission.tables.js';
 import type { EnvioIndividualMode } from './dgi-submission.policy.js';
+import { assembleEnvioCfe } from '../emission/sobre.js';
 
 /** Next Idemisor of the company (row lock until the transaction ends: increasing, gap-free on commit). */
 export async function nextIdEmisor(tx: DbOrTx, companyId: number): Promise<number> {
@@ -24,7 +25,24 @@ export type DgiEnvelopeState = Omit<DgiEnvelopeRow, 'xml' | 'ackSobreXml' | 'ack
 export async function insertEnvelope(tx: DbOrTx, values: typeof dgiEnvelopes.$inferInsert, cfeIds: number[]): Promise<DgiEnvelopeRow> {
   const [env] = await tx.insert(dgiEnvelopes).values(values).returning(stateColumns);
   await tx.insert(dgiEnvelopeItems).values(cfeIds.map((issuedCfeId, i) => ({ envelopeId: env.id, companyId: env.companyId, issuedCfeId, ordinal: i + 1 })));
-  return { ...env, xml: values.xml, ackSobreXml: values.ackSobreXml ?? null, ackCfeXml: values.ackCfeXml ?? null };
+  return { ...env, xml: values.xml ?? null, ackSobreXml: values.ackSobreXml ?? null, ackCfeXml: values.ackCfeXml ?? null };
+}
+
+/** The signed XML of issued CFEs by id (issued-cfe module, handoff cfesForEnvelope). */
+export type CfeXmlReader = (db: Db, ids: number[]) => Promise<Array<{ id: number; xml: string }>>;
+
+/**
+ * The EnvioCFE bytes of an envelope: stored whole (before migration 0046, or built on request), or its head and its
+ * CFEs' own signed XML in item order (dgi_envelopes.xml). The length must be the one recorded when it was built: a
+ * CFE's XML never changes after signing, and an envelope that would come out different is not sent or served.
+ */
+export async function envelopeXml(db: Db, env: Pick<DgiEnvelopeRow, 'id' | 'xml' | 'xmlHead' | 'bytes'>, cfeXml: CfeXmlReader): Promise<string> {
+  if (env.xml !== null) return env.xml;
+  const ids = await envelopeItems(db, env.id);
+  const byId = new Map((await cfeXml(db, ids)).map((c) => [c.id, c.xml]));
+  const xml = assembleEnvioCfe(env.xmlHead!, ids.map((id) => byId.get(id) ?? ''));
+  if (Buffer.byteLength(xml) !== env.bytes) throw new Error(`Envelope ${env.id}: its CFEs' XML gives ${Buffer.byteLength(xml)} bytes, ${env.bytes} were built`);
+  return xml;
 }
 
 export async function envelopeItems(db: DbOrTx, envelopeId: number): Promise<number[]> {

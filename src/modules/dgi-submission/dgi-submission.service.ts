@@ -31,7 +31,7 @@ export function envelopeView(e: DgiEnvelopeRow) {
     consultarDesde: e.consultarDesde?.toISOString() ?? null, proximoIntento: e.nextAttemptAt?.toISOString() ?? null,
     errorCodigo: e.errorCodigo, errorMensaje: e.errorMensaje, creadoEn: e.createdAt.toISOString(),
     enviadoEn: e.sentAt?.toISOString() ?? null, procesadoEn: e.processedAt?.toISOString() ?? null,
-    nombreArchivo: envelopeFileName(rucOf(e.xml), e.fecha, e.idEmisor),
+    nombreArchivo: envelopeFileName(rucOf(e.xmlHead ?? e.xml ?? ''), e.fecha, e.idEmisor),
   };
 }
 
@@ -69,7 +69,10 @@ export function createDgiSubmissionService(deps: DgiSubmissionServiceDeps) {
       if (live.length === unique.length && envelopeIds.size === 1) {
         const env = (await repo.findEnvelope(db, [...envelopeIds][0]))!;
         const items = await repo.envelopeItems(db, env.id);
-        if (items.length === unique.length) return { xml: env.xml, fileName: envelopeFileName(rucOf(env.xml), env.fecha, env.idEmisor), idSobre: env.id as number | null };
+        if (items.length === unique.length) {
+          const xml = await repo.envelopeXml(db, env, deps.cfesForEnvelope);
+          return { xml, fileName: envelopeFileName(rucOf(xml), env.fecha, env.idEmisor), idSobre: env.id as number | null };
+        }
       }
       const refused = notResendable(rows);
       const list = (l: typeof rows) => l.map((r) => `${r.id} (${r.estado})`).join(', ');

@@ -4,7 +4,7 @@
  * CFE's own state (`issued_cfes.estado = 'firmado'`, partial index below): emission writes nothing here.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, index, integer, pgTable, smallint, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, check, index, integer, pgTable, smallint, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { companies } from '../companies/companies.tables.js';
 import { issuedCfes } from '../issued-cfe/issued-cfe.tables.js';
 
@@ -17,8 +17,16 @@ export const dgiEnvelopes = pgTable(
     /** Caratula/Idemisor: unique and increasing per issuer (BRIEF 5; a resend gives S08). */
     idEmisor: bigint({ mode: 'number' }).notNull(),
     estado: varchar({ length: 20 }).notNull().default('creado'),
-    /** The EnvioCFE bytes exactly as built: a resend after a crash sends these same bytes. */
-    xml: text().notNull(),
+    /**
+     * The EnvioCFE bytes exactly as built, for envelopes stored before migration 0046 and those built on request. The
+     * worker's envelopes keep only `xmlHead`: their CFEs' bytes are each CFE's own signed XML, already in
+     * issued_cfes, so the envelope is `xmlHead` + those CFEs in item order + the closing tag (sobre.ts
+     * assembleEnvioCfe), the same bytes a resend after a crash sends. The copy was ~2 KB per CFE (a quarter of a
+     * CFE's storage, docs/DEPLOYMENT.md) and its pglz compression and WAL were paid at every envelope.
+     */
+    xml: text(),
+    /** Declaration, root and Caratula of a worker-built envelope, as sent (sobre.ts envioCfeHead). */
+    xmlHead: text(),
     cantCfe: smallint().notNull(),
     bytes: integer().notNull(),
     fecha: text().notNull(),
@@ -45,6 +53,7 @@ export const dgiEnvelopes = pgTable(
     recoveredAt: timestamp({ withTimezone: true, mode: 'date' }),
   },
   (t) => [
+    check('dgi_envelopes_xml_ck', sql`${t.xml} is not null or ${t.xmlHead} is not null`),
     uniqueIndex('dgi_envelopes_idemisor_uq').on(t.companyId, t.idEmisor),
     index('dgi_envelopes_company_idx').on(t.companyId, t.id),
     index('dgi_envelopes_open_idx').on(t.estado).where(sql`${t.estado} in ('creado', 'recibido')`),

@@ -105,9 +105,18 @@ const open = (root: string) => `${XML_DECL}<${P}:${root} xmlns:${P}="${CFE_NAMES
 
 /** EnvioCFE to DGI: Caratula + the signed CFEs, verbatim. */
 export function buildEnvioCfe(input: EnvioCfeInput): string {
-  checkCaratula(input, input.cfes.length);
-  const cfes = input.cfes.map(stripXmlDeclaration);
-  return open('EnvioCFE') + caratula(input, cfes.length) + cfes.join('') + `</${P}:EnvioCFE>`;
+  return assembleEnvioCfe(envioCfeHead(input, input.cfes.length), input.cfes);
+}
+
+/** What an EnvioCFE holds before its CFEs: declaration, root and Caratula (stored alone: dgi_envelopes.xml_head). */
+export function envioCfeHead(input: CaratulaInput, count: number): string {
+  checkCaratula(input, count);
+  return open('EnvioCFE') + caratula(input, count);
+}
+
+/** The EnvioCFE of a head and its CFEs in envelope order: buildEnvioCfe's bytes, rebuilt from what is stored. */
+export function assembleEnvioCfe(head: string, cfes: readonly string[]): string {
+  return head + cfes.map(stripXmlDeclaration).join('') + `</${P}:EnvioCFE>`;
 }
 
 /** EnvioCFE_entreEmpresas to an electronic receiver: each CFE in a CFE_Adenda, with its optional Adenda. */
