@@ -32,7 +32,7 @@ export async function insertEnvelope(tx: DbOrTx, values: typeof dgiEnvelopes.$in
 export type CfeXmlReader = (db: Db, ids: number[]) => Promise<Array<{ id: number; xml: string }>>;
 
 /**
- * The EnvioCFE bytes of an envelope: stored whole (before migration 0046, or built on request), or its head and its
+ * The EnvioCFE bytes of an envelope: stored whole (before migration 0046), or its head and its
  * CFEs' own signed XML in item order (dgi_envelopes.xml). The length must be the one recorded when it was built: a
  * CFE's XML never changes after signing, and an envelope that would come out different is not sent or served.
  */

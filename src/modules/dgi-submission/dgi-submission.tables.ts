@@ -18,11 +18,11 @@ export const dgiEnvelopes = pgTable(
     idEmisor: bigint({ mode: 'number' }).notNull(),
     estado: varchar({ length: 20 }).notNull().default('creado'),
     /**
-     * The EnvioCFE bytes exactly as built, for envelopes stored before migration 0046 and those built on request. The
-     * worker's envelopes keep only `xmlHead`: their CFEs' bytes are each CFE's own signed XML, already in
+     * The EnvioCFE bytes exactly as built, for envelopes stored before migration 0046. Since then the worker's
+     * envelopes keep only `xmlHead`: their CFEs' bytes are each CFE's own signed XML, already in
      * issued_cfes, so the envelope is `xmlHead` + those CFEs in item order + the closing tag (sobre.ts
-     * assembleEnvioCfe), the same bytes a resend after a crash sends. The copy was ~2 KB per CFE (a quarter of a
-     * CFE's storage, docs/DEPLOYMENT.md) and its pglz compression and WAL were paid at every envelope.
+     * assembleEnvioCfe), the same bytes a resend after a crash sends. The copy, pglz-compressed, was ~0.5 KB of rows
+     * per CFE (docs/DEPLOYMENT.md), and its compression and WAL were paid at every envelope.
      */
     xml: text(),
     /** Declaration, root and Caratula of a worker-built envelope, as sent (sobre.ts envioCfeHead). */
