@@ -198,6 +198,11 @@ describe('happy path', () => {
     assert.equal(res.statusCode, 200);
     assert.equal(res.body, sobreSubmissions(env.idEmisor, issuer.company.rut)[0].xmlData, 'the download is what DGI got, byte for byte');
     assert.equal(res.headers['x-id-sobre'], String(env.id));
+    // An envelope stored before migration 0046 holds its whole bytes and no head: served as stored.
+    await t.db.update(dgiEnvelopes).set({ xml: res.body, xmlHead: null }).where(eq(dgiEnvelopes.id, env.id));
+    const old = await t.app.inject({ method: 'POST', url: '/api/v1/cfeemitido/generarSobreDgi', payload: { idEmpresa: issuer.company.id, idsCfe: ids }, headers: { authorization: `Bearer ${admin}` } });
+    assert.equal(old.statusCode, 200);
+    assert.equal(old.body, res.body);
     const cfeA = await emitTicket(t, admin, issuer.company.id);
     const cfeB = await emitTicket(t, admin, issuer.company.id);
     const fresh = await t.app.inject({ method: 'POST', url: '/api/v1/cfeemitido/generarSobreDgi', payload: { idEmpresa: issuer.company.id, idsCfe: [cfeA.id, cfeB.id] }, headers: { authorization: `Bearer ${admin}` } });
