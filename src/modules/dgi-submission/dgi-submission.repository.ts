@@ -32,9 +32,9 @@ export async function insertEnvelope(tx: DbOrTx, values: typeof dgiEnvelopes.$in
 export type CfeXmlReader = (db: Db, ids: number[]) => Promise<Array<{ id: number; xml: string }>>;
 
 /**
- * The EnvioCFE bytes of an envelope: stored whole (before migration 0046), or its head and its
- * CFEs' own signed XML in item order (dgi_envelopes.xml). The length must be the one recorded when it was built: a
- * CFE's XML never changes after signing, and an envelope that would come out different is not sent or served.
+ * The EnvioCFE bytes of an envelope: stored whole (before migration 0046), or its head and its CFEs' own signed XML
+ * in item order (dgi_envelopes.xml). A CFE's XML never changes after signing (its signature covers it); as a safety net
+ * the length must be the one recorded at build time, or the envelope is neither sent nor served.
  */
 export async function envelopeXml(db: Db, env: Pick<DgiEnvelopeRow, 'id' | 'xml' | 'xmlHead' | 'bytes'>, cfeXml: CfeXmlReader): Promise<string> {
   if (env.xml !== null) return env.xml;
