@@ -58,10 +58,16 @@ export async function claimPending(tx: DbOrTx, companyId: number, limit: number,
   return rows.rows.map((r: { id: number; company_id: number; tipo_cfe: number; xml: string; bytes: number }) => ({ id: Number(r.id), companyId: Number(r.company_id), tipoCfe: Number(r.tipo_cfe), xml: r.xml, bytes: Number(r.bytes) }));
 }
 
-/** CFEs by id for an envelope built on request (ownership checked by the caller). */
+/**
+ * CFEs by id for an envelope built on request or assembled again for a resend (ownership checked by
+ * the caller). The ids go as one array parameter: an envelope holds up to 250, and an IN list made
+ * a parameter and a distinct statement text of each count.
+ */
 export async function cfesForEnvelope(db: DbOrTx, ids: number[]) {
   if (ids.length === 0) return [];
-  return db.select({ id: issuedCfes.id, companyId: issuedCfes.companyId, tipoCfe: issuedCfes.tipoCfe, xml: issuedCfes.xml, estado: issuedCfes.estado, estadoReceptor: issuedCfes.estadoReceptor }).from(issuedCfes).where(inArray(issuedCfes.id, ids));
+  const idList = `{${ids.map((id) => Math.trunc(id)).join(',')}}`;
+  return db.select({ id: issuedCfes.id, companyId: issuedCfes.companyId, tipoCfe: issuedCfes.tipoCfe, xml: issuedCfes.xml, estado: issuedCfes.estado, estadoReceptor: issuedCfes.estadoReceptor })
+    .from(issuedCfes).where(sql`${issuedCfes.id} = any(${idList}::bigint[])`);
 }
 
 /**
