@@ -6,8 +6,9 @@ import { outboxEvents } from './events.tables.js';
 export type OutboxEventRow = typeof outboxEvents.$inferSelect;
 
 /**
- * Channel the delivery engine LISTENs on. Every INSERT into outbox_events NOTIFYs it (statement
- * trigger, migration 0015), delivered only when the transaction commits.
+ * Channel the DGI submission waker LISTENs on. Every INSERT into outbox_events NOTIFYs it (statement
+ * trigger, migration 0015), delivered only when the transaction commits. The webhook delivery engine
+ * has its own (webhooks/deliveries.repository.ts WEBHOOK_EVENTS_CHANNEL, migration 0047).
  */
 export const EVENTS_CHANNEL = 'cfe_outbox_events';
 

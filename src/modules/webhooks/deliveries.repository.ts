@@ -6,6 +6,13 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../platform/db/client.js';
 
 /**
+ * Channel the delivery engine LISTENs on: NOTIFYed by the outbox's INSERT trigger only for an event an
+ * enabled endpoint subscribes to (migration 0047), and by a requeue; delivered when the transaction
+ * commits. Events nobody subscribes to wake no engine.
+ */
+export const WEBHOOK_EVENTS_CHANNEL = 'webhook_events_due';
+
+/**
  * Creates one delivery per (event, subscribed enabled endpoint) for events not yet fanned out. Events that
  * no endpoint subscribed to when written never come here (migration 0045 marks them at INSERT, with the
  * negation of this join: keep the two conditions the same).

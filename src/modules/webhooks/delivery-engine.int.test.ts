@@ -51,6 +51,30 @@ async function until(what: string, check: () => Promise<boolean> | boolean, ms: 
   }
 }
 
+describe('happy path', () => {
+  it('wakes on the NOTIFY of an event an endpoint subscribes to, and not for events nobody subscribes to (migration 0047)', { timeout: 30_000 }, async () => {
+    const subscribed = await endpoint('notify');
+    const unsubscribed = await insertCompany(t);
+    // No poll within the test: only a notification can wake the loop. Every iteration reads the clock.
+    let clockReads = 0;
+    const engine = createDeliveryEngine({ database: t.database, logger: silentLogger, secrets: t.modules.services.secretBox, timeoutMs: 2000, allowPrivateUrls: true, pollIntervalMs: 60_000, now: () => (clockReads++, new Date()) });
+    await engine.start();
+    try {
+      await until('the engine is idle after its first pass', () => clockReads > 0, 5000);
+      await new Promise((r) => setTimeout(r, 300));
+      const idle = clockReads;
+      for (let i = 0; i < 10; i++) await emit(unsubscribed.id, 3);
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal(clockReads, idle, 'ten transactions of events nobody subscribes to woke the engine');
+      await emit(subscribed.companyId);
+      await until('the subscribed event is delivered without waiting for the poll', () => subscribed.received().length === 1, 5000);
+    } finally {
+      await engine.stop();
+    }
+    assert.deepEqual(await statuses(subscribed.endpointId), ['entregado']);
+  });
+});
+
 describe('errors', () => {
   it('endpoints stored with headers undici refuses (more than its 128 connections per origin) fail at once and never stop deliveries to other companies', { timeout: 60_000 }, async () => {
     const bad = await endpoint('bad');

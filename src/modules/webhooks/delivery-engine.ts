@@ -1,14 +1,14 @@
 /**
  * The delivery engine (issue 8 point 3): fans outbox events out to subscribed endpoints, claims due
  * deliveries (FOR UPDATE SKIP LOCKED + lease), sends them and records each attempt with the next
- * state from retry-policy.ts. Wakes on NOTIFY from the outbox, with a poll fallback. The clock is
+ * state from retry-policy.ts. Wakes on the NOTIFY of an event an endpoint subscribes to
+ * (repo.WEBHOOK_EVENTS_CHANNEL), with a poll fallback. The clock is
  * injectable and `tick()` runs one deterministic iteration for tests.
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Database } from '../../platform/db/client.js';
 import { redactUrl, type Logger } from '../../platform/logger.js';
-import { EVENTS_CHANNEL } from '../events/events.repository.js';
 import * as repo from './deliveries.repository.js';
 import { createAgent, sendAttempt } from './delivery-sender.js';
 import { decide } from './retry-policy.js';
@@ -208,7 +208,7 @@ export function createDeliveryEngine(opts: DeliveryEngineOptions) {
         listener.on('error', (err) => logger.warn({ err }, 'webhook LISTEN connection lost; polling only'));
         await listener.connect();
         listener.on('notification', signal);
-        await listener.query(`listen ${EVENTS_CHANNEL}`);
+        await listener.query(`listen ${repo.WEBHOOK_EVENTS_CHANNEL}`);
       } catch (err) {
         logger.warn({ err }, 'webhook engine could not LISTEN; polling only');
       }

@@ -3,6 +3,7 @@ import type { DbOrTx } from '../../platform/db/client.js';
 import type { Paging } from '../../platform/http/paging.js';
 import { outboxEvents } from '../events/events.tables.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, type DeliveryStatus } from './webhooks.tables.js';
+import { WEBHOOK_EVENTS_CHANNEL } from './deliveries.repository.js';
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
@@ -76,7 +77,7 @@ export async function requeue(db: DbOrTx, filter: { endpointId: number; delivery
       ne(webhookDeliveries.status, 'pendiente'),
     ))
     .returning({ id: webhookDeliveries.id });
-  if (rows.length) await db.execute(sql`select pg_notify('cfe_outbox_events', '')`);
+  if (rows.length) await db.execute(sql`select pg_notify(${WEBHOOK_EVENTS_CHANNEL}, '')`);
   return rows.length;
 }
 
