@@ -14,7 +14,7 @@ import { DgiSoapConsultasClient } from './dgi.consultas-client.ts';
 import { startDgiSimulator } from './dgi.simulator.ts';
 import { envelope, signedTicket, zeroReport } from './dgi.test-helpers.ts';
 import { RutSoapClient } from './rut.soap-client.ts';
-import { readSimulatorState, SimulatorStateError } from './simulator/state.ts';
+import { readSimulatorState, SimulatorStateError, type SimulatorRecord } from './simulator/state.ts';
 import { verifyEnveloped } from './simulator/xmldsig.ts';
 
 const RUC = '211234560019';
@@ -131,7 +131,32 @@ describe('simulator state file', () => {
     assert.deepEqual(reopened.control.caes().map((c) => c.serie), ['A']);
     reopened.control.issueCae({ rucEmisor: RUC, tipoCfe: 101, serie: 'B', desde: 1, hasta: 10, fechaVencimiento: '2099-12-31' });
     await reopened.close();
-    assert.deepEqual(readSimulatorState(statePath)?.records.map((r) => r.t === 'cae' && r.range.serie), ['A', 'B']);
+    const records: SimulatorRecord[] = [];
+    readSimulatorState(statePath, (r) => records.push(r));
+    assert.deepEqual(records.map((r) => r.t === 'cae' && r.range.serie), ['A', 'B']);
+  });
+
+  test('the file is read a chunk at a time: lines and multi-byte characters cut by a chunk read as when read whole', async () => {
+    const statePath = path.join(dir, 'chunks.jsonl');
+    const sim = await startDgiSimulator({ statePath });
+    sim.control.issueCae({ rucEmisor: RUC, tipoCfe: 101, serie: 'A', desde: 1, hasta: 10, fechaVencimiento: '2099-12-31' });
+    // Two-, three- and four-byte characters, so that some chunk ends inside one of them.
+    sim.control.addRut({ ...rutRecord, Denominacion: 'ÑANDÚ € SOCIEDAD 𝄞 ANÓNIMA' });
+    sim.control.addRut({ ...rutRecord, RUT: '218888880018', Denominacion: 'Ü'.repeat(40) });
+    await sim.close();
+    const complete = fs.statSync(statePath).size;
+    fs.appendFileSync(statePath, '{"t":"rut","record":{"RUT":"21999999001€'); // a torn append
+
+    const read = (chunkBytes?: number) => {
+      const records: SimulatorRecord[] = [];
+      const loaded = readSimulatorState(statePath, (r) => records.push(r), { chunkBytes });
+      return { records, completeBytes: loaded?.completeBytes, totalBytes: loaded?.totalBytes };
+    };
+    const whole = read(64 * 1024 * 1024);
+    assert.deepEqual(whole.records.map((r) => r.t === 'rut' && r.record.Denominacion).filter(Boolean), ['ÑANDÚ € SOCIEDAD 𝄞 ANÓNIMA', 'Ü'.repeat(40)]);
+    assert.equal(whole.completeBytes, complete);
+    assert.equal(whole.totalBytes, fs.statSync(statePath).size);
+    for (const chunkBytes of [1, 2, 3, 5, 7, 64, 1000]) assert.deepEqual(read(chunkBytes), whole, `chunks of ${chunkBytes} bytes`);
   });
 
   test('registerCae: a range it did not issue (typed in by hand) stops being E09, once, and is kept in the file', async () => {

@@ -49,7 +49,7 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
   const rucDgi = options.rucDgi ?? '219999830019';
   const state = options.statePath
     ? openSimulatorState(options.statePath, () => newIdentity(rucDgi))
-    : { identity: newIdentity(rucDgi), records: [], append: undefined };
+    : { identity: newIdentity(rucDgi), replay: () => {}, append: undefined };
   if (state.identity.rucDgi !== rucDgi) {
     throw new SimulatorStateError(`DGI simulator state file ${options.statePath} belongs to a DGI with RUC ${state.identity.rucDgi}, not ${rucDgi}`);
   }
@@ -83,7 +83,7 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
     else if (record.t === 'recibido') recibidos.apply(record);
     else efactura.apply(record);
   };
-  for (const record of state.records) apply(record);
+  state.replay(apply);
   const append = state.append;
   if (append) efactura.journal = append;
   const commit = (record: SimulatorRecord) => {

@@ -37,7 +37,6 @@ export type SimulatorRecord =
 
 export interface LoadedState {
   identity: SimulatorIdentity;
-  records: SimulatorRecord[];
   /** Bytes up to the last complete line; a torn last line is an append whose answer never left. */
   completeBytes: number;
   totalBytes: number;
@@ -99,22 +98,40 @@ function parseLine(file: string, line: string, lineNo: number): unknown {
 }
 
 /**
- * Reads and checks the state file; `null` when there is none yet. Any other problem (unreadable,
- * bad line, keys that do not load) throws `SimulatorStateError` naming the file: starting a fresh
- * DGI silently would reject, and void, every receipt numbered under the CAE the old one issued.
+ * Calls `onLine` with each complete line of `file` (UTF-8), read `chunkBytes` at a time, until it returns false.
+ * The file is never held whole: a journal passes V8's longest string (~512 MB) at ~1.6 million CFEs, and
+ * `readFileSync` of it as text threw, so a simulator that had taken that many could not start again.
  */
-export function readSimulatorState(file: string): LoadedState | null {
-  let text: string;
+function readLines(file: string, onLine: (line: string, lineNo: number) => boolean | void, chunkBytes: number): { completeBytes: number; totalBytes: number } {
+  const fd = fs.openSync(file, 'r');
   try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    return fail(file, (error as Error).message);
+    const chunk = Buffer.allocUnsafe(chunkBytes);
+    let carry = Buffer.alloc(0);
+    let offset = 0;
+    let lineNo = 0;
+    for (;;) {
+      const read = fs.readSync(fd, chunk, 0, chunkBytes, offset);
+      if (read === 0) break;
+      offset += read;
+      // A line (or a multi-byte character) cut by the chunk's end is kept and completed by the next chunk.
+      const data = carry.length ? Buffer.concat([carry, chunk.subarray(0, read)]) : chunk.subarray(0, read);
+      let start = 0;
+      for (let end = data.indexOf(0x0a); end >= 0; end = data.indexOf(0x0a, start)) {
+        if (onLine(data.toString('utf8', start, end), ++lineNo) === false) return { completeBytes: offset - data.length + end + 1, totalBytes: fs.fstatSync(fd).size };
+        start = end + 1;
+      }
+      carry = Buffer.from(data.subarray(start)); // a copy: `chunk` is read into again
+    }
+    return { completeBytes: offset - carry.length, totalBytes: offset };
+  } finally {
+    fs.closeSync(fd);
   }
-  const end = text.lastIndexOf('\n') + 1;
-  const lines = text.slice(0, end).split('\n').slice(0, -1);
-  if (lines.length === 0) return fail(file, 'the identity line is missing');
-  const head = identitySchema.safeParse(parseLine(file, lines[0], 1));
+}
+
+const CHUNK_BYTES = 1 << 20;
+
+function identityOf(file: string, line: string): SimulatorIdentity {
+  const head = identitySchema.safeParse(parseLine(file, line, 1));
   if (!head.success) return fail(file, `line 1 is not a version ${FORMAT_VERSION} identity (${head.error.issues[0].path.join('.')}: ${head.error.issues[0].message})`);
   const { t: _t, v: _v, ...identity } = head.data;
   try {
@@ -124,25 +141,56 @@ export function readSimulatorState(file: string): LoadedState | null {
   } catch (error) {
     return fail(file, `line 1 keys: ${(error as Error).message}`);
   }
-  const records = lines.slice(1).map((line, i) => {
-    const parsed = recordSchema.safeParse(parseLine(file, line, i + 2));
-    if (!parsed.success) return fail(file, `line ${i + 2}: ${parsed.error.issues[0].path.join('.') || 't'}: ${parsed.error.issues[0].message}`);
-    return parsed.data as SimulatorRecord;
-  });
-  return { identity, records, completeBytes: Buffer.byteLength(text.slice(0, end)), totalBytes: Buffer.byteLength(text) };
+  return identity;
+}
+
+/**
+ * Reads and checks the state file, handing each change to `onRecord` in order as it is read (none is kept
+ * here: memory stays that of the applied state); `null` when there is no file yet. Any other problem
+ * (unreadable, bad line, keys that do not load) throws `SimulatorStateError` naming the file: starting a fresh
+ * DGI silently would reject, and void, every receipt numbered under the CAE the old one issued.
+ * `identityOnly` stops after line 1.
+ */
+export function readSimulatorState(file: string, onRecord: (record: SimulatorRecord) => void = () => {}, opts: { chunkBytes?: number; identityOnly?: boolean } = {}): LoadedState | null {
+  let identity: SimulatorIdentity | undefined;
+  let bytes: { completeBytes: number; totalBytes: number };
+  let applying = false;
+  try {
+    bytes = readLines(file, (line, lineNo) => {
+      if (lineNo === 1) {
+        identity = identityOf(file, line);
+        return !opts.identityOnly;
+      }
+      const parsed = recordSchema.safeParse(parseLine(file, line, lineNo));
+      if (!parsed.success) return fail(file, `line ${lineNo}: ${parsed.error.issues[0].path.join('.') || 't'}: ${parsed.error.issues[0].message}`);
+      applying = true;
+      onRecord(parsed.data as SimulatorRecord);
+      applying = false;
+    }, opts.chunkBytes ?? CHUNK_BYTES);
+  } catch (error) {
+    // The caller's own failure while applying a change is not the file's.
+    if (applying || error instanceof SimulatorStateError) throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    return fail(file, (error as Error).message);
+  }
+  if (!identity) return fail(file, 'the identity line is missing');
+  return { identity, ...bytes };
 }
 
 export interface OpenedState {
   identity: SimulatorIdentity;
-  records: SimulatorRecord[];
+  /** Hands every change in the file to `apply`, in order; call it once, before the first `append`. */
+  replay(apply: (record: SimulatorRecord) => void): void;
   append(record: SimulatorRecord): void;
 }
 
-/** Loads `file` (creating it with `create()` when absent) and returns an appender for changes. */
+/** Opens `file` (creating it with `create()` when absent): its identity, a replay of its changes, an appender for new ones. */
 export function openSimulatorState(file: string, create: () => SimulatorIdentity): OpenedState {
-  let loaded = readSimulatorState(file);
-  if (!loaded) {
-    const identity = create();
+  const opened = readSimulatorState(file, undefined, { identityOnly: true });
+  let identity: SimulatorIdentity;
+  if (opened) identity = opened.identity;
+  else {
+    identity = create();
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const temp = `${file}.${process.pid}.tmp`;
     const fd = fs.openSync(temp, 'w', 0o600); // holds private keys
@@ -153,14 +201,14 @@ export function openSimulatorState(file: string, create: () => SimulatorIdentity
       fs.closeSync(fd);
     }
     fs.renameSync(temp, file);
-    loaded = { identity, records: [], completeBytes: 0, totalBytes: 0 };
-  } else if (loaded.totalBytes > loaded.completeBytes) {
-    // Cut the torn line off, or the next append would glue onto it and corrupt both.
-    fs.truncateSync(file, loaded.completeBytes);
   }
   return {
-    identity: loaded.identity,
-    records: loaded.records,
+    identity,
+    replay(apply) {
+      const loaded = readSimulatorState(file, apply)!;
+      // Cut the torn line off, or the next append would glue onto it and corrupt both.
+      if (loaded.totalBytes > loaded.completeBytes) fs.truncateSync(file, loaded.completeBytes);
+    },
     append: (record) => fs.appendFileSync(file, JSON.stringify(record) + '\n'),
   };
 }
