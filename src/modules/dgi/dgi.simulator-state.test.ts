@@ -74,6 +74,10 @@ describe('simulator state file', () => {
     const nextStatus = await client2.queryEnvelopeStatus(next.caratula.IDReceptor, next.paramConsulta!.Token);
     assert.ok(nextStatus.ready);
     assert.deepEqual(nextStatus.detalles.map((d) => [d.NroCFE, d.Estado, d.motivos.map((m) => m.Motivo).join()]), [['1', 'BE', 'E02'], ['2', 'AE', '']]);
+    // A CFE sent twice is held with both envelopes, in arrival order.
+    const both = [ack.caratula.IDReceptor, next.caratula.IDReceptor];
+    assert.deepEqual((await consultas.cfeEnvelopes({ TipoCFE: 101, Serie: 'A', Nro: 1 })).map((d) => d.IdReceptor), both);
+    assert.deepEqual((await consultas.cfeEnvelopes({ TipoCFE: 101, Serie: 'A', Nro: 2 })).map((d) => d.IdReceptor), [next.caratula.IDReceptor]);
     // Daily report sequence, RUT and rate overrides.
     const report = await client2.sendDailyReport(zeroReport(company, { rucEmisor: RUC, secEnvio: 2 }));
     assert.equal(report.Estado, 'AR', JSON.stringify(report.motivos));

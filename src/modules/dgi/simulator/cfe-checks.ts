@@ -48,6 +48,14 @@ function matches(rule: CfeMatcher, cfe: CfeSummary): boolean {
   );
 }
 
+/**
+ * `ruc:tipo:serie:nro`, the key of what DGI holds of a CFE. Built by join, a flat string: a template literal is a
+ * tree of V8 cons strings, kept as is in the Sets and Maps of a simulator that remembers every CFE it was sent
+ * (186 against 70 bytes per key).
+ */
+export const cfeKey = (ruc: string, tipo: string | number | null, serie: string | null, nro: string | number | null): string =>
+  [ruc, tipo, serie, nro].join(':');
+
 const SUMMARY_FIELDS = ['RUCEmisor', 'TipoCFE', 'Serie', 'Nro', 'FchEmis', 'TmstFirma'] as const;
 
 /** The CFE's identity: the first element of each name in document order, read in one walk (libxml2). */
@@ -103,7 +111,7 @@ export function checkCfe(cfe: CfeSummary, standalone: string, ordinal: number, c
   if (!signature.ok) found.push(motivo('E04', signature.reason));
   else if (ctx.certificateUntrusted) found.push(motivo('E04', ctx.certificateUntrusted));
 
-  const key = `${cfe.rucEmisor}:${cfe.tipoCFE}:${cfe.serie}:${cfe.nro}`;
+  const key = cfeKey(cfe.rucEmisor, cfe.tipoCFE, cfe.serie, cfe.nro);
   if (!isCfc && ctx.checkCaeRanges) {
     const forType = ctx.caes.filter((c) => c.rucEmisor === cfe.rucEmisor && c.tipoCfe === cfe.tipoCFE);
     if (forType.length === 0) found.push(motivo('E09'));

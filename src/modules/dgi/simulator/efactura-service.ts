@@ -10,7 +10,7 @@ import { validateDocument, validateXml } from '../../../platform/xml/xsd.ts';
 import type { Motivo } from '../dgi.client.ts';
 import { escapeXml, soapEnvelope, soapFaultXml } from '../dgi.soap.ts';
 import { ackCfeXml, ackRepDiarioXml, ackSobreXml, motivo, type CaratulaValues, type CfeResult } from './ack-xml.ts';
-import { checkCfe, summarize, type CaeRange, type CfeSummary, type RejectRule } from './cfe-checks.ts';
+import { cfeKey, checkCfe, summarize, type CaeRange, type CfeSummary, type RejectRule } from './cfe-checks.ts';
 import { certificateOf, parseXmlText, rootChildSpans, verifyStandaloneSignature } from '../../../platform/xml/standalone-signature.ts';
 import { rucFromCertificate, signAnswer } from './xmldsig.ts';
 import { Decimal } from 'decimal.js';
@@ -79,8 +79,11 @@ export class EfacturaService {
   private readonly reportSeq = new Map<string, number>();
   /** `ruc:tipo:serie:nro` → what DGI keeps of the CFE it answered (references, daily-report totals). */
   private readonly facts = new Map<string, CfeFacts>();
-  /** `ruc:tipo:serie:nro` → IDReceptor of every envelope that carried it, in arrival order (ws_consultas). */
-  private readonly cfeEnvelopes = new Map<string, string[]>();
+  /**
+   * `ruc:tipo:serie:nro` → IDReceptor of every envelope that carried it, in arrival order (ws_consultas): one id
+   * as a string, the rare resent CFE's as an array (an array each took ~100 more bytes per CFE remembered).
+   */
+  private readonly cfeEnvelopes = new Map<string, string | string[]>();
 
   constructor(
     private readonly keys: { privateKeyPem: string; certificatePem: string },
@@ -105,8 +108,9 @@ export class EfacturaService {
       for (const [key, f] of Object.entries(record.facts ?? {})) this.facts.set(key, f);
       this.envelopes.set(record.id, record.envelope);
       for (const r of record.envelope.results) {
-        const key = `${record.envelope.caratula.RUCEmisor}:${r.TipoCFE}:${r.Serie}:${r.NroCFE}`;
-        this.cfeEnvelopes.set(key, [...(this.cfeEnvelopes.get(key) ?? []), record.id]);
+        const key = cfeKey(record.envelope.caratula.RUCEmisor, r.TipoCFE, r.Serie, r.NroCFE);
+        const held = this.cfeEnvelopes.get(key);
+        this.cfeEnvelopes.set(key, held === undefined ? record.id : [...(typeof held === 'string' ? [held] : held), record.id]);
       }
     } else {
       this.reportSeq.set(record.key, record.seq);
@@ -223,7 +227,7 @@ export class EfacturaService {
         ...(this.checkContent ? { content: { cfe: contents[i], rules } } : {}),
       });
       // A duplicate's answer (E02) never replaces what DGI holds of the original.
-      const key = `${cfe.rucEmisor}:${cfe.tipoCFE}:${cfe.serie}:${cfe.nro}`;
+      const key = cfeKey(cfe.rucEmisor, cfe.tipoCFE, cfe.serie, cfe.nro);
       if (!result.motivos.some((m) => m.Motivo === 'E02')) facts[key] = factsOf(contents[i], cfe.tmstFirma, result.Estado as CfeFacts['estado'], result.motivos[0]?.Motivo, this.uiThresholdUyu);
       return result;
     });
@@ -240,7 +244,8 @@ export class EfacturaService {
 
   /** What DGI holds of a CFE of `ruc` (ws_consultas): the envelopes that carried it and its result in each. */
   envelopesOfCfe(ruc: string, tipoCfe: string, serie: string, nro: string): { idReceptor: string; envelope: StoredEnvelope; result: CfeResult }[] {
-    return (this.cfeEnvelopes.get(`${ruc}:${tipoCfe}:${serie}:${nro}`) ?? []).map((idReceptor) => {
+    const held = this.cfeEnvelopes.get(cfeKey(ruc, tipoCfe, serie, nro)) ?? [];
+    return (typeof held === 'string' ? [held] : held).map((idReceptor) => {
       const envelope = this.envelopes.get(idReceptor)!;
       const result = envelope.results.find((r) => r.TipoCFE === tipoCfe && r.Serie === serie && r.NroCFE === nro)!;
       return { idReceptor, envelope, result };

@@ -18,6 +18,7 @@
 import type { X509Certificate } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import { rootChildSpans } from '../../../platform/xml/standalone-signature.ts';
+import { cfeKey } from './cfe-checks.ts';
 import { escapeXml, soapEnvelope, soapFaultXml } from '../dgi.soap.ts';
 import type { EfacturaService, SoapReply } from './efactura-service.ts';
 import { rucFromCertificate } from './xmldsig.ts';
@@ -89,7 +90,7 @@ export class RecibidosService {
 
   apply(record: RecibidoRecord): void {
     const c = record.cfe;
-    const key = `${c.rucEmisor}:${c.tipoCfe}:${c.serie}:${c.nro}`;
+    const key = cfeKey(c.rucEmisor, c.tipoCfe, c.serie, c.nro);
     if (c.rucReceptor) {
       if (!this.byReceiver.has(c.rucReceptor)) this.byReceiver.set(c.rucReceptor, new Map());
       this.byReceiver.get(c.rucReceptor)!.set(key, c);
