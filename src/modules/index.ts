@@ -131,7 +131,7 @@ export function createModules(deps: ModuleDeps) {
   const priceBooks = createPriceBooksService({ db, isKnownCurrency: currencies.isKnownCurrency });
 
   const events = createEventsService({ db });
-  const issuedCfe = createIssuedCfeModule({ db, config, companies, cae, certificates, events, customers, currencies, products });
+  const issuedCfe = createIssuedCfeModule({ db, config, logger, companies, cae, certificates, events, customers, currencies, products });
   // Search, exports and charts of issued CFEs (issue 7): reads issued_cfes; the users service decides whose export configuration a caller may see.
   const issuedCfeReports = createIssuedCfeReports({ db, ports: { userCompanies: async (actor, userId) => (await users.get(actor, userId)).empresas.map((e) => e.idEmpresa) } });
   // Webhook signing secrets are sealed under the master key like certificate keys and SMTP passwords (issue 28 point 7).

@@ -1,6 +1,7 @@
 /** Front door of the issued-CFE module: wires its ports to the other modules' services. */
 import type { AppConfig } from '../../config.js';
 import type { Db } from '../../platform/db/client.js';
+import type { Logger } from '../../platform/logger.js';
 import type { CaeService } from '../cae/cae.service.js';
 import type { CertificatesService } from '../certificates/certificates.service.js';
 import type { CompaniesService } from '../companies/companies.service.js';
@@ -18,6 +19,7 @@ export type { AnnulledCfe, BelowThresholdFilter, DayCfeRow, ExchangeCfe, Pending
 export interface IssuedCfeModuleDeps {
   db: Db;
   config: AppConfig;
+  logger: Logger;
   companies: CompaniesService;
   cae: CaeService;
   certificates: CertificatesService;
@@ -29,7 +31,7 @@ export interface IssuedCfeModuleDeps {
 
 export function createIssuedCfeModule(deps: IssuedCfeModuleDeps) {
   // The in-process simulated DGI judges the 5,000 UI threshold with the service's UI value (issue 47).
-  const lookups = createLookups({ ...deps.config.dgi, uiValue: deps.config.emission.uiValue });
+  const lookups = createLookups({ ...deps.config.dgi, uiValue: deps.config.emission.uiValue }, deps.logger);
   const signingContext = (companyId: number) => deps.certificates.signingContextOf(companyId);
   const ports: IssuedCfePorts = {
     resolveEmissionPoint: (input) => deps.companies.resolveEmissionPoint(input),

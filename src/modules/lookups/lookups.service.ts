@@ -12,6 +12,7 @@ import { RegistrySoapClient } from '../dgi/registry.soap-client.js';
 import { SIMULATOR_PATHS, type DgiSimulator } from '../dgi/dgi.simulator.js';
 import { startDgiSimulatorThread } from '../dgi/simulator/thread.js';
 import type { SigningContext } from '../emission/index.js';
+import type { Logger } from '../../platform/logger.js';
 
 export interface LookupsSettings {
   mode: 'simulator' | 'real';
@@ -44,12 +45,18 @@ function cached<T>(ttlMs: number, load: (key: string) => Promise<T>) {
   };
 }
 
-export function createLookups(settings: LookupsSettings) {
+export function createLookups(settings: LookupsSettings, logger?: Logger) {
   let simulator: Promise<DgiSimulator> | undefined;
-  // On its own thread, off the API's event loop (issue 29 point 3); started again if that thread ends.
+  let closing = false;
+  // On its own thread, off the API's event loop (issue 29 point 3); started again if that thread ends. An end
+  // this service did not ask for is logged with its cause: the simulator's memory grows with every CFE it
+  // remembers (~1 KB each), so a sandbox that took millions can die of an out-of-memory.
   const inProcessSimulator = () =>
     (simulator ??= startDgiSimulatorThread({ statePath: settings.simulatorStatePath, uiValue: settings.uiValue }).then((sim) => {
-      void sim.exited.then(() => void (simulator = undefined));
+      void sim.exited.then(({ code, error }) => {
+        simulator = undefined;
+        if (!closing) logger?.error({ code, err: error }, 'the in-process DGI simulator thread ended; it starts again at the next DGI call');
+      });
       return sim;
     }));
   const baseUrl = async (): Promise<string | undefined> => {
@@ -112,6 +119,7 @@ export function createLookups(settings: LookupsSettings) {
     simulator: async () => (settings.mode === 'simulator' && !settings.simulatorUrl ? inProcessSimulator() : undefined),
 
     async close() {
+      closing = true;
       if (simulator) await (await simulator).close();
     },
   };

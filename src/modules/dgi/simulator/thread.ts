@@ -28,11 +28,19 @@ function rebuild(error: { name: string; message: string }): Error {
   return e;
 }
 
-export async function startDgiSimulatorThread(options: DgiSimulatorOptions = {}): Promise<DgiSimulator & { exited: Promise<void> }> {
+/** How the thread ended: its exit code and, when it died of one, the error (an out-of-memory, an uncaught exception). */
+export interface SimulatorThreadEnd {
+  code: number;
+  error?: Error;
+}
+
+export async function startDgiSimulatorThread(options: DgiSimulatorOptions = {}): Promise<DgiSimulator & { exited: Promise<SimulatorThreadEnd> }> {
   const signal = new Int32Array(new SharedArrayBuffer(4));
   const { port1: port, port2 } = new MessageChannel();
   const worker = new Worker(BOOT, { workerData: { entry: ENTRY.href, threadName: 'dgi-simulator', options, port: port2, signal }, transferList: [port2], name: 'dgi-simulator', resourceLimits: WORKER_RESOURCE_LIMITS });
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  let died: Error | undefined;
+  worker.on('error', (error) => void (died = error));
+  const exited = new Promise<SimulatorThreadEnd>((resolve) => worker.once('exit', (code) => resolve({ code, ...(died ? { error: died } : {}) })));
   let ended = false;
   void exited.then(() => void (ended = true));
   const listeners = new Set<(s: Submission) => void>();
