@@ -45,7 +45,7 @@ function cached<T>(ttlMs: number, load: (key: string) => Promise<T>) {
   };
 }
 
-export function createLookups(settings: LookupsSettings, logger?: Logger) {
+export function createLookups(settings: LookupsSettings, logger: Logger) {
   let simulator: Promise<DgiSimulator> | undefined;
   let closing = false;
   // On its own thread, off the API's event loop (issue 29 point 3); started again if that thread ends. An end
@@ -55,7 +55,7 @@ export function createLookups(settings: LookupsSettings, logger?: Logger) {
     (simulator ??= startDgiSimulatorThread({ statePath: settings.simulatorStatePath, uiValue: settings.uiValue }).then((sim) => {
       void sim.exited.then(({ code, error }) => {
         simulator = undefined;
-        if (!closing) logger?.error({ code, err: error }, 'the in-process DGI simulator thread ended; it starts again at the next DGI call');
+        if (!closing) logger.error({ code, err: error }, 'the in-process DGI simulator thread ended; it starts again at the next DGI call');
       });
       return sim;
     }));

@@ -159,7 +159,7 @@ export class RecibidosService {
     const page = (content: string) => ({ status: 200, body: `<!DOCTYPE html><html lang="es"><head><meta charset="utf-8"><title>Consulta de CFE</title></head><body><h1>Consulta de CFE</h1>${content}</body></html>` });
     if (params.length < 7) return { status: 400, body: '<!DOCTYPE html><html><body><p id="resultado" data-resultado="invalido">Parámetros incorrectos</p></body></html>' };
     const [ruc, tipo, serie, nro, monto, fecha, ...hashParts] = params.map((p) => p.trim());
-    const c = this.byIdentity.get(`${ruc}:${String(Number(tipo))}:${serie}:${String(Number(nro))}`);
+    const c = this.byIdentity.get(cfeKey(ruc, Number(tipo), serie, Number(nro)));
     if (!c) return page('<p id="resultado" data-resultado="no_encontrado">El comprobante no se encuentra registrado en DGI.</p>');
     const dgi = { ruc: c.rucEmisor, tipoCFE: c.tipoCfe, serie: c.serie, nroCFE: c.nro, monto: c.montoQr, fecha: qrDate(c.tmstFirma), hash: c.hash, estado: this.estado(c) };
     const coincide = new Decimal(monto || 'NaN').equals(c.montoQr) && normDate(fecha) === dgi.fecha && hashParts.join(',') === c.hash;

@@ -40,7 +40,7 @@ export async function startDgiSimulatorThread(options: DgiSimulatorOptions = {})
   const worker = new Worker(BOOT, { workerData: { entry: ENTRY.href, threadName: 'dgi-simulator', options, port: port2, signal }, transferList: [port2], name: 'dgi-simulator', resourceLimits: WORKER_RESOURCE_LIMITS });
   let died: Error | undefined;
   worker.on('error', (error) => void (died = error));
-  const exited = new Promise<SimulatorThreadEnd>((resolve) => worker.once('exit', (code) => resolve({ code, ...(died ? { error: died } : {}) })));
+  const exited = new Promise<SimulatorThreadEnd>((resolve) => worker.once('exit', (code) => resolve({ code, error: died })));
   let ended = false;
   void exited.then(() => void (ended = true));
   const listeners = new Set<(s: Submission) => void>();
