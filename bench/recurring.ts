@@ -69,7 +69,7 @@ export async function runRecurringBench(opts: { plans?: number; companies?: numb
         select company_id, estado, version, definicion, customer_id, documento_receptor, next_index, next_run_at
         from recurring_plans, generate_series(1, ${copies}) where id = ${created.body.id}`);
     }
-    await db.execute(sql`insert into recurring_plan_versions (plan_id, version, definicion) select id, version, definicion from recurring_plans p where not exists (select 1 from recurring_plan_versions v where v.plan_id = p.id)`);
+    await db.execute(sql`insert into recurring_plan_versions (plan_id, company_id, version, definicion) select id, company_id, version, definicion from recurring_plans p where not exists (select 1 from recurring_plan_versions v where v.plan_id = p.id)`);
     await db.execute(sql`vacuum analyze recurring_plans`);
     const [{ due }] = (await db.execute<{ due: string }>(sql`select count(*) as due, min(next_run_at) as at from recurring_plans where estado = 'activo'`)).rows;
     clock = new Date(new Date(`${first}T09:00:30Z`).getTime());

@@ -38,7 +38,7 @@ export async function insertBranch(
     .values({ companyId, codComercio: values.codComercio ?? `SUC${n}`, nombre: values.nombre ?? `Sucursal ${n}`, codigoCasaDgi: values.codigoCasaDgi ?? 1, enabled: values.enabled ?? true })
     .returning();
   if (values.history?.length) {
-    await t.db.insert(branchDgiCodes).values(values.history.map((h) => ({ branchId: row.id, codigoDgiSucursal: h.codigoDgiSucursal, validFrom: h.validFrom, validTo: h.validTo ?? null })));
+    await t.db.insert(branchDgiCodes).values(values.history.map((h) => ({ branchId: row.id, companyId: row.companyId, codigoDgiSucursal: h.codigoDgiSucursal, validFrom: h.validFrom, validTo: h.validTo ?? null })));
   }
   return row;
 }

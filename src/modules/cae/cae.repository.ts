@@ -28,9 +28,9 @@ const usableRanges = (p: RangeChoice) => sql`
   order by (branch_id is null), fvd, d_nro, id`;
 
 /** The day's usage of the range a CTE named `reserved` (columns id, taken) just advanced. */
-const countDailyUsage = (fecha: string) => sql`
-  insert into cae_daily_usage (cae_range_id, fecha, cantidad)
-  select id, ${fecha}::date, taken from reserved
+const countDailyUsage = (p: RangeChoice) => sql`
+  insert into cae_daily_usage (cae_range_id, company_id, fecha, cantidad)
+  select id, ${p.companyId}::integer, ${p.fecha}::date, taken from reserved
   on conflict (cae_range_id, fecha) do update set cantidad = cae_daily_usage.cantidad + excluded.cantidad`;
 
 /**
@@ -49,7 +49,7 @@ export async function reserveBlockFromBestRange(tx: DbOrTx, p: RangeChoice, coun
       update cae_ranges r set next_number = r.next_number + target.taken, updated_at = now()
       from target where r.id = target.id and target.taken > 0
       returning r.id, r.serie, target.old_next as numero, target.taken, r.cae_number, r.d_nro, r.h_nro, r.fvd, r.cae_especial, r.causal_cae_esp
-    ), usage as (${countDailyUsage(p.fecha)})
+    ), usage as (${countDailyUsage(p)})
     select * from reserved`);
   const row = result.rows[0] as Record<string, unknown> | undefined;
   if (!row) return undefined;
@@ -85,7 +85,7 @@ export function exactBlockCtes(p: RangeChoice, block: { caeRangeId: number; firs
         and r.next_number + ${block.count}::integer - 1 <= r.h_nro
         and r.id = (select id ${usableRanges(p)} limit 1)
       returning r.id, ${block.count}::integer as taken
-    ), usage as (${countDailyUsage(p.fecha)})`;
+    ), usage as (${countDailyUsage(p)})`;
 }
 
 /**

@@ -85,6 +85,8 @@ export const caeDailyUsage = pgTable(
   'cae_daily_usage',
   {
     caeRangeId: integer().notNull().references(() => caeRanges.id),
+    /** The range's company: the distribution column of a sharded database (docs/DEPLOYMENT.md). */
+    companyId: integer().notNull().references(() => companies.id),
     fecha: date({ mode: 'string' }).notNull(),
     cantidad: integer().notNull(),
   },
@@ -116,6 +118,8 @@ export const cfcUsedNumbers = pgTable(
   'cfc_used_numbers',
   {
     cfcRangeId: integer().notNull().references(() => cfcRanges.id),
+    /** The range's company: the distribution column of a sharded database (docs/DEPLOYMENT.md). */
+    companyId: integer().notNull().references(() => companies.id),
     numero: integer().notNull(),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },

@@ -49,8 +49,8 @@ export async function isUsed(tx: DbOrTx, rangeId: number, numero: number) {
 }
 
 /** True when the number was free and is now marked used (the primary key makes it once only). */
-export async function markUsed(tx: DbOrTx, rangeId: number, numero: number) {
-  const rows = await tx.insert(cfcUsedNumbers).values({ cfcRangeId: rangeId, numero }).onConflictDoNothing().returning();
+export async function markUsed(tx: DbOrTx, range: { id: number; companyId: number }, numero: number) {
+  const rows = await tx.insert(cfcUsedNumbers).values({ cfcRangeId: range.id, companyId: range.companyId, numero }).onConflictDoNothing().returning();
   return rows.length === 1;
 }
 

@@ -127,7 +127,7 @@ export function createCfcFunctions(deps: { db: Db }) {
       const label = `${input.tipoCfc} serie ${input.serie} número ${input.numero}`;
       if (!row) throw caeErrors.CFC_NUMERO_NO_DISPONIBLE(`El CFC ${label} no está en un rango de contingencia registrado.`);
       if (row.fvd < fecha) throw caeErrors.CFC_NUMERO_NO_DISPONIBLE(`El rango de contingencia del CFC ${label} venció el ${row.fvd}.`);
-      if (!(await repo.markUsed(tx, row.id, input.numero))) throw caeErrors.CFC_NUMERO_NO_DISPONIBLE(`El CFC ${label} ya fue utilizado.`);
+      if (!(await repo.markUsed(tx, row, input.numero))) throw caeErrors.CFC_NUMERO_NO_DISPONIBLE(`El CFC ${label} ya fue utilizado.`);
       return { cfcRangeId: row.id, tipoCfc: row.tipoCfc, serie: row.serie, numero: input.numero, constancia: row.constancia, fechaVencimiento: row.fvd, desde: row.dNro, hasta: row.hNro };
     },
   };

@@ -65,9 +65,9 @@ export async function historyOf(db: DbOrTx, branchIds: number[]): Promise<DgiCod
 }
 
 /** Replaces the whole history of a branch (the edit payload carries the full list). */
-export async function replaceHistory(db: DbOrTx, branchId: number, entries: DgiCodeInput[]): Promise<void> {
-  await db.delete(branchDgiCodes).where(eq(branchDgiCodes.branchId, branchId));
-  if (entries.length) await db.insert(branchDgiCodes).values(entries.map((e) => ({ branchId, ...e })));
+export async function replaceHistory(db: DbOrTx, branch: { id: number; companyId: number }, entries: DgiCodeInput[]): Promise<void> {
+  await db.delete(branchDgiCodes).where(eq(branchDgiCodes.branchId, branch.id));
+  if (entries.length) await db.insert(branchDgiCodes).values(entries.map((e) => ({ branchId: branch.id, companyId: branch.companyId, ...e })));
 }
 
 export async function branchIdsWithLogo(db: DbOrTx, ids: number[]): Promise<Set<number>> {
@@ -76,10 +76,10 @@ export async function branchIdsWithLogo(db: DbOrTx, ids: number[]): Promise<Set<
   return new Set(rows.map((r) => r.id));
 }
 
-export async function upsertBranchLogo(db: DbOrTx, branchId: number, contentType: string, data: Buffer): Promise<void> {
+export async function upsertBranchLogo(db: DbOrTx, branch: { id: number; companyId: number }, contentType: string, data: Buffer): Promise<void> {
   await db
     .insert(branchLogos)
-    .values({ branchId, contentType, data })
+    .values({ branchId: branch.id, companyId: branch.companyId, contentType, data })
     .onConflictDoUpdate({ target: branchLogos.branchId, set: { contentType, data, updatedAt: new Date() } });
 }
 

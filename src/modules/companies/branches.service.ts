@@ -98,7 +98,7 @@ export function createBranchesService(deps: { db: Db }) {
       try {
         const branch = await db.transaction(async (tx) => {
           const row = await repo.insertBranch(tx, { ...toColumns(input), companyId: idEmpresa } as repo.BranchInsert);
-          await repo.replaceHistory(tx, row.id, history);
+          await repo.replaceHistory(tx, row, history);
           return row;
         });
         return viewOf(branch);
@@ -114,7 +114,7 @@ export function createBranchesService(deps: { db: Db }) {
         const branch = await db.transaction(async (tx) => {
           const changes = toColumns(input);
           const row = Object.keys(changes).length ? await repo.updateBranch(tx, id, changes) : await repo.findBranch(tx, id);
-          if (history) await repo.replaceHistory(tx, id, history);
+          if (history) await repo.replaceHistory(tx, row!, history);
           return row!;
         });
         return viewOf(branch);
@@ -160,9 +160,9 @@ export function createBranchesService(deps: { db: Db }) {
     },
 
     async setLogo(actor: Actor, id: number, data: Buffer) {
-      await load(actor, id, 'administrador');
+      const branch = await load(actor, id, 'administrador');
       const contentType = validateLogo(data);
-      await repo.upsertBranchLogo(db, id, contentType, data);
+      await repo.upsertBranchLogo(db, branch, contentType, data);
       return { idSucursal: id, contentType, bytes: data.length };
     },
 

@@ -80,6 +80,8 @@ export const branchDgiCodes = pgTable(
   'branch_dgi_codes',
   {
     id: serial().primaryKey(),
+    /** The branch's company: the distribution column of a sharded database (docs/DEPLOYMENT.md). */
+    companyId: integer().notNull().references(() => companies.id),
     branchId: integer().notNull().references(() => branches.id, { onDelete: 'cascade' }),
     codigoDgiSucursal: integer().notNull(),
     validFrom: date({ mode: 'string' }).notNull(),
@@ -118,6 +120,8 @@ export const companyLogos = pgTable('company_logos', {
 
 export const branchLogos = pgTable('branch_logos', {
   branchId: integer().primaryKey().references(() => branches.id, { onDelete: 'cascade' }),
+  /** The branch's company: the distribution column of a sharded database (docs/DEPLOYMENT.md). */
+  companyId: integer().notNull().references(() => companies.id),
   contentType: text().notNull(),
   data: bytea().notNull(),
   updatedAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),

@@ -82,6 +82,8 @@ export const contractPeriods = pgTable('contract_periods', {
 /** Credit and debit notes issued for late corrections of a closed period, in order (`seq` feeds their Idempotency-Key). */
 export const contractPeriodNotes = pgTable('contract_period_notes', {
   contractId: integer().notNull(),
+  /** The contract's company: the distribution column of a sharded database (docs/DEPLOYMENT.md). */
+  companyId: integer().notNull(),
   periodStart: date({ mode: 'string' }).notNull(),
   seq: integer().notNull(),
   kind: text({ enum: ['credito', 'debito'] }).notNull(),

@@ -146,7 +146,7 @@ export function createPeriodCloseService(deps: EvaluationDeps & {
     const plan = correctionNotes(row.rating, built.rating, built.body, { tipoCfe: original.tipoCfe, serie: original.serie, numero: original.numero, fecha: original.fechaEmision });
     for (const note of plan) {
       const { view } = await deps.issuedCfe.emit(parse(note.body) as never, `${periodIdempotencyKey(contractId, periodStart)}-correccion-${seq}-${note.kind}`);
-      await repo.insertNote(db, { contractId, periodStart, seq, kind: note.kind, issuedCfeId: view.id, amount: note.amount });
+      await repo.insertNote(db, { contractId, companyId: terms.companyId, periodStart, seq, kind: note.kind, issuedCfeId: view.id, amount: note.amount });
     }
     // The late usage read before the rating above is now billed: lateCorrectedAt is when that read began.
     await repo.updatePeriod(db, contractId, periodStart, { lateCorrectedAt: checkedAt, ...(plan.length ? { rating: built.rating, total: built.rating.total, correctionSeq: seq } : {}) });

@@ -28,9 +28,9 @@ export async function overlapping(tx: DbOrTx, companyId: number, codigo: string,
   )).orderBy(asc(priceBookVersions.version));
 }
 
-export async function insertVersion(tx: DbOrTx, values: typeof priceBookVersions.$inferInsert, prices: Array<Omit<typeof priceBookPrices.$inferInsert, 'versionId'>>): Promise<VersionRow> {
+export async function insertVersion(tx: DbOrTx, values: typeof priceBookVersions.$inferInsert, prices: Array<Omit<typeof priceBookPrices.$inferInsert, 'versionId' | 'companyId'>>): Promise<VersionRow> {
   const [row] = await tx.insert(priceBookVersions).values(values).returning();
-  await tx.insert(priceBookPrices).values(prices.map((p) => ({ ...p, versionId: row!.id })));
+  await tx.insert(priceBookPrices).values(prices.map((p) => ({ ...p, versionId: row!.id, companyId: row!.companyId })));
   return row!;
 }
 

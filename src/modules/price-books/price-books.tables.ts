@@ -38,6 +38,8 @@ export const priceBookPrices = pgTable(
   {
     id: serial().primaryKey(),
     versionId: integer().notNull().references(() => priceBookVersions.id, { onDelete: 'cascade' }),
+    /** The version's company: the distribution column of a sharded database (docs/DEPLOYMENT.md). */
+    companyId: integer().notNull().references(() => companies.id, { onDelete: 'cascade' }),
     orden: integer().notNull(),
     /** The metric's code (issue 33): matched by code, no foreign key. */
     metrica: text().notNull(),

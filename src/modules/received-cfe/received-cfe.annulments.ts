@@ -35,7 +35,7 @@ export async function applyAnnulment(tx: DbOrTx, companyId: number, companyRut: 
        where company_id = ${companyId} and rut_emisor = ${rucEmisor} and tipo_cfe = ${Number(tipos[i])} and serie = ${series[i]} and numero = ${Number(numeros[i])}
          and estado in ('pendiente', 'aceptado', 'rechazado')
        returning id`);
-    await repo.insertHistory(tx, r.rows.map((row: { id: string }) => ({ receivedCfeId: Number(row.id), estado: 'anulado_emisor' as const, mensaje: 'Anulado por el emisor: rechazado por DGI (CFEs_Anulados_x_RechazoDGI)' })));
+    await repo.insertHistory(tx, r.rows.map((row: { id: string }) => ({ receivedCfeId: Number(row.id), companyId, estado: 'anulado_emisor' as const, mensaje: 'Anulado por el emisor: rechazado por DGI (CFEs_Anulados_x_RechazoDGI)' })));
     annulled += r.rows.length;
   }
   return `aviso de anulación del RUT ${rucEmisor}: ${annulled} de ${tipos.length} CFE recibidos quedan anulado_emisor.`;

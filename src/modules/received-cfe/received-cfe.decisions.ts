@@ -63,7 +63,7 @@ export async function decide(
     done.push({ ...row!, ...changes });
     results.push({ id, resultado: 'hecho', estado: changes.estado });
   }
-  await repo.insertHistory(tx, done.map((r) => ({ receivedCfeId: r.id, estado: r.estado, motivos: r.motivos.length ? r.motivos : null, userId, mensaje: decision === 'aceptar' ? 'Aceptado por la empresa' : 'Rechazado por la empresa' })));
+  await repo.insertHistory(tx, done.map((r) => ({ receivedCfeId: r.id, companyId, estado: r.estado, motivos: r.motivos.length ? r.motivos : null, userId, mensaje: decision === 'aceptar' ? 'Aceptado por la empresa' : 'Rechazado por la empresa' })));
   await ports.recordEvents(tx, done.map((r) => ({ type: decision === 'aceptar' ? 'CfeRecibido.Aceptado' as const : 'CfeRecibido.Rechazado' as const, companyId, resource: receivedCfeView(r) })));
 
   // One ACKCFE per envelope (BRIEF 8: the per-CFE answer may be split across several messages).

@@ -100,10 +100,10 @@ export async function insertCfes(tx: DbOrTx, rows: ReceivedCfeInsert[], mensaje:
     ), ins as (
       insert into received_cfes (${cfeTargets})
       select ${cfeSources}, convert_from(substring(${Buffer.concat(xmls)}::bytea from i."xmlFrom" for i."xmlBytes"), 'UTF8') from input i
-      returning id, secuencia, estado, motivos, recibido_en, tipo_cambio, mnt_total, mnt_pagar
+      returning id, company_id, secuencia, estado, motivos, recibido_en, tipo_cambio, mnt_total, mnt_pagar
     ), history as (
-      insert into received_cfe_history (received_cfe_id, estado, motivos, mensaje)
-      select id, estado, case when jsonb_array_length(motivos) > 0 then motivos end, ${mensaje} from ins
+      insert into received_cfe_history (received_cfe_id, company_id, estado, motivos, mensaje)
+      select id, company_id, estado, case when jsonb_array_length(motivos) > 0 then motivos end, ${mensaje} from ins
     )
     select id, secuencia, recibido_en, tipo_cambio, mnt_total, mnt_pagar from ins`);
   const bySecuencia = new Map((result.rows as Stored[]).map((r) => [Number(r.secuencia), r]));

@@ -142,6 +142,8 @@ export const receivedCfeHistory = pgTable(
   {
     id: bigserial({ mode: 'number' }).primaryKey(),
     receivedCfeId: bigint({ mode: 'number' }).notNull().references(() => receivedCfes.id),
+    /** The CFE's company: the distribution column of a sharded database (docs/DEPLOYMENT.md). */
+    companyId: integer().notNull().references(() => companies.id),
     estado: varchar({ length: 20 }).notNull(),
     motivos: jsonb().$type<Motive[]>(),
     mensaje: text(),

@@ -70,7 +70,7 @@ export async function noticedAmong(tx: DbOrTx, cfeIds: number[]): Promise<Set<nu
 /** Stores the notice and its CFEs; returns how many CFE rows were new (ON CONFLICT: a CFE is noticed once). */
 export async function insertNotice(tx: DbOrTx, values: typeof receiverNotices.$inferInsert & { id: number }): Promise<number> {
   await tx.insert(receiverNotices).values(values);
-  const rows = await tx.insert(receiverNoticeCfes).values(values.cfeIds.map((issuedCfeId) => ({ issuedCfeId, noticeId: values.id }))).onConflictDoNothing().returning({ id: receiverNoticeCfes.issuedCfeId });
+  const rows = await tx.insert(receiverNoticeCfes).values(values.cfeIds.map((issuedCfeId) => ({ issuedCfeId, noticeId: values.id, companyId: values.companyId }))).onConflictDoNothing().returning({ id: receiverNoticeCfes.issuedCfeId });
   return rows.length;
 }
 

@@ -92,6 +92,8 @@ export const receiverNoticeCfes = pgTable(
   {
     issuedCfeId: bigint({ mode: 'number' }).primaryKey(),
     noticeId: bigint({ mode: 'number' }).notNull().references(() => receiverNotices.id),
+    /** The notice's company: the distribution column of a sharded database (docs/DEPLOYMENT.md). */
+    companyId: integer().notNull().references(() => companies.id),
   },
   (t) => [index('receiver_notice_cfes_notice_idx').on(t.noticeId)],
 );

@@ -8,12 +8,12 @@ export type NewRun = typeof recurringRuns.$inferInsert;
 
 export async function insertPlan(tx: DbOrTx, values: NewPlan, userId: number | null): Promise<PlanRow> {
   const [row] = await tx.insert(recurringPlans).values(values).returning();
-  await tx.insert(recurringPlanVersions).values({ planId: row.id, version: row.version, definicion: row.definicion, userId });
+  await tx.insert(recurringPlanVersions).values({ planId: row.id, companyId: row.companyId, version: row.version, definicion: row.definicion, userId });
   return row;
 }
 
 export async function insertVersion(tx: DbOrTx, row: PlanRow, userId: number | null) {
-  await tx.insert(recurringPlanVersions).values({ planId: row.id, version: row.version, definicion: row.definicion, userId });
+  await tx.insert(recurringPlanVersions).values({ planId: row.id, companyId: row.companyId, version: row.version, definicion: row.definicion, userId });
 }
 
 export async function findPlan(db: DbOrTx, id: number): Promise<PlanRow | undefined> {

@@ -40,6 +40,8 @@ export const recurringPlanVersions = pgTable(
   'recurring_plan_versions',
   {
     planId: integer().notNull().references(() => recurringPlans.id, { onDelete: 'cascade' }),
+    /** The plan's company: the distribution column of a sharded database (docs/DEPLOYMENT.md). */
+    companyId: integer().notNull().references(() => companies.id, { onDelete: 'cascade' }),
     version: integer().notNull(),
     definicion: jsonb().$type<PlanDefinition>().notNull(),
     userId: integer(),

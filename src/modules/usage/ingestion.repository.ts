@@ -80,8 +80,8 @@ const STORE_NEW_EVENTS = `
     order by 1, 2, 3, 4
     on conflict (contract_id, metric_id, bucket, group_key, slot) ${MERGE_ROLLUP_TEXT}
   ), dist as (
-    insert into usage_rollup_values (contract_id, metric_id, bucket, group_key, value, groups)
-    select distinct contract_id, metric_id, bucket, gkey, dval, gkey::jsonb from fresh where dval is not null
+    insert into usage_rollup_values (contract_id, company_id, metric_id, bucket, group_key, value, groups)
+    select distinct contract_id, $1::integer, metric_id, bucket, gkey, dval, gkey::jsonb from fresh where dval is not null
     order by 1, 2, 3, 4, 5
     on conflict do nothing
   )

@@ -157,6 +157,8 @@ export const usageRollupValues = pgTable(
   'usage_rollup_values',
   {
     contractId: integer().notNull(),
+    /** The contract's company: the distribution column of a sharded database (docs/DEPLOYMENT.md). */
+    companyId: integer().notNull(),
     metricId: integer().notNull(),
     bucket: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
     groupKey: text().notNull(),
