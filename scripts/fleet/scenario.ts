@@ -21,6 +21,7 @@ import { insertCompany } from '../../test/support/factories.js';
 import type { TestApp } from '../../test/support/app.js';
 import type { Fleet, FleetProcess } from './topology.js';
 import { auditPeriods, periodsSettled, setUpPeriods, type PeriodsSetup } from './periods.js';
+import { auditCompanyKeys } from './company-keys.js';
 
 type Reply = { status: number; body: any; headers: Headers };
 
@@ -263,6 +264,7 @@ export async function audit(fleet: Fleet, s: Setup, load: { usageEvents: number;
   out.push({ name: 'daily report once per company and day (task queued 3 times at once), accepted by DGI', ok: reports.length === s.issuers.length && reports.every((r) => r.n === 1 && r.accepted === 1), detail: `reports per company: ${reports.map((r) => r.n).join(',')}; accepted: ${reports.map((r) => r.accepted).join(',')}` });
   const syncs = fleet.workers.map((w) => (w.output().match(/registry of electronic issuers synced/g) ?? []).length).reduce((a, b) => a + b, 0);
   out.push({ name: 'issuer-registry sync once per day (job queued 3 times at once)', ok: syncs === 1, detail: `${syncs} sync run(s) in the workers' logs` });
+  out.push(await auditCompanyKeys(s.database.db));
   return out;
 }
 

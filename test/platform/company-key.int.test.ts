@@ -8,9 +8,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, test } from 'node:test';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { migrationsFolder } from '../../src/platform/db/migrate.js';
-import { cloneTemplate } from '../support/app.js';
+import { auditCompanyKeys } from '../../scripts/fleet/company-keys.js';
+import { cloneTemplate, createTestApp } from '../support/app.js';
+import { insertBranch, insertCompany } from '../support/factories.js';
 
 /** Not company data: replicated whole to every shard (Citus reference tables) or kept on the coordinator. */
 const GLOBAL = {
@@ -76,6 +79,24 @@ describe('happy path', () => {
       }
     } finally {
       await client.end();
+    }
+  });
+});
+
+describe('errors', () => {
+  test("the fleet's audit finds a row whose parent belongs to another company", async () => {
+    const t = await createTestApp();
+    try {
+      const [a, b] = [await insertCompany(t), await insertCompany(t)];
+      const branch = await insertBranch(t, a.id, { history: [{ codigoDgiSucursal: 3, validFrom: '2026-01-01' }] });
+      const before = await auditCompanyKeys(t.db);
+      assert.equal(before.ok, true, before.detail);
+      await t.db.execute(sql`update branch_dgi_codes set company_id = ${b.id} where branch_id = ${branch.id}`);
+      const after = await auditCompanyKeys(t.db);
+      assert.equal(after.ok, false);
+      assert.match(after.detail, /branch_dgi_codes\.branch_id → branches: 1/);
+    } finally {
+      await t.close();
     }
   });
 });
