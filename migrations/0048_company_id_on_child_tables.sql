@@ -2,10 +2,12 @@
 -- distribution column of a database sharded by company, on the ten company-owned child tables that were keyed by
 -- their parent's id only (the known gaps of test/platform/company-key.int.test.ts), as 0039 did for the two large
 -- ones. drizzle-kit wrote ADD COLUMN ... NOT NULL, which fails on a table with rows: each column is added nullable,
--- filled from its parent row, then made NOT NULL. Nine are small (rows per branch, range, plan, price-book version,
--- notice or contract period, or a received CFE's few state changes); usage_rollup_values has a row per distinct value
--- of a distinct-count metric per bucket. Every parent row exists: none of these parents is deleted but a draft usage
--- contract, which has no rollups and no periods, and no company is deleted.
+-- filled from its parent row, then made NOT NULL, in this migration's transaction. Eight are small (rows per branch,
+-- range, plan, price-book version, notice or contract period); received_cfe_history (a row per state change of a
+-- received CFE) and usage_rollup_values (a row per distinct value of a distinct-count metric per bucket) grow with the
+-- traffic: where they already hold millions of rows, the UPDATE rewrites each once and keeps those tables locked until
+-- the migration commits, so plan that upgrade as maintenance. Every parent row exists: none of these parents is
+-- deleted but a draft usage contract, which has no rollups and no periods, and no company is deleted.
 ALTER TABLE "cae_daily_usage" ADD COLUMN "company_id" integer;--> statement-breakpoint
 UPDATE "cae_daily_usage" c SET "company_id" = p."company_id" FROM "cae_ranges" p WHERE p."id" = c."cae_range_id";--> statement-breakpoint
 ALTER TABLE "cae_daily_usage" ALTER COLUMN "company_id" SET NOT NULL;--> statement-breakpoint

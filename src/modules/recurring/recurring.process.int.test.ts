@@ -165,9 +165,12 @@ describe('kill -9 of the service process mid catch-up', () => {
     // The activation queued a pass: the catch-up starts without waiting for the minute tick.
     await until('the first run issued', async () => ((await ledger(ids)).some((r) => r.resultado === 'emitido') ? true : undefined), 120_000);
     console.log(`activation: first run issued ${((Date.now() - activated) / 1000).toFixed(1)} s after activation`);
-    const issuedAtKill = await until('the catch-up under way', async () => {
-      const n = (await ledger(ids)).filter((r) => r.resultado === 'emitido').length;
-      return n >= 60 ? n : undefined;
+    // Killed once both plans are claimed (the second plan's activation queues a pass of its own, which may start after
+    // the first pass has issued 60 runs: a kill before it left the second plan unclaimed, on a slower database once).
+    const issuedAtKill = await until('the catch-up under way, both plans claimed', async () => {
+      const rows = await ledger(ids);
+      const n = rows.filter((r) => r.resultado === 'emitido').length;
+      return n >= 60 && rows.length === 900 ? n : undefined;
     }, 120_000);
     console.log(`catch-up: first 60 runs issued ${((Date.now() - activated) / 1000).toFixed(1)} s after activation`);
     await crash();
