@@ -8,14 +8,17 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../src/platform/db/client.js';
 
+export type CompanyLink = { child: string; column: string; parent: string; parentColumn: string };
+
 /** Child columns that point at a parent without a foreign key (contract-billing keys its rows by the usage contract's id). */
-const WITHOUT_FOREIGN_KEY = [
+const WITHOUT_FOREIGN_KEY: CompanyLink[] = [
   { child: 'contract_period_notes', column: 'contract_id', parent: 'usage_contracts', parentColumn: 'id' },
   { child: 'usage_rollup_values', column: 'contract_id', parent: 'usage_contracts', parentColumn: 'id' },
 ];
 
-export async function auditCompanyKeys(db: Database['db']): Promise<{ name: string; ok: boolean; detail: string }> {
-  const { rows: links } = await db.execute<{ child: string; column: string; parent: string; parentColumn: string }>(sql`
+/** Every column of a company-owned table that points at a row of another company-owned table (foreign keys and the list above). */
+export async function companyLinks(db: Database['db']): Promise<CompanyLink[]> {
+  const { rows } = await db.execute<CompanyLink>(sql`
     select c.relname as child, a.attname as column, p.relname as parent, pa.attname as "parentColumn"
     from pg_constraint k
     join pg_class c on c.oid = k.conrelid join pg_class p on p.oid = k.confrelid
@@ -26,7 +29,11 @@ export async function auditCompanyKeys(db: Database['db']): Promise<{ name: stri
       and exists (select 1 from pg_attribute x where x.attrelid = k.conrelid and x.attname = 'company_id' and not x.attisdropped)
       and exists (select 1 from pg_attribute x where x.attrelid = k.confrelid and x.attname = 'company_id' and not x.attisdropped)
     order by 1, 2`);
-  const all = [...links, ...WITHOUT_FOREIGN_KEY];
+  return [...rows, ...WITHOUT_FOREIGN_KEY];
+}
+
+export async function auditCompanyKeys(db: Database['db']): Promise<{ name: string; ok: boolean; detail: string }> {
+  const all = await companyLinks(db);
   const wrong: string[] = [];
   let checked = 0;
   for (const l of all) {

@@ -11,7 +11,7 @@ import { describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { migrationsFolder } from '../../src/platform/db/migrate.js';
-import { auditCompanyKeys } from '../../scripts/fleet/company-keys.js';
+import { auditCompanyKeys, companyLinks } from '../../scripts/fleet/company-keys.js';
 import { cloneTemplate, createTestApp } from '../support/app.js';
 import { insertBranch, insertCompany } from '../support/factories.js';
 
@@ -61,24 +61,17 @@ describe('happy path', () => {
     const backfills = [...sqlText.matchAll(/UPDATE "(\w+)" c SET "company_id" = p\."company_id" FROM "(\w+)" p WHERE p\."id" = c\."(\w+)";/g)]
       .map(([, child, parent, column]) => ({ child, parent, column }));
     assert.equal(backfills.length, 10);
-    // contract-billing keys its tables by the usage contract's id without a foreign key to the usage module's table.
-    const withoutForeignKey: Record<string, string> = { contract_period_notes: 'usage_contracts', usage_rollup_values: 'usage_contracts' };
-    const client = new pg.Client({ connectionString: await cloneTemplate() });
-    await client.connect();
+    const t = await createTestApp();
     try {
+      const links = await companyLinks(t.db);
       for (const b of backfills) {
-        const { rows } = await client.query<{ parent: string }>(`
-          select p.relname as parent from pg_constraint k
-          join pg_class c on c.oid = k.conrelid join pg_class p on p.oid = k.confrelid
-          join pg_attribute a on a.attrelid = k.conrelid and a.attnum = k.conkey[1]
-          join pg_attribute pa on pa.attrelid = k.confrelid and pa.attnum = k.confkey[1]
-          where k.contype = 'f' and c.relname = $1 and a.attname = $2 and pa.attname = 'id' and array_length(k.conkey, 1) = 1`, [b.child, b.column]);
-        assert.equal(b.parent, rows[0]?.parent ?? withoutForeignKey[b.child], `${b.child}.${b.column} points at another table than the one 0048 reads its company from`);
-        const notNull = await client.query<{ attnotnull: boolean }>(`select attnotnull from pg_attribute where attrelid = $1::regclass and attname = 'company_id'`, [b.child]);
+        const link = links.find((l) => l.child === b.child && l.column === b.column);
+        assert.deepEqual([b.parent, 'id'], [link?.parent, link?.parentColumn], `${b.child}.${b.column} points at another table than the one 0048 reads its company from`);
+        const notNull = await t.db.execute<{ attnotnull: boolean }>(sql`select attnotnull from pg_attribute where attrelid = ${b.child}::regclass and attname = 'company_id'`);
         assert.equal(notNull.rows[0]?.attnotnull, true, `${b.child}.company_id NOT NULL`);
       }
     } finally {
-      await client.end();
+      await t.close();
     }
   });
 });
