@@ -9,7 +9,7 @@
  * C14N refuses): the caller then signs through the library.
  */
 import { createHash, sign, type KeyObject } from 'node:crypto';
-import { XmlC14NMode, XmlDocument, XmlElement } from 'libxml2-wasm';
+import { XmlC14NMode, XmlDocument, XmlElement } from '../../platform/xml/libxml2.ts';
 import { parseXmlText } from '../../platform/xml/standalone-signature.ts';
 import type { WsSecurityCredentials } from './dgi.client.ts';
 

@@ -10,7 +10,7 @@
  *  another certificate. Per CFE: E05 CFEDGI.xsd, E04 its XMLDSig (against the Caratula certificate).
  */
 import { createHash, X509Certificate } from 'node:crypto';
-import { ParseOption, XmlDocument, XmlElement } from 'libxml2-wasm';
+import { ParseOption, XmlDocument, XmlElement } from '../../platform/xml/libxml2.ts';
 import { childSpans, rootChildSpans } from '../../platform/xml/standalone-signature.js';
 import { validateDocument } from '../../platform/xml/xsd.js';
 import { CFE_NAMESPACE, ENVELOPE_MAX_BYTES } from '../emission/index.js';

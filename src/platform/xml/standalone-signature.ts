@@ -8,7 +8,7 @@
  * ends (XML 1.1 rules), so a receipt that xmlsec1 verifies came back E04 and its number was voided.
  */
 import { createHash, createPublicKey, verify, X509Certificate, type KeyObject } from 'node:crypto';
-import { ParseOption, XmlDocument, XmlElement } from 'libxml2-wasm';
+import { ParseOption, XmlDocument, XmlElement } from './libxml2.ts';
 
 const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
 const C14N = 'http://www.w3.org/TR/2001/REC-xml-c14n-20010315';

@@ -8,7 +8,7 @@
  * unions, lists, other built-ins…) marks that type `unsupported`, and a document that reaches it
  * is handed to libxml2: the model never has to guess.
  */
-import { XmlDocument, type XmlElement, type XmlTreeNode } from 'libxml2-wasm';
+import { XmlDocument, type XmlElement, type XmlTreeNode } from './libxml2.ts';
 import { compileXsdPattern } from './xsd-pattern.js';
 
 export const XS = 'http://www.w3.org/2001/XMLSchema';

@@ -15,7 +15,7 @@ import {
   XmlLibError,
   XsdValidator,
   xmlRegisterInputProvider,
-} from 'libxml2-wasm';
+} from './libxml2.ts';
 import { compileSchemaModel, type SchemaModel } from './xsd-model.js';
 import { proveXsdValid } from './xsd-prover.js';
 

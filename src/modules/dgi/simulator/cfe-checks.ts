@@ -4,7 +4,7 @@
  * observed: the same findings become CE with C-codes (BRIEF §6, §10).
  */
 import type { KeyObject } from 'node:crypto';
-import { XmlElement } from 'libxml2-wasm';
+import { XmlElement } from '../../../platform/xml/libxml2.ts';
 import type { Motivo } from '../dgi.client.ts';
 import { GLOSAS, motivo, type CfeResult } from './ack-xml.ts';
 import { verifyStandaloneSignature } from '../../../platform/xml/standalone-signature.ts';

@@ -8,7 +8,7 @@
  * would pass unseen. Arithmetic in decimal.js, never floats.
  */
 import { Decimal } from 'decimal.js';
-import { XmlElement } from 'libxml2-wasm';
+import { XmlElement } from '../../../platform/xml/libxml2.ts';
 import type { Motivo } from '../dgi.client.ts';
 import { rutProblem } from '../../../lib/rut.ts';
 import { motivo } from './ack-xml.ts';

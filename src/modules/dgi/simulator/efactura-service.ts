@@ -4,7 +4,7 @@
  * signed with the simulator's key (rsa-sha1, like DGI's own).
  */
 import { randomBytes, X509Certificate } from 'node:crypto';
-import { XmlDocument, XmlElement } from 'libxml2-wasm';
+import { XmlDocument, XmlElement } from '../../../platform/xml/libxml2.ts';
 import { checkChain } from '../../../platform/crypto/chain.ts';
 import { validateDocument, validateXml } from '../../../platform/xml/xsd.ts';
 import type { Motivo } from '../dgi.client.ts';

@@ -17,7 +17,7 @@
  *   the day before FchEmis) for the rest (BRIEF 9). One cent per CFE is allowed for the conversion.
  */
 import { Decimal } from 'decimal.js';
-import { XmlElement, type XmlDocument } from 'libxml2-wasm';
+import { XmlElement, type XmlDocument } from '../../../platform/xml/libxml2.ts';
 import { parseXmlText } from '../../../platform/xml/standalone-signature.ts';
 import { NOTE_TYPES, type CfeFacts } from './content-rules.ts';
 

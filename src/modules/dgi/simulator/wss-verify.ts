@@ -12,7 +12,7 @@
  */
 import { createHash, verify, X509Certificate } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
-import { XmlC14NMode, XmlDocument, XmlElement } from 'libxml2-wasm';
+import { XmlC14NMode, XmlDocument, XmlElement } from '../../../platform/xml/libxml2.ts';
 import { SignedXml } from 'xml-crypto';
 import { SOAP_ENV_NS, xml10LineSeparatorsAsReferences } from '../dgi.soap.ts';
 import { certificateOf, DIGEST_HASH, parseXmlText, SIGNATURE_HASH } from '../../../platform/xml/standalone-signature.ts';

@@ -6,7 +6,7 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
-import { ParseOption, XmlDocument } from 'libxml2-wasm';
+import { ParseOption, XmlDocument } from '../../../platform/xml/libxml2.ts';
 import { SignedXml } from 'xml-crypto';
 import { createSigningContext, signCanonicalXml, type SigningKeyMaterial } from '../../emission/signer.ts';
 
