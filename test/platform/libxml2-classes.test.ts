@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -31,5 +32,11 @@ describe('libxml2-wasm node classes under V8', () => {
     const ours = abortedCompiles('./src/platform/xml/libxml2.ts');
     const published = abortedCompiles('libxml2-wasm');
     assert.ok(ours <= 2, `aborted compiles through platform/xml/libxml2.ts: ${ours} (the package itself: ${published})`);
+  });
+
+  it('no module of the service imports libxml2-wasm but platform/xml/libxml2.ts', () => {
+    const files = (fs.readdirSync(path.join(root, 'src'), { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !/\.test\.ts$|test-helpers\.ts$/.test(f));
+    const direct = files.filter((f) => f !== path.join('platform', 'xml', 'libxml2.ts') && /from 'libxml2-wasm'/.test(fs.readFileSync(path.join(root, 'src', f), 'utf8')));
+    assert.deepEqual(direct, []);
   });
 });
