@@ -118,8 +118,8 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
       const xmlData = childText('xmlData') ?? '';
       const name = op.operation.replace(/^WS_eFactura\./, '');
       if (name === 'EFACRECEPCIONSOBRE') {
-        const r = efactura.receiveEnvelope(xmlData, wss.certificate);
-        if (r.ackEstado === 'AS') for (const rec of recibidos.fromEnvelope(xmlData, uyDateTime())) commit(rec);
+        const { cfeSpans, ...r } = efactura.receiveEnvelope(xmlData, wss.certificate);
+        if (r.ackEstado === 'AS') for (const rec of recibidos.fromEnvelope(xmlData, uyDateTime(), cfeSpans)) commit(rec);
         return { reply: r, submission: { ...base, service: name, xmlData, httpStatus: r.status, ackEstado: r.ackEstado, idReceptor: r.idReceptor } };
       }
       if (name === 'EFACCONSULTARESTADOENVIO') {

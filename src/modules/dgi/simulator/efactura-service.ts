@@ -11,7 +11,7 @@ import type { Motivo } from '../dgi.client.ts';
 import { escapeXml, soapEnvelope, soapFaultXml } from '../dgi.soap.ts';
 import { ackCfeXml, ackRepDiarioXml, ackSobreXml, motivo, type CaratulaValues, type CfeResult } from './ack-xml.ts';
 import { cfeKey, checkCfe, summarize, type CaeRange, type CfeSummary, type RejectRule } from './cfe-checks.ts';
-import { certificateOf, parseXmlText, rootChildSpans, verifyStandaloneSignature } from '../../../platform/xml/standalone-signature.ts';
+import { certificateOf, parseXmlText, rootChildSpans, verifyStandaloneSignature, type ElementSpan } from '../../../platform/xml/standalone-signature.ts';
 import { rucFromCertificate, signAnswer } from './xmldsig.ts';
 import { Decimal } from 'decimal.js';
 import { factsOf, readCfeContent, type CfeContent, type CfeFacts } from './content-rules.ts';
@@ -137,8 +137,11 @@ export class EfacturaService {
     };
   }
 
-  /** EFACRECEPCIONSOBRE. `callerCert` is the WS-Security certificate, already verified. */
-  receiveEnvelope(xmlData: string, callerCert: X509Certificate): SoapReply & { ackEstado: string; idReceptor: string } {
+  /**
+   * EFACRECEPCIONSOBRE. `callerCert` is the WS-Security certificate, already verified. An accepted envelope's answer
+   * carries its CFEs' spans in `xmlData` (for the received-CFE store, which would otherwise scan the envelope again).
+   */
+  receiveEnvelope(xmlData: string, callerCert: X509Certificate): SoapReply & { ackEstado: string; idReceptor: string; cfeSpans?: ElementSpan[] } {
     const now = Date.now();
     const id = this.newId();
     const peek = (tag: string) => new RegExp(`<(?:\\w+:)?${tag}>\\s*([^<]*?)\\s*<`).exec(xmlData)?.[1] ?? '';
@@ -239,6 +242,7 @@ export class EfacturaService {
       ...this.reply(ackSobreXml(caratula, 'AS', [], { Token: token, Fechahora: uyDateTime(readyAt) }), 'EFACRECEPCIONSOBRE'),
       ackEstado: 'AS',
       idReceptor: id,
+      cfeSpans: spans,
     };
   }
 

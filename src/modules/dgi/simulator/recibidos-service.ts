@@ -17,7 +17,7 @@
  */
 import type { X509Certificate } from 'node:crypto';
 import { Decimal } from 'decimal.js';
-import { rootChildSpans } from '../../../platform/xml/standalone-signature.ts';
+import { rootChildSpans, type ElementSpan } from '../../../platform/xml/standalone-signature.ts';
 import { cfeKey } from './cfe-checks.ts';
 import { escapeXml, soapEnvelope, soapFaultXml } from '../dgi.soap.ts';
 import type { EfacturaService, SoapReply } from './efactura-service.ts';
@@ -98,10 +98,13 @@ export class RecibidosService {
     this.byIdentity.set(key, c);
   }
 
-  /** The records of an accepted envelope's CFE that name a RUC receiver (TipoDocRecep 2). */
-  fromEnvelope(xmlData: string, receivedAt: string): RecibidoRecord[] {
+  /**
+   * The records of an accepted envelope's CFE that name a RUC receiver (TipoDocRecep 2). `cfeSpans`: the CFEs' spans
+   * in `xmlData` when the caller has them (receiveEnvelope's answer); else the envelope is scanned for them.
+   */
+  fromEnvelope(xmlData: string, receivedAt: string, cfeSpans?: ElementSpan[]): RecibidoRecord[] {
     const out: RecibidoRecord[] = [];
-    for (const span of rootChildSpans(xmlData) ?? []) {
+    for (const span of cfeSpans ?? rootChildSpans(xmlData) ?? []) {
       if (span.name.replace(/^[^:]*:/, '') !== 'CFE') continue;
       const first = leafValues(xmlData.slice(span.start, span.end));
       const [ruc, docRecep, tipo, serie, nro, hash] = ['RUCEmisor', 'DocRecep', 'TipoCFE', 'Serie', 'Nro', 'DigestValue'].map(first);
