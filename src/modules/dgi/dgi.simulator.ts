@@ -49,7 +49,7 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
   const rucDgi = options.rucDgi ?? '219999830019';
   const state = options.statePath
     ? openSimulatorState(options.statePath, () => newIdentity(rucDgi))
-    : { identity: newIdentity(rucDgi), replay: () => {}, append: undefined };
+    : { identity: newIdentity(rucDgi), replay: () => {}, append: undefined, close: () => {} };
   if (state.identity.rucDgi !== rucDgi) {
     throw new SimulatorStateError(`DGI simulator state file ${options.statePath} belongs to a DGI with RUC ${state.identity.rucDgi}, not ${rucDgi}`);
   }
@@ -251,7 +251,10 @@ export async function startDgiSimulator(options: DgiSimulatorOptions = {}): Prom
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
-        server.close(() => resolve());
+        server.close(() => {
+          state.close();
+          resolve();
+        });
       }),
   };
 }

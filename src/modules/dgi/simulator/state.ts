@@ -182,6 +182,8 @@ export interface OpenedState {
   /** Hands every change in the file to `apply`, in order; call it once, before the first `append`. */
   replay(apply: (record: SimulatorRecord) => void): void;
   append(record: SimulatorRecord): void;
+  /** Closes the file the appends go to (reopened by the next append). */
+  close(): void;
 }
 
 /** Opens `file` (creating it with `create()` when absent): its identity, a replay of its changes, an appender for new ones. */
@@ -202,6 +204,7 @@ export function openSimulatorState(file: string, create: () => SimulatorIdentity
     }
     fs.renameSync(temp, file);
   }
+  let fd: number | undefined;
   return {
     identity,
     replay(apply) {
@@ -209,6 +212,14 @@ export function openSimulatorState(file: string, create: () => SimulatorIdentity
       // Cut the torn line off, or the next append would glue onto it and corrupt both.
       if (loaded.totalBytes > loaded.completeBytes) fs.truncateSync(file, loaded.completeBytes);
     },
-    append: (record) => fs.appendFileSync(file, JSON.stringify(record) + '\n'),
+    // One descriptor for every append (appendFileSync opened and closed the file for each line: one per CFE received).
+    append(record) {
+      fd ??= fs.openSync(file, 'a');
+      fs.writeFileSync(fd, JSON.stringify(record) + '\n');
+    },
+    close() {
+      if (fd !== undefined) fs.closeSync(fd);
+      fd = undefined;
+    },
   };
 }
