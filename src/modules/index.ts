@@ -36,7 +36,7 @@ import { decryptSecret, encryptSecret, resolveMasterKey } from './certificates/c
 import { createCertificateTrust } from './certificates/certificates.trust.js';
 import { createOutboundMailService } from './companies/outbound-mail.service.js';
 import { outboundMailRoutes } from './companies/outbound-mail.routes.js';
-import { createIssuedCfeModule } from './issued-cfe/index.js';
+import { createIssuedCfeModule, createSealedXmlCache } from './issued-cfe/index.js';
 import { createIssuedCfeReports } from './issued-cfe/issued-cfe.reports.service.js';
 import { issuedCfeReportsRoutes } from './issued-cfe/issued-cfe.reports.routes.js';
 import { createCustomersService } from './customers/customers.service.js';
@@ -131,7 +131,9 @@ export function createModules(deps: ModuleDeps) {
   const priceBooks = createPriceBooksService({ db, isKnownCurrency: currencies.isKnownCurrency });
 
   const events = createEventsService({ db });
-  const issuedCfe = createIssuedCfeModule({ db, config, logger, companies, cae, certificates, events, customers, currencies, products });
+  // The XML of receipts stored here waits in memory for this process's DGI submission worker, when it runs one (issue 45).
+  const sealedXml = config.worker.inProcess ? createSealedXmlCache() : undefined;
+  const issuedCfe = createIssuedCfeModule({ db, config, logger, companies, cae, certificates, events, customers, currencies, products, xmlCache: sealedXml });
   // Search, exports and charts of issued CFEs (issue 7): reads issued_cfes; the users service decides whose export configuration a caller may see.
   const issuedCfeReports = createIssuedCfeReports({ db, ports: { userCompanies: async (actor, userId) => (await users.get(actor, userId)).empresas.map((e) => e.idEmpresa) } });
   // Webhook signing secrets are sealed under the master key like certificate keys and SMTP passwords (issue 28 point 7).
@@ -156,7 +158,7 @@ export function createModules(deps: ModuleDeps) {
         return written;
       },
     },
-    cfes: { companiesWithPending: issuedCfeHandoff.companiesWithPending, claimPending: issuedCfeHandoff.claimPending, cfesForEnvelope: issuedCfeHandoff.cfesForEnvelope, awaitingDgiSince: issuedCfeHandoff.awaitingDgiSince },
+    cfes: { companiesWithPending: issuedCfeHandoff.companiesWithPending, claimPending: (tx, companyId, limit, skip) => issuedCfeHandoff.claimPending(tx, companyId, limit, skip, sealedXml), cfesForEnvelope: issuedCfeHandoff.cfesForEnvelope, awaitingDgiSince: issuedCfeHandoff.awaitingDgiSince },
     settings: { ...config.dgiSubmission, rutReceptor: DGI_RUC[config.dgiSubmission.environment], uiThresholdUyu: new Decimal(5000).times(config.emission.uiValue).toString(), leaseMs: config.dgiSubmission.timeoutMs * 2 },
     endpoint: dgiEndpoint(config.dgi.efacturaUrl, SIMULATOR_PATHS.efactura),
     consultasEndpoint,

@@ -13,8 +13,10 @@ import { createLookups } from '../lookups/lookups.service.js';
 import type { IssuedCfePorts } from './issued-cfe.ports.js';
 import { issuedCfeRoutes } from './issued-cfe.routes.js';
 import { createIssuedCfeService } from './issued-cfe.service.js';
+import type { SealedXmlCache } from './issued-cfe.xml-cache.js';
 
 export type { AnnulledCfe, BelowThresholdFilter, DayCfeRow, ExchangeCfe, PendingCfe } from './issued-cfe.handoff.js';
+export { createSealedXmlCache, type SealedXmlCache } from './issued-cfe.xml-cache.js';
 
 export interface IssuedCfeModuleDeps {
   db: Db;
@@ -27,6 +29,8 @@ export interface IssuedCfeModuleDeps {
   customers: CustomersService;
   currencies: CurrenciesService;
   products: ProductsService;
+  /** The XML of stored receipts for this process's DGI submission worker (issued-cfe.xml-cache.ts); none without one. */
+  xmlCache?: SealedXmlCache;
 }
 
 export function createIssuedCfeModule(deps: IssuedCfeModuleDeps) {
@@ -55,7 +59,7 @@ export function createIssuedCfeModule(deps: IssuedCfeModuleDeps) {
     },
     bcuRate: async (currency, fecha) => (await lookups.getRate(currency, fecha))?.rate,
   };
-  const service = createIssuedCfeService({ db: deps.db, ports, settings: deps.config.emission });
+  const service = createIssuedCfeService({ db: deps.db, ports, settings: deps.config.emission, xmlCache: deps.xmlCache });
   return { service, lookups, routes: issuedCfeRoutes(service, lookups) };
 }
 

@@ -36,6 +36,7 @@ import { insertWithReservation, storedRow } from './issued-cfe.fast-batch.js';
 import type { IssuedCfePorts, ReservedNumber } from './issued-cfe.ports.js';
 import * as repo from './issued-cfe.repository.js';
 import type { Sealer } from './issued-cfe.sealer.js';
+import type { SealedXmlCache } from './issued-cfe.xml-cache.js';
 import { emittedEvent, sealedRow, type Emitted, type PreparedCfe, type SealedRow } from './issued-cfe.sealed-row.js';
 
 export type { Emitted, PreparedCfe } from './issued-cfe.sealed-row.js';
@@ -43,6 +44,8 @@ export type { Emitted, PreparedCfe } from './issued-cfe.sealed-row.js';
 export interface BatcherDeps extends Pick<IssuedCfePorts, 'reserveNumbers' | 'recordEvents' | 'exactReservationCtes' | 'insertEventsFrom' | 'numberClaims'> {
   db: Db;
   sealer: Sealer;
+  /** Where the stored receipts' XML waits for this process's DGI submission worker (issued-cfe.xml-cache.ts). */
+  xmlCache?: SealedXmlCache;
   /** Largest batch per statement or transaction (keeps the row lock and the statements bounded). */
   maxBatch?: number;
   /** How many queued receipts a sealed head waits for when they are being sealed already (default 16). */
@@ -170,6 +173,7 @@ export function createEmissionBatcher(deps: BatcherDeps) {
       counters.batches++;
       counters.receipts += batch.length;
       countStored(path, batch.length);
+      deps.xmlCache?.remember(emitted.map((e) => e.row));
       batch.forEach((it, i) => it.resolve(emitted[i]));
       return batch.length;
     } catch (err) {
@@ -184,7 +188,9 @@ export function createEmissionBatcher(deps: BatcherDeps) {
     let stored = 0;
     for (const it of batch) {
       try {
-        it.resolve((await commitLocked([it])).emitted[0]);
+        const [emitted] = (await commitLocked([it])).emitted;
+        deps.xmlCache?.remember([emitted.row]);
+        it.resolve(emitted);
         countStored('locked', 1);
         stored++;
       } catch (single) {

@@ -9,6 +9,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { UY_UTC_OFFSET } from '../../lib/dates.js';
 import type { DbOrTx } from '../../platform/db/client.js';
 import { issuedCfes } from './issued-cfe.tables.js';
+import type { SealedXmlCache } from './issued-cfe.xml-cache.js';
 
 // ---- DGI submission -------------------------------------------------------------------------
 
@@ -42,20 +43,29 @@ export interface BelowThresholdFilter {
 
 /**
  * Locks up to `limit` CFEs of the company waiting for DGI (oldest first), skipping rows another
- * worker holds; with `skip`, receipts of its types at or below the threshold are left alone.
+ * worker holds; with `skip`, receipts of its types at or below the threshold are left alone. Their
+ * XML comes from `cache` where it holds it with the stored byte length, else from the table.
  */
-export async function claimPending(tx: DbOrTx, companyId: number, limit: number, skip?: BelowThresholdFilter): Promise<PendingCfe[]> {
+export async function claimPending(tx: DbOrTx, companyId: number, limit: number, skip?: BelowThresholdFilter, cache?: SealedXmlCache): Promise<PendingCfe[]> {
   let filter = sql``;
   if (skip) {
     const net = sql.join(skip.netFields.map((f) => sql`coalesce((${issuedCfes.totales}->>${f})::numeric, 0)`), sql` + `);
     filter = sql`and (${issuedCfes.tipoCfe} not in (${sql.join(skip.types.map((t) => sql`${t}`), sql`, `)})
              or (${net}) * (case when ${issuedCfes.moneda} = 'UYU' then 1 else coalesce(${issuedCfes.tipoCambio}, 1) end) > ${skip.uiThresholdUyu}::numeric)`;
   }
-  const rows = await tx.execute<{ id: number; company_id: number; tipo_cfe: number; xml: string; bytes: number }>(sql`
-    select id, company_id, tipo_cfe, xml, octet_length(xml) as bytes from issued_cfes
+  // octet_length of a TOASTed value reads its pointer: the XML itself is not fetched here.
+  const claimed: Array<Omit<PendingCfe, 'xml'>> = (await tx.execute<{ id: number; company_id: number; tipo_cfe: number; bytes: number }>(sql`
+    select id, company_id, tipo_cfe, octet_length(xml) as bytes from issued_cfes
     where company_id = ${companyId} and estado = 'firmado' ${filter}
-    order by id limit ${limit} for update skip locked`);
-  return rows.rows.map((r: { id: number; company_id: number; tipo_cfe: number; xml: string; bytes: number }) => ({ id: Number(r.id), companyId: Number(r.company_id), tipoCfe: Number(r.tipo_cfe), xml: r.xml, bytes: Number(r.bytes) }));
+    order by id limit ${limit} for update skip locked`)).rows.map((r: { id: number; company_id: number; tipo_cfe: number; bytes: number }) => ({ id: Number(r.id), companyId: Number(r.company_id), tipoCfe: Number(r.tipo_cfe), bytes: Number(r.bytes) }));
+  const xmls = cache?.take(claimed.map((c) => c.id)) ?? new Map<number, string>();
+  for (const c of claimed) if (xmls.has(c.id) && Buffer.byteLength(xmls.get(c.id)!, 'utf8') !== c.bytes) xmls.delete(c.id);
+  const missing = claimed.filter((c) => !xmls.has(c.id)).map((c) => c.id);
+  if (missing.length) {
+    const read = await tx.execute<{ id: number; xml: string }>(sql`select id, xml from issued_cfes where id = any(${`{${missing.join(',')}}`}::bigint[])`);
+    for (const r of read.rows as Array<{ id: number; xml: string }>) xmls.set(Number(r.id), r.xml);
+  }
+  return claimed.map((c) => ({ ...c, xml: xmls.get(c.id)! }));
 }
 
 /**

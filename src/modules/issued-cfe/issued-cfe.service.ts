@@ -20,6 +20,7 @@ import { issuedCfeErrors as E } from './issued-cfe.errors.js';
 import type { IssuedCfePorts } from './issued-cfe.ports.js';
 import { resolveReceptor } from './issued-cfe.receptor.js';
 import { createSealer } from './issued-cfe.sealer.js';
+import type { SealedXmlCache } from './issued-cfe.xml-cache.js';
 import * as repo from './issued-cfe.repository.js';
 import { fillFromVariants } from './issued-cfe.variants.js';
 import { checkFieldsOfType } from './issued-cfe.type-fields.js';
@@ -39,10 +40,10 @@ export interface IssuedCfeSettings {
   sealWorkers: number;
 }
 
-export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; settings: IssuedCfeSettings }) {
+export function createIssuedCfeService(deps: { db: Db; ports: IssuedCfePorts; settings: IssuedCfeSettings; xmlCache?: SealedXmlCache }) {
   const { db, ports } = deps;
   const sealer = createSealer({ workers: deps.settings.sealWorkers });
-  const batcher = createEmissionBatcher({ db, sealer, ...ports });
+  const batcher = createEmissionBatcher({ db, sealer, ...ports, xmlCache: deps.xmlCache });
   // BRIEF 1 and 11: 5,000 UI at the UI value of 31 December of the year before fechaEmision
   // (BCU code 9800), cached per year; UI_VALUE (config) when the central bank cannot be reached.
   const uiThresholds = new Map<string, Promise<Decimal>>();
