@@ -61,10 +61,7 @@ export async function claimPending(tx: DbOrTx, companyId: number, limit: number,
   const xmls = cache?.take(claimed.map((c) => c.id)) ?? new Map<number, string>();
   for (const c of claimed) if (xmls.has(c.id) && Buffer.byteLength(xmls.get(c.id)!, 'utf8') !== c.bytes) xmls.delete(c.id);
   const missing = claimed.filter((c) => !xmls.has(c.id)).map((c) => c.id);
-  if (missing.length) {
-    const read = await tx.execute<{ id: number; xml: string }>(sql`select id, xml from issued_cfes where id = any(${`{${missing.join(',')}}`}::bigint[])`);
-    for (const r of read.rows as Array<{ id: number; xml: string }>) xmls.set(Number(r.id), r.xml);
-  }
+  for (const r of await cfesForEnvelope(tx, missing)) xmls.set(Number(r.id), r.xml);
   return claimed.map((c) => ({ ...c, xml: xmls.get(c.id)! }));
 }
 
