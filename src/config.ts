@@ -58,6 +58,12 @@ const envSchema = z.object({
   DGI_MODE: z.enum(['simulator', 'real']).default('simulator'),
   /** A running simulator (`npm run dgi:simulator`); unset in simulator mode = start one in-process. */
   DGI_SIMULATOR_URL: z.string().url().optional(),
+  /**
+   * Nice value (0-19) of the in-process simulator's thread. The simulated DGI stands for servers that are not
+   * ours: its work (each CFE's signature, signed ACKs) waits for the cores the service's own threads leave, as
+   * DGI's would. Linux and other systems with per-thread nice values; 0 = the service's priority.
+   */
+  DGI_SIMULATOR_NICE: z.coerce.number().int().min(0).max(19).default(10),
   DGI_RUT_URL: z.string().url().default('https://efactura.dgi.gub.uy:6470/ePrueba/ws_personaGetActEmpresarialPrueba'),
   /** DGI WS_eFactura reception (envelopes, daily report) in `real` mode; default the Testing endpoint (BRIEF 6). */
   DGI_EFACTURA_URL: z.string().url().default('https://efactura.dgi.gub.uy:6443/ePrueba/ws_eprueba'),
@@ -180,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       mode: e.DGI_MODE, simulatorUrl: e.DGI_SIMULATOR_URL, rutUrl: e.DGI_RUT_URL, bcuUrl: e.BCU_RATES_URL, cacheTtlSeconds: e.LOOKUP_CACHE_TTL_SECONDS, efacturaUrl: e.DGI_EFACTURA_URL, consultasUrl: e.DGI_CONSULTAS_URL, qrUrl: e.DGI_QR_URL,
       /** The in-process simulator's memory (keys, CAE, envelopes): a restart must meet the same DGI. */
       simulatorStatePath: path.join(dataDir, 'dgi-simulator', 'state.jsonl'),
+      simulatorNice: e.DGI_SIMULATOR_NICE,
     },
     dgiSubmission: {
       environment: e.DGI_ENVIRONMENT,

@@ -53,6 +53,9 @@ export async function createTestApp(env: Record<string, string> = {}, opts: { lo
     AUTH_RATE_LIMIT_PER_MINUTE: '100000',
     WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     DB_POOL_MAX: '10',
+    // The suite runs files in parallel on few cores: a simulated DGI at a lower priority than every other
+    // test process would answer late. Its nice value is tested in dgi.simulator-thread.test.ts.
+    DGI_SIMULATOR_NICE: '0',
     ...env,
   });
   const logger = createLogger(config, opts.logStream);

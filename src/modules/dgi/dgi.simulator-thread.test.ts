@@ -54,4 +54,25 @@ describe('simulator thread', () => {
     assert.deepEqual(resent.motivos.map((m) => m.Motivo), ['S08']);
     await again.close();
   });
+
+  // DGI_SIMULATOR_NICE: the simulated DGI waits for the cores the service leaves; nothing else in the process does.
+  test('runs at the nice value it was given; the rest of the process keeps its own', { skip: process.platform !== 'linux' && 'per-thread nice values are Linux' }, async () => {
+    // Threads in thread id order: the simulator's own comes first among those named after it (a thread
+    // started from it, e.g. libuv's pool on first use, inherits the name but is the process's).
+    const niceOf = (comm: string) => fs.readdirSync('/proc/self/task').map(Number).sort((a, b) => a - b)
+      .map((tid) => ({ comm: fs.readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim(), stat: fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8') }))
+      .filter((t) => t.comm === comm)
+      // Field 19 of /proc/<pid>/task/<tid>/stat (proc(5)); the fields after the command name start at 3.
+      .map((t) => Number(t.stat.slice(t.stat.lastIndexOf(')') + 2).split(' ')[16]));
+    const own = os.getPriority(0);
+    const sim = await startDgiSimulatorThread({}, { nice: Math.min(own + 7, 19) });
+    try {
+      assert.equal(niceOf('dgi-simulator')[0], Math.min(own + 7, 19));
+      assert.equal(os.getPriority(0), own);
+      assert.ok(niceOf('node').every((n) => n === own), 'every other thread keeps the process\'s nice value');
+      assert.equal(sim.control.caes().length, 0); // and it still answers
+    } finally {
+      await sim.close();
+    }
+  });
 });

@@ -21,6 +21,8 @@ export interface LookupsSettings {
   simulatorStatePath?: string;
   /** UI value for the in-process simulator's e-Ticket threshold (BRIEF 1). */
   uiValue?: string;
+  /** Nice value of the in-process simulator's thread (config DGI_SIMULATOR_NICE). */
+  simulatorNice?: number;
   rutUrl: string;
   bcuUrl: string;
   /** DGI's ws_consultas (BRIEF 7) in `real` mode: the registry of electronic issuers. */
@@ -52,7 +54,7 @@ export function createLookups(settings: LookupsSettings, logger: Logger) {
   // this service did not ask for is logged with its cause: the simulator's memory grows with every CFE it
   // remembers (~1 KB each), so a sandbox that took millions can die of an out-of-memory.
   const inProcessSimulator = () =>
-    (simulator ??= startDgiSimulatorThread({ statePath: settings.simulatorStatePath, uiValue: settings.uiValue }).then((sim) => {
+    (simulator ??= startDgiSimulatorThread({ statePath: settings.simulatorStatePath, uiValue: settings.uiValue }, { nice: settings.simulatorNice }).then((sim) => {
       void sim.exited.then(({ code, error }) => {
         simulator = undefined;
         if (!closing) logger.error({ code, err: error }, 'the in-process DGI simulator thread ended; it starts again at the next DGI call');

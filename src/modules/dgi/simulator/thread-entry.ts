@@ -5,11 +5,23 @@
  * (a reply on the control port, then a wake-up through the shared signal), and forwards each
  * request's record while the main thread has observers.
  */
+import { setPriority } from 'node:os';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { startDgiSimulator, type DgiSimulatorControl, type DgiSimulatorOptions } from '../dgi.simulator.ts';
 
-const { options, port, signal } = workerData as { options: DgiSimulatorOptions; port: MessagePort; signal: Int32Array };
+const { options, port, signal, nice } = workerData as { options: DgiSimulatorOptions; port: MessagePort; signal: Int32Array; nice: number };
 const parent = parentPort!;
+
+// setpriority(PRIO_PROCESS, 0) is this thread's alone on Linux (the nice value is per thread there);
+// elsewhere it would slow the whole process, so it is left alone. Raising one's own nice value needs no
+// privilege; where it fails the thread keeps the process's.
+if (nice > 0 && process.platform === 'linux') {
+  try {
+    setPriority(0, nice);
+  } catch {
+    // keep the process's priority
+  }
+}
 
 let stopObserving: (() => void) | undefined;
 
