@@ -91,10 +91,12 @@ const envSchema = z.object({
   DGI_STALE_RECEIPT_SECONDS: z.coerce.number().int().min(1).max(30 * 86_400).default(1800),
   /**
    * Delay of the submission worker's wake-up after emissions (a burst becomes one envelope). 100 ms,
-   * not 500: under sustained load each wake-up sends what piled up since the last one, and 500 ms
-   * made envelopes of ~150 CFEs whose build, DGI check and ACK came as one burst of CPU; the
-   * requests in flight then waited for it (lifecycle bench, 2026-11-30: p99 113-143 ms at 500,
-   * 87-105 ms at 100, same throughput). DGI sets no rate for envelopes (BRIEF 5-6: up to 250 CFEs each, no minimum).
+   * not 500: under sustained load each wake-up sends what piled up since the last one, and at 500 ms
+   * that was ~300 receipts every half second (envelopes of ~210 CFEs on average) whose claim, build,
+   * DGI check and ACK came as one burst of CPU the requests in flight waited for. At 100 ms the
+   * worker runs as often as its round trips allow (~150 CFEs per envelope under the same load;
+   * lifecycle bench, 2026-11-30: p99 113-143 ms at 500, 87-105 ms at 100, same throughput).
+   * DGI sets no rate for envelopes (BRIEF 5-6: up to 250 CFEs each, no minimum).
    */
   DGI_WAKE_DEBOUNCE_MS: z.coerce.number().int().min(0).max(60_000).default(100),
   /** Uruguay hour (0-23) from which the daily task sends yesterday's daily report (BRIEF 9). */
