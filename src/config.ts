@@ -96,7 +96,8 @@ const envSchema = z.object({
    * DGI check and ACK came as one burst of CPU the requests in flight waited for. At 100 ms the
    * worker runs as often as its round trips allow (~150 CFEs per envelope under the same load;
    * lifecycle bench, 2026-11-30: p99 113-143 ms at 500, 87-105 ms at 100, same throughput).
-   * DGI sets no rate for envelopes (BRIEF 5-6: up to 250 CFEs each, no minimum).
+   * DGI sets no rate for envelopes (BRIEF 5-6: up to 250 CFEs each, no minimum). The price: at
+   * moderate rates more, smaller envelopes, ~28 ms of CPU each (docs/DEPLOYMENT.md says when 500 suits).
    */
   DGI_WAKE_DEBOUNCE_MS: z.coerce.number().int().min(0).max(60_000).default(100),
   /** Uruguay hour (0-23) from which the daily task sends yesterday's daily report (BRIEF 9). */
