@@ -61,7 +61,8 @@ const envSchema = z.object({
   /**
    * Nice value (0-19) of the in-process simulator's thread. The simulated DGI stands for servers that are not
    * ours: its work (each CFE's signature, signed ACKs) waits for the cores the service's own threads leave, as
-   * DGI's would. Linux and other systems with per-thread nice values; 0 = the service's priority.
+   * DGI's would. Applied on Linux only, where nice values are per thread (elsewhere it would slow the whole
+   * process); 0 = the service's priority.
    */
   DGI_SIMULATOR_NICE: z.coerce.number().int().min(0).max(19).default(10),
   DGI_RUT_URL: z.string().url().default('https://efactura.dgi.gub.uy:6470/ePrueba/ws_personaGetActEmpresarialPrueba'),
