@@ -147,11 +147,11 @@ async function run(apis: number, kill: boolean) {
         from pg_class c left join pg_stat_user_tables st on st.relid = c.oid
         where c.relkind = 'r' and c.relnamespace = 'public'::regnamespace order by total desc limit 10`)).rows;
       const [row] = (await s.database.pool.query(`select avg(pg_column_size(c.*))::int as row_bytes, avg(pg_column_size(c.xml))::int as xml_stored, avg(octet_length(c.xml))::int as xml_raw from issued_cfes c`)).rows;
-      sizes.push({ t: `issued_cfes live row ${row.row_bytes} B (xml ${row.xml_raw} B raw, ${row.xml_stored} B stored)`, heap: 0, idx: 0, total: 0, live: 0, dead: 0 });
+      const rowNotes = [`issued_cfes live row ${row.row_bytes} B (xml ${row.xml_raw} B raw, ${row.xml_stored} B stored)`];
       // An envelope's live rows (head, DGI's two signed answers; TOAST included) per CFE it holds: no dead versions.
       const [env] = (await s.database.pool.query(`select (sum(pg_column_size(e.*)) / nullif(sum(e.cant_cfe), 0))::int as per_cfe, avg(e.cant_cfe)::numeric(6,1) as cfes from dgi_envelopes e`)).rows;
-      sizes.push({ t: `dgi_envelopes live rows ${env.per_cfe} B per CFE (${env.cfes} CFEs per envelope)`, heap: 0, idx: 0, total: 0, live: 0, dead: 0 });
-      return { load, invariants, takeover, cfes, sizes, speed };
+      rowNotes.push(`dgi_envelopes live rows ${env.per_cfe} B per CFE (${env.cfes} CFEs per envelope)`);
+      return { load, invariants, takeover, cfes, sizes, rowNotes, speed };
     } finally {
       await s.receiver.close();
       await s.database.close();
@@ -167,25 +167,32 @@ console.log(`raw RSA-2048 signing, one core: ${rsa.toFixed(0)} signatures/s`);
 const one = await run(1, false);
 const three = await run(3, true);
 const rate = (r: typeof one) => r.speed.perSecond;
-console.log(`\n${'invariant'.padEnd(82)} | 1 API           | 3 APIs (1 API + 1 worker killed)`);
+const nameWidth = Math.max(...three.invariants.map((r) => r.name.length));
+console.log(`\n${'invariant'.padEnd(nameWidth)} | 1 API | 3 APIs (1 API + 1 worker killed)`);
 for (let i = 0; i < three.invariants.length; i++) {
   const a = one.invariants[i]!;
   const b = three.invariants[i]!;
-  console.log(`${b.name.padEnd(82)} | ${(a.ok ? 'ok' : 'FAIL').padEnd(15)} | ${b.ok ? 'ok' : 'FAIL'}: ${b.detail}`);
+  console.log(`${b.name.padEnd(nameWidth)} | ${(a.ok ? 'ok' : 'FAIL').padEnd(5)} | ${b.ok ? 'ok' : 'FAIL'}: ${b.detail}`);
 }
-console.log(`\n${'figure'.padEnd(40)} | 1 API    | 3 APIs`);
-console.log(`${'receipts/s, emitir only (' + one.speed.connections + ' / ' + three.speed.connections + ' conn.)'.padEnd(40)} | ${rate(one).toFixed(1).padEnd(8)} | ${rate(three).toFixed(1)}`);
-console.log(`${'p99 ms (highest of the processes)'.padEnd(40)} | ${one.speed.p99.toFixed(1).padEnd(8)} | ${three.speed.p99.toFixed(1)}`);
 const lockedShare = (r: typeof one) => `${r.speed.paths.locked}/${r.speed.paths.locked + r.speed.paths.forecast} (${r.speed.paths.missed} missed)`;
-console.log(`${'receipts sealed under the CAE lock'.padEnd(40)} | ${lockedShare(one).padEnd(8)} | ${lockedShare(three)}`);
 const claimTurns = (r: typeof one) => { const p = r.speed.paths; return p.now + p.passed + p.timeout + p.failed ? `${p.now} in turn, ${p.passed} passed, ${p.timeout} timed out, ${p.failed} failed` : 'none'; };
-console.log(`${'blocks claimed by contended lanes'.padEnd(40)} | ${claimTurns(one).padEnd(8)} | ${claimTurns(three)}`);
-console.log(`${'requests failed in that phase'.padEnd(40)} | ${String(one.speed.failed).padEnd(8)} | ${three.speed.failed}`);
-console.log(`${'receipts/s, mixed scenario (with waits)'.padEnd(40)} | ${(one.load.receipts / one.load.seconds).toFixed(1).padEnd(8)} | ${(three.load.receipts / three.load.seconds).toFixed(1)}`);
-console.log(`${'ratio to raw RSA-2048 (one core)'.padEnd(40)} | ${(rate(one) / rsa).toFixed(3).padEnd(8)} | ${(rate(three) / rsa).toFixed(3)}`);
-console.log(`${'requests retried on another process'.padEnd(40)} | ${String(one.load.retriedOnAnotherApi).padEnd(8)} | ${three.load.retriedOnAnotherApi}`);
-console.log(`${'dead worker swept (jobs back in queue)'.padEnd(40)} | -        | ${three.takeover || 'not seen'}`);
+const figures: Array<[label: string, oneApi: string, threeApis: string]> = [
+  [`receipts/s, emitir only (${one.speed.connections} / ${three.speed.connections} conn.)`, rate(one).toFixed(1), rate(three).toFixed(1)],
+  ['p99 ms (highest of the processes)', one.speed.p99.toFixed(1), three.speed.p99.toFixed(1)],
+  ['receipts sealed under the CAE lock', lockedShare(one), lockedShare(three)],
+  ['blocks claimed by contended lanes', claimTurns(one), claimTurns(three)],
+  ['requests failed in that phase', String(one.speed.failed), String(three.speed.failed)],
+  ['receipts/s, mixed scenario (with waits)', (one.load.receipts / one.load.seconds).toFixed(1), (three.load.receipts / three.load.seconds).toFixed(1)],
+  ['ratio to raw RSA-2048 (one core)', (rate(one) / rsa).toFixed(3), (rate(three) / rsa).toFixed(3)],
+  ['requests retried on another process', String(one.load.retriedOnAnotherApi), String(three.load.retriedOnAnotherApi)],
+  ['dead worker swept (jobs back in queue)', '-', three.takeover || 'not seen'],
+];
+const labelWidth = Math.max(...figures.map(([label]) => label.length));
+const oneWidth = Math.max(5, ...figures.map(([, a]) => a.length));
+console.log(`\n${'figure'.padEnd(labelWidth)} | ${'1 API'.padEnd(oneWidth)} | 3 APIs`);
+for (const [label, a, b] of figures) console.log(`${label.padEnd(labelWidth)} | ${a.padEnd(oneWidth)} | ${b}`);
 console.log(`\nbytes per issued CFE (3-API run, ${three.cfes} CFEs; small samples overstate the fixed pages):`);
 for (const r of three.sizes) console.log(`  ${String(r.t).padEnd(32)} heap ${(Number(r.heap) / three.cfes).toFixed(0).padStart(6)}  indexes ${(Number(r.idx) / three.cfes).toFixed(0).padStart(6)}  total ${(Number(r.total) / three.cfes).toFixed(0).padStart(6)}  rows live ${r.live} dead ${r.dead}`);
+for (const note of three.rowNotes) console.log(`  ${note}`);
 const failed = [...one.invariants, ...three.invariants].filter((r) => !r.ok);
 process.exit(failed.length ? 1 : 0);
