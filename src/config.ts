@@ -97,7 +97,8 @@ const envSchema = z.object({
    * DGI check and ACK came as one burst of CPU the requests in flight waited for. At 100 ms the
    * worker runs as often as its round trips allow (~150 CFEs per envelope under the same load;
    * lifecycle bench, 2026-11-30: p99 113-143 ms at 500, 87-105 ms at 100, same throughput with the
-   * simulator at the service's priority; with it at nice 10, 500 gives ~10 % more throughput and a tail as wide or wider).
+   * simulator at the service's priority; with it at nice 10, 500 gives ~10 % more throughput and a
+   * tail as wide or wider).
    * DGI sets no rate for envelopes (BRIEF 5-6: up to 250 CFEs each, no minimum). The price: at
    * moderate rates more, smaller envelopes, ~28 ms of CPU each (docs/DEPLOYMENT.md says when 500 suits).
    */
